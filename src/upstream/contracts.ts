@@ -1,0 +1,43 @@
+/**
+ * The shapes the rest of the gateway relies on from the upstream layer. Implementations:
+ * `createTokenManager` (token-manager.ts) and `createUpstreamClient` (client.ts).
+ */
+
+/** Query parameters of a GET; `undefined` values are left out. */
+export type UpstreamQuery = Record<string, string | number | undefined>;
+
+export interface UpstreamRequestOptions {
+  /** Aborts the call (the caller gave up); rejects with `UPSTREAM_UNAVAILABLE`. */
+  signal?: AbortSignal;
+}
+
+/** The one shared upstream token, for every client of the gateway. */
+export interface TokenManager {
+  /**
+   * A valid access token: the cached one, or a new one from the token endpoint. Any number of
+   * concurrent callers while no valid token exists share one token request (single flight).
+   * Rejects with `UPSTREAM_AUTH_FAILED` (credentials refused) or `UPSTREAM_UNAVAILABLE`.
+   */
+  getToken(): Promise<string>;
+  /**
+   * Forget `token` if, and only if, it is still the current one; a token that was already
+   * replaced is ignored, so 50 callers failing with the same old token cause one refresh.
+   */
+  invalidate(token: string): void;
+  /** Token requests made so far (for metrics and tests). */
+  readonly tokenRequests: number;
+  close(): Promise<void>;
+}
+
+export interface UpstreamClient {
+  /**
+   * GET `path` (e.g. `/api/site/detail`) with `query`, authenticated with the shared token.
+   * Resolves with the envelope's `result` (possibly `undefined` or `null`) when `code` is 0,
+   * whatever the HTTP status; rejects with an `UpstreamError` otherwise. A token-timeout
+   * envelope or HTTP 401 invalidates the token, fetches a new one once and retries once.
+   */
+  get(path: string, query?: UpstreamQuery, options?: UpstreamRequestOptions): Promise<unknown>;
+  /** The token manager the client uses (readiness checks ask it for a token). */
+  readonly tokens: TokenManager;
+  close(): Promise<void>;
+}

@@ -1,0 +1,56 @@
+/**
+ * Every failure of the upstream layer is an `UpstreamError` with one of these stable codes.
+ * The GraphQL layer forwards `code` (and `upstreamCode`) as `extensions`; nothing else leaks.
+ *
+ * - `UPSTREAM_ERROR`: the upstream answered with an envelope whose `code` is not 0.
+ * - `UPSTREAM_UNAVAILABLE`: network error, timeout, 5xx without an envelope, non-JSON or malformed body.
+ * - `UPSTREAM_AUTH_FAILED`: the token endpoint refused the client credentials.
+ */
+export type UpstreamErrorCode = 'UPSTREAM_ERROR' | 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_AUTH_FAILED';
+
+export interface UpstreamErrorDetails {
+  /** The operation's path, e.g. `/api/site/detail` (never a full URL with credentials or a token). */
+  path?: string;
+  /** The envelope's `code`, for `UPSTREAM_ERROR`. */
+  upstreamCode?: number;
+  /** The envelope's `msg`, for `UPSTREAM_ERROR`. */
+  upstreamMsg?: string;
+  /** HTTP status, when one was received. */
+  status?: number;
+  cause?: unknown;
+}
+
+export class UpstreamError extends Error {
+  override name = 'UpstreamError';
+  readonly code: UpstreamErrorCode;
+  readonly path: string | undefined;
+  readonly upstreamCode: number | undefined;
+  readonly upstreamMsg: string | undefined;
+  readonly status: number | undefined;
+
+  constructor(code: UpstreamErrorCode, message: string, details: UpstreamErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    this.path = details.path;
+    this.upstreamCode = details.upstreamCode;
+    this.upstreamMsg = details.upstreamMsg;
+    this.status = details.status;
+  }
+}
+
+export function isUpstreamError(error: unknown): error is UpstreamError {
+  return error instanceof UpstreamError;
+}
+
+/**
+ * `text` with every occurrence of each non-empty `secret` replaced by `[redacted]`. Used on text
+ * the upstream wrote (an envelope's `msg`) before it goes into an error, in case the upstream
+ * echoes a token or the client secret back.
+ */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let redacted = text;
+  for (const secret of secrets) {
+    if (secret !== '') redacted = redacted.split(secret).join('[redacted]');
+  }
+  return redacted;
+}

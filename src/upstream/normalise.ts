@@ -1,0 +1,155 @@
+/**
+ * Turns what the upstream sends into records of consistent types. The upstream declares numbers
+ * it sends as strings (coordinates, sometimes prices and states), omits optional fields, and may
+ * send a broken item; a broken field becomes `null`, and only an item with no usable identity
+ * (no code) is dropped, so one bad item never loses its page.
+ */
+import type {
+  CityRecord,
+  LaneRecord,
+  PageResult,
+  PointRecord,
+  ProductRecord,
+  SiteRecord,
+} from './records.js';
+
+type Raw = Record<string, unknown>;
+
+/** Called for every item that had to be dropped, with a short reason. */
+export type DefectReporter = (what: string) => void;
+
+export function toInt(value: unknown): number | null {
+  const number = toFloat(value);
+  return number === null ? null : Math.trunc(number);
+}
+
+export function toFloat(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const number = Number(value.trim());
+  return Number.isFinite(number) ? number : null;
+}
+
+export function toText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return null;
+}
+
+/** Like `toText`, but an empty string is `null` too (codes, optional texts). */
+function toNonEmptyText(value: unknown): string | null {
+  const text = toText(value)?.trim();
+  return text ? text : null;
+}
+
+function isRaw(value: unknown): value is Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function toTextList(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.map(toNonEmptyText).filter((text): text is string => text !== null);
+}
+
+/** Normalises each element of `value` (not an array: none), dropping those `one` rejects. */
+function each<T>(value: unknown, one: (raw: Raw) => T | null, what: string, report: DefectReporter): T[] {
+  if (!Array.isArray(value)) return [];
+  const out: T[] = [];
+  for (const item of value) {
+    const record = isRaw(item) ? one(item) : null;
+    if (record === null) report(`${what} without a usable code`);
+    else out.push(record);
+  }
+  return out;
+}
+
+export function normaliseCity(raw: Raw): CityRecord | null {
+  const id = toInt(raw.id);
+  const code = toNonEmptyText(raw.code);
+  if (id === null || code === null) return null;
+  return { id, code, name: toText(raw.name) ?? code };
+}
+
+export function normaliseProduct(raw: Raw): ProductRecord | null {
+  const goodsCode = toNonEmptyText(raw.goodsCode);
+  if (goodsCode === null) return null;
+  return {
+    goodsCode,
+    skuCode: toNonEmptyText(raw.skuCode),
+    productName: toText(raw.productName),
+    ipId: toInt(raw.ipId),
+    ipName: toText(raw.ipName),
+    costPrice: toInt(raw.costPrice),
+    guidePrice: toInt(raw.guidePrice),
+    orderPic: toNonEmptyText(raw.orderPic),
+  };
+}
+
+function normaliseLane(raw: Raw): LaneRecord {
+  return {
+    goodsCode: toNonEmptyText(raw.goodsCode),
+    productName: toText(raw.productName),
+    productPic: toNonEmptyText(raw.productPic),
+    stock: toInt(raw.stock),
+    guidePrice: toInt(raw.guidePrice),
+  };
+}
+
+function normalisePoint(raw: Raw, report: DefectReporter): PointRecord | null {
+  const code = toNonEmptyText(raw.code);
+  if (code === null) return null;
+  return {
+    code,
+    name: toText(raw.name) ?? code,
+    gradeType: toInt(raw.gradeType),
+    imei: toNonEmptyText(raw.imei),
+    cargoLanes: each(raw.cargolanes, normaliseLane, 'cargo lane', report),
+  };
+}
+
+/** A site from any of the four site operations; `points` is `null` when the source has none. */
+export function normaliseSite(raw: Raw, report: DefectReporter): SiteRecord | null {
+  const code = toNonEmptyText(raw.code);
+  if (code === null) return null;
+  return {
+    code,
+    name: toText(raw.name) ?? code,
+    state: toInt(raw.state) === 1 ? 1 : 0,
+    openTime: toNonEmptyText(raw.openTime),
+    closeTime: toNonEmptyText(raw.closeTime),
+    address: toNonEmptyText(raw.address),
+    addressExt: toNonEmptyText(raw.addressExt),
+    lat: toFloat(raw.lat),
+    lng: toFloat(raw.lng),
+    images: toTextList(raw.imgs),
+    siteType: toNonEmptyText(raw.siteType),
+    gradeType: toInt(raw.gradeType),
+    cityCode: toNonEmptyText(raw.cityCode),
+    cityName: toNonEmptyText(raw.cityName),
+    points: Array.isArray(raw.points) ? each(raw.points, (p) => normalisePoint(p, report), 'point', report) : null,
+  };
+}
+
+/**
+ * A list operation's `result`: `{items, total}`. Returns `null` when the shape is wrong (the
+ * caller reports a malformed answer). A missing or broken `total` falls back to what is known.
+ */
+export function normalisePage<T>(
+  result: unknown,
+  one: (raw: Raw, report: DefectReporter) => T | null,
+  what: string,
+  offset: number,
+  report: DefectReporter,
+): PageResult<T> | null {
+  if (!isRaw(result) || !Array.isArray(result.items)) return null;
+  const items = each(result.items, (raw) => one(raw, report), what, report);
+  const total = toInt(result.total);
+  return { items, total: total !== null && total >= 0 ? total : offset + result.items.length };
+}
+
+/** Whether a detail operation's `result` means "no such record" (null, absent or `{}`). */
+export function isEmptyResult(result: unknown): boolean {
+  return result === null || result === undefined || (isRaw(result) && Object.keys(result).length === 0);
+}
+
+export { isRaw };

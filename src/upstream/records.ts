@@ -1,0 +1,70 @@
+/**
+ * The upstream's data after normalisation: consistent types whatever the wire carried
+ * (numbers as strings, coordinates as decimal strings, missing optional fields). Produced by
+ * `normalise.ts`, consumed by the loaders and resolvers.
+ */
+
+export interface CityRecord {
+  /** The upstream's numeric city id. */
+  id: number;
+  code: string;
+  name: string;
+}
+
+export interface LaneRecord {
+  goodsCode: string | null;
+  productName: string | null;
+  productPic: string | null;
+  stock: number | null;
+  /** Retail price in fen; only list-with-points reports it. */
+  guidePrice: number | null;
+}
+
+export interface PointRecord {
+  code: string;
+  name: string;
+  gradeType: number | null;
+  imei: string | null;
+  cargoLanes: LaneRecord[];
+}
+
+export interface SiteRecord {
+  code: string;
+  name: string;
+  /** 1 = enabled, 0 = not enabled. */
+  state: number;
+  openTime: string | null;
+  closeTime: string | null;
+  address: string | null;
+  addressExt: string | null;
+  lat: number | null;
+  lng: number | null;
+  images: string[];
+  siteType: string | null;
+  gradeType: number | null;
+  /** Only list-with-points reports the city. */
+  cityCode: string | null;
+  cityName: string | null;
+  /** `null` when the source (a plain site list) carries no points. */
+  points: PointRecord[] | null;
+}
+
+export interface ProductRecord {
+  goodsCode: string;
+  skuCode: string | null;
+  productName: string | null;
+  ipId: number | null;
+  ipName: string | null;
+  /** In fen. */
+  costPrice: number | null;
+  /** In fen. */
+  guidePrice: number | null;
+  orderPic: string | null;
+}
+
+/** One upstream list page. */
+export interface PageResult<T> {
+  items: T[];
+  /** Records across all pages. */
+  total: number;
+}
