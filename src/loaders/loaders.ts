@@ -1,0 +1,51 @@
+/**
+ * Per-request DataLoaders over the shared sources (see sources.ts for the cache design). A fresh
+ * set is made for every GraphQL request, so nothing one client loads is visible to another
+ * except through the shared cache, whose keys never carry a token.
+ */
+import DataLoader from 'dataloader';
+import type { ListKind } from '../upstream/api.js';
+import type { CityRecord, PageResult, ProductRecord, SiteRecord } from '../upstream/records.js';
+import type { KindRecord, Sources } from './sources.js';
+
+export interface Loaders {
+  productByGoodsCode: DataLoader<string, ProductRecord | null>;
+  siteByCode: DataLoader<string, SiteRecord | null>;
+  cityByCode: DataLoader<string, CityRecord | null>;
+  cityCodeBySiteCode: DataLoader<string, string | null>;
+  /** One client page of a list. */
+  page<K extends ListKind>(kind: K, page: number, pageSize: number): Promise<PageResult<KindRecord[K]>>;
+}
+
+interface PageKey {
+  kind: ListKind;
+  page: number;
+  pageSize: number;
+}
+
+export function createLoaders(sources: Sources): Loaders {
+  const pages = new DataLoader<PageKey, PageResult<unknown>, string>(
+    (keys) => settle(keys.map((key) => sources.page(key.kind, key.page, key.pageSize))),
+    { cacheKeyFn: (key) => `${key.kind}:${key.page}:${key.pageSize}` },
+  );
+  return {
+    productByGoodsCode: new DataLoader((codes) => settle(codes.map((code) => sources.product(code)))),
+    siteByCode: new DataLoader((codes) => settle(codes.map((code) => sources.site(code)))),
+    cityByCode: new DataLoader(async (codes) => {
+      const cities = await sources.cities();
+      return codes.map((code) => cities.get(code) ?? null);
+    }),
+    cityCodeBySiteCode: new DataLoader((codes) => sources.cityCodesOfSites(codes)),
+    page: <K extends ListKind>(kind: K, page: number, pageSize: number) =>
+      pages.load({ kind, page, pageSize }) as Promise<PageResult<KindRecord[K]>>,
+  };
+}
+
+// Private: one failed key must not fail its batch: DataLoader takes an Error per key.
+function settle<T>(loads: Promise<T>[]): Promise<(T | Error)[]> {
+  return Promise.all(loads.map((load) => load.catch((error: unknown) => toError(error))));
+}
+
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

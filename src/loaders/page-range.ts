@@ -1,0 +1,89 @@
+/**
+ * Serving the page a client asked for from an upstream that may cap `pageSize` silently.
+ *
+ * The upstream's maximum page size is not documented. A capped answer gives itself away: fewer
+ * items than asked while `total` says more exist. The first such answer teaches the effective
+ * cap (kept per list for the life of the process); from then on a larger page is assembled from
+ * the cap-sized upstream pages that cover its range, so those pages are shared (and cached) by
+ * every client page size.
+ */
+import type { PageResult } from '../upstream/records.js';
+
+/** Fetches one upstream page (through the cache). */
+export type PageFetcher<T> = (page: number, pageSize: number) => Promise<PageResult<T>>;
+
+/** What has been learnt about one list's cap. */
+export interface CapState {
+  cap: number | undefined;
+}
+
+/** Items `(page - 1) * pageSize` to `page * pageSize - 1`, and the total. */
+export async function readRange<T>(
+  fetchPage: PageFetcher<T>,
+  state: CapState,
+  page: number,
+  pageSize: number,
+): Promise<PageResult<T>> {
+  const offset = (page - 1) * pageSize;
+  if (state.cap !== undefined && pageSize > state.cap) {
+    return readCapped(fetchPage, state.cap, offset, pageSize);
+  }
+  const result = await fetchPage(page, pageSize);
+  if (!looksCapped(result, offset, pageSize)) return result;
+  const cap = await learnCap(fetchPage, page, pageSize, result);
+  if (cap === undefined) return result;
+  state.cap = cap;
+  return readCapped(fetchPage, cap, offset, pageSize, result.total);
+}
+
+/** Every item of a list: the first page, then the rest in parallel. */
+export async function readAll<T>(fetchPage: PageFetcher<T>, state: CapState, pageSize: number): Promise<T[]> {
+  const first = await readRange(fetchPage, state, 1, pageSize);
+  const pages = Math.ceil(first.total / pageSize);
+  const rest = await Promise.all(
+    Array.from({ length: Math.max(0, pages - 1) }, (_, i) => readRange(fetchPage, state, i + 2, pageSize)),
+  );
+  return [first, ...rest].flatMap((result) => result.items);
+}
+
+// Private: a short page that is not the last one.
+function looksCapped<T>(result: PageResult<T>, offset: number, pageSize: number): boolean {
+  return result.items.length > 0 && result.items.length < pageSize && offset + result.items.length < result.total;
+}
+
+// Private: on page 1 the short answer's length is the cap. On a later page the upstream may have
+// computed its offset with either page size, so ask page 1 (usually cached) to be sure.
+async function learnCap<T>(
+  fetchPage: PageFetcher<T>,
+  page: number,
+  pageSize: number,
+  short: PageResult<T>,
+): Promise<number | undefined> {
+  const first = page === 1 ? short : await fetchPage(1, pageSize);
+  return looksCapped(first, 0, pageSize) ? first.items.length : undefined;
+}
+
+// Private: assemble [offset, offset + pageSize) from cap-sized upstream pages.
+async function readCapped<T>(
+  fetchPage: PageFetcher<T>,
+  cap: number,
+  offset: number,
+  pageSize: number,
+  knownTotal?: number,
+): Promise<PageResult<T>> {
+  const firstPage = Math.floor(offset / cap) + 1;
+  let lastPage = Math.floor((offset + pageSize - 1) / cap) + 1;
+  const pages: Promise<PageResult<T>>[] = [];
+  if (knownTotal === undefined) {
+    // Learn the total first so that no page past the end is asked for.
+    const first = await fetchPage(firstPage, cap);
+    pages.push(Promise.resolve(first));
+    knownTotal = first.total;
+  }
+  lastPage = Math.max(firstPage, Math.min(lastPage, Math.ceil(knownTotal / cap)));
+  for (let p = firstPage + pages.length; p <= lastPage; p += 1) pages.push(fetchPage(p, cap));
+  const results = await Promise.all(pages);
+  const start = offset - (firstPage - 1) * cap;
+  const items = results.flatMap((result) => result.items).slice(start, start + pageSize);
+  return { items, total: results[0]!.total };
+}

@@ -1,0 +1,38 @@
+import type { NodeResolvers } from '../generated/resolvers-types.js';
+import type { Loaders } from '../loaders/loaders.js';
+import type { CityRecord, ProductRecord, SiteRecord } from '../upstream/records.js';
+import { badUserInput } from './arguments.js';
+import { decodeId } from './ids.js';
+import type { PointModel } from './models.js';
+
+type NodeModel = CityRecord | SiteRecord | PointModel | ProductRecord;
+
+/** `Query.node`: the object behind a global id; null when it no longer exists. */
+export async function resolveNode(id: string, loaders: Loaders): Promise<NodeModel | null> {
+  const decoded = decodeId(id);
+  if (decoded === null) throw badUserInput(`id is not a valid global id, but got: ${JSON.stringify(id)}`);
+  const [key, pointCode] = decoded.keys as [string, string?];
+  switch (decoded.type) {
+    case 'City':
+      return loaders.cityByCode.load(key);
+    case 'Site':
+      return loaders.siteByCode.load(key);
+    case 'Product':
+      return loaders.productByGoodsCode.load(key);
+    case 'Point': {
+      const site = await loaders.siteByCode.load(key);
+      const point = site?.points?.find((candidate) => candidate.code === pointCode);
+      return site && point ? { ...point, site } : null;
+    }
+  }
+}
+
+export const Node: NodeResolvers = {
+  // The models have no type tag; each has a field the others lack.
+  __resolveType: (model) => {
+    if ('site' in model) return 'Point';
+    if ('goodsCode' in model) return 'Product';
+    if ('state' in model) return 'Site';
+    return 'City';
+  },
+};

@@ -1,0 +1,18 @@
+import type { CargoLaneResolvers, PointResolvers } from '../generated/resolvers-types.js';
+import { encodeId } from './ids.js';
+
+export const Point: PointResolvers = {
+  id: (point) => encodeId('Point', point.site.code, point.code),
+  site: (point) => point.site,
+};
+
+export const CargoLane: CargoLaneResolvers = {
+  product: (lane, _, { loaders }) =>
+    lane.goodsCode === null ? null : loaders.productByGoodsCode.load(lane.goodsCode),
+
+  // Only list-with-points reports a lane's price; elsewhere it is the product's.
+  async guidePrice(lane, _, { loaders }) {
+    if (lane.guidePrice !== null || lane.goodsCode === null) return lane.guidePrice;
+    return (await loaders.productByGoodsCode.load(lane.goodsCode))?.guidePrice ?? null;
+  },
+};

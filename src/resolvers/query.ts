@@ -1,0 +1,36 @@
+import type { QueryResolvers } from '../generated/resolvers-types.js';
+import { codeArg, pageArgs } from './arguments.js';
+import { resolveNode } from './node.js';
+import { selectedFieldsOf } from './selection.js';
+
+/** Site fields that only list-with-points (or a per-site lookup) can answer. */
+const FIELDS_NEEDING_POINTS = ['points', 'city'];
+
+export const Query: QueryResolvers = {
+  node: (_, { id }, { loaders }) => resolveNode(id, loaders),
+
+  async cities(_, args, { loaders, maxPageSize }) {
+    const { page, pageSize } = pageArgs(args, maxPageSize);
+    return { ...(await loaders.page('cities', page, pageSize)), page, pageSize };
+  },
+
+  city: (_, { code }, { loaders }) => loaders.cityByCode.load(codeArg('code', code)),
+
+  async sites(_, args, { loaders, maxPageSize }, info) {
+    const { page, pageSize } = pageArgs(args, maxPageSize);
+    // One upstream call either way: the plain list when it suffices, else list-with-points
+    // (never a detail call per site).
+    const selected = selectedFieldsOf(info, 'items');
+    const kind = FIELDS_NEEDING_POINTS.some((field) => selected.has(field)) ? 'sitesWithPoints' : 'sites';
+    return { ...(await loaders.page(kind, page, pageSize)), page, pageSize };
+  },
+
+  site: (_, { code }, { loaders }) => loaders.siteByCode.load(codeArg('code', code)),
+
+  async products(_, args, { loaders, maxPageSize }) {
+    const { page, pageSize } = pageArgs(args, maxPageSize);
+    return { ...(await loaders.page('products', page, pageSize)), page, pageSize };
+  },
+
+  product: (_, { goodsCode }, { loaders }) => loaders.productByGoodsCode.load(codeArg('goodsCode', goodsCode)),
+};

@@ -1,0 +1,30 @@
+import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+
+/**
+ * The names of the fields selected under `child` of the current field (through fragments), e.g.
+ * which `Site` fields a `sites { items { … } }` query asks for. `@skip`/`@include` are not
+ * evaluated: a field that might be skipped counts as selected.
+ */
+export function selectedFieldsOf(info: GraphQLResolveInfo, child: string): Set<string> {
+  const names = new Set<string>();
+  for (const node of info.fieldNodes) {
+    for (const field of fieldsOf(node.selectionSet, info.fragments)) {
+      if (field.name.value !== child) continue;
+      for (const inner of fieldsOf(field.selectionSet, info.fragments)) names.add(inner.name.value);
+    }
+  }
+  return names;
+}
+
+// Private: the fields of a selection set, fragments flattened.
+function fieldsOf(
+  selectionSet: SelectionSetNode | undefined,
+  fragments: Record<string, FragmentDefinitionNode>,
+): FieldNode[] {
+  if (!selectionSet) return [];
+  return selectionSet.selections.flatMap((selection) => {
+    if (selection.kind === 'Field') return [selection];
+    if (selection.kind === 'InlineFragment') return fieldsOf(selection.selectionSet, fragments);
+    return fieldsOf(fragments[selection.name.value]?.selectionSet, fragments);
+  });
+}
