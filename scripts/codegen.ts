@@ -34,7 +34,7 @@ const generated = await codegen({
     enumsAsTypes: true,
     contextType: `../context.js#GatewayContext`,
     mappers: {
-      City: `${RECORDS}#CityRecord`,
+      City: `${MODELS}#CityModel`,
       Site: `${RECORDS}#SiteRecord`,
       Product: `${RECORDS}#ProductRecord`,
       CargoLane: `${RECORDS}#LaneRecord`,

@@ -6,13 +6,13 @@
 import DataLoader from 'dataloader';
 import type { ListKind } from '../upstream/api.js';
 import type { CityRecord, PageResult, ProductRecord, SiteRecord } from '../upstream/records.js';
-import type { KindRecord, Sources } from './sources.js';
+import type { KindRecord, SiteCity, Sources } from './sources.js';
 
 export interface Loaders {
   productByGoodsCode: DataLoader<string, ProductRecord | null>;
   siteByCode: DataLoader<string, SiteRecord | null>;
   cityByCode: DataLoader<string, CityRecord | null>;
-  cityCodeBySiteCode: DataLoader<string, string | null>;
+  cityBySiteCode: DataLoader<string, SiteCity | null>;
   /** One client page of a list. */
   page<K extends ListKind>(kind: K, page: number, pageSize: number): Promise<PageResult<KindRecord[K]>>;
 }
@@ -35,7 +35,7 @@ export function createLoaders(sources: Sources): Loaders {
       const cities = await sources.cities();
       return codes.map((code) => cities.get(code) ?? null);
     }),
-    cityCodeBySiteCode: new DataLoader((codes) => sources.cityCodesOfSites(codes)),
+    cityBySiteCode: new DataLoader((codes) => sources.citiesOfSites(codes)),
     page: <K extends ListKind>(kind: K, page: number, pageSize: number) =>
       pages.load({ kind, page, pageSize }) as Promise<PageResult<KindRecord[K]>>,
   };

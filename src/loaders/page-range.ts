@@ -7,10 +7,10 @@
  * the cap-sized upstream pages that cover its range, so those pages are shared (and cached) by
  * every client page size.
  */
-import type { PageResult } from '../upstream/records.js';
+import type { UpstreamPage } from '../upstream/records.js';
 
 /** Fetches one upstream page (through the cache). */
-export type PageFetcher<T> = (page: number, pageSize: number) => Promise<PageResult<T>>;
+export type PageFetcher<T> = (page: number, pageSize: number) => Promise<UpstreamPage<T>>;
 
 /** What has been learnt about one list's cap. */
 export interface CapState {
@@ -23,7 +23,7 @@ export async function readRange<T>(
   state: CapState,
   page: number,
   pageSize: number,
-): Promise<PageResult<T>> {
+): Promise<UpstreamPage<T>> {
   const offset = (page - 1) * pageSize;
   if (state.cap !== undefined && pageSize > state.cap) {
     return readCapped(fetchPage, state.cap, offset, pageSize);
@@ -37,7 +37,7 @@ export async function readRange<T>(
 }
 
 /** Every item of a list: the first page, then the rest in parallel. */
-export async function readAll<T>(fetchPage: PageFetcher<T>, state: CapState, pageSize: number): Promise<T[]> {
+export async function readAll<T>(fetchPage: PageFetcher<T>, state: CapState, pageSize: number): Promise<(T | null)[]> {
   const first = await readRange(fetchPage, state, 1, pageSize);
   const pages = Math.ceil(first.total / pageSize);
   const rest = await Promise.all(
@@ -47,7 +47,7 @@ export async function readAll<T>(fetchPage: PageFetcher<T>, state: CapState, pag
 }
 
 // Private: a short page that is not the last one.
-function looksCapped<T>(result: PageResult<T>, offset: number, pageSize: number): boolean {
+function looksCapped<T>(result: UpstreamPage<T>, offset: number, pageSize: number): boolean {
   return result.items.length > 0 && result.items.length < pageSize && offset + result.items.length < result.total;
 }
 
@@ -57,7 +57,7 @@ async function learnCap<T>(
   fetchPage: PageFetcher<T>,
   page: number,
   pageSize: number,
-  short: PageResult<T>,
+  short: UpstreamPage<T>,
 ): Promise<number | undefined> {
   const first = page === 1 ? short : await fetchPage(1, pageSize);
   return looksCapped(first, 0, pageSize) ? first.items.length : undefined;
@@ -70,10 +70,10 @@ async function readCapped<T>(
   offset: number,
   pageSize: number,
   knownTotal?: number,
-): Promise<PageResult<T>> {
+): Promise<UpstreamPage<T>> {
   const firstPage = Math.floor(offset / cap) + 1;
   let lastPage = Math.floor((offset + pageSize - 1) / cap) + 1;
-  const pages: Promise<PageResult<T>>[] = [];
+  const pages: Promise<UpstreamPage<T>>[] = [];
   if (knownTotal === undefined) {
     // Learn the total first so that no page past the end is asked for.
     const first = await fetchPage(firstPage, cap);

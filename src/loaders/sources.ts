@@ -19,8 +19,14 @@
  */
 import type { Cache } from '../cache/cache.js';
 import type { ListKind, UpstreamApi } from '../upstream/api.js';
-import type { CityRecord, PageResult, ProductRecord, SiteRecord } from '../upstream/records.js';
+import type { CityRecord, PageResult, ProductRecord, SiteRecord, UpstreamPage } from '../upstream/records.js';
 import { readAll, readRange, type CapState, type PageFetcher } from './page-range.js';
+
+/** What a site says of its city (list-with-points only): code and name, not the numeric id. */
+export interface SiteCity {
+  code: string;
+  name: string;
+}
 
 /** TTLs in ms per kind of data. */
 export interface SourceTtls {
@@ -43,8 +49,8 @@ export interface Sources {
   cities(): Promise<Map<string, CityRecord>>;
   site(code: string): Promise<SiteRecord | null>;
   product(goodsCode: string): Promise<ProductRecord | null>;
-  /** The city code of each site (null where unknown), walking list-with-points on a miss. */
-  cityCodesOfSites(siteCodes: readonly string[]): Promise<(string | null)[]>;
+  /** The city of each site (null where unknown), walking list-with-points on a miss. */
+  citiesOfSites(siteCodes: readonly string[]): Promise<(SiteCity | null)[]>;
 }
 
 /** Page size used when walking a whole list. */
@@ -58,15 +64,19 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
     products: { cap: undefined },
   };
 
-  const primeSites = (result: PageResult<SiteRecord>) => {
-    for (const site of result.items) {
+  const primeSites = (result: UpstreamPage<SiteRecord>) => {
+    for (const site of result.items.filter(isRecord)) {
       cache.set(`site:${site.code}`, site, ttl.sitesMs);
-      if (site.cityCode !== null) cache.set(`siteCity:${site.code}`, site.cityCode, ttl.citiesMs);
+      if (site.cityCode === null) continue;
+      const city: SiteCity = { code: site.cityCode, name: site.cityName ?? site.cityCode };
+      cache.set(`siteCity:${site.code}`, city, ttl.citiesMs);
     }
     return result;
   };
-  const primeProducts = (result: PageResult<ProductRecord>) => {
-    for (const product of result.items) cache.set(`product:${product.goodsCode}`, product, ttl.productsMs);
+  const primeProducts = (result: UpstreamPage<ProductRecord>) => {
+    for (const product of result.items.filter(isRecord)) {
+      cache.set(`product:${product.goodsCode}`, product, ttl.productsMs);
+    }
     return result;
   };
 
@@ -80,17 +90,20 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
   };
 
   return {
-    page: (kind, page, pageSize) => readRange(fetchers[kind], caps[kind], page, pageSize),
+    async page(kind, page, pageSize) {
+      const { items, total } = await readRange(fetchers[kind], caps[kind], page, pageSize);
+      return { items: items.filter(isRecord), total };
+    },
     cities: () =>
       cache.getOrLoad('cities:byCode', ttl.citiesMs, async () => {
         const all = await readAll(fetchers.cities, caps.cities, WALK_PAGE_SIZE);
-        return new Map(all.map((city) => [city.code, city]));
+        return new Map(all.filter(isRecord).map((city) => [city.code, city]));
       }),
     site: (code) => cache.getOrLoad(`site:${code}`, ttl.sitesMs, () => api.siteDetail(code)),
     product: (goodsCode) =>
       cache.getOrLoad(`product:${goodsCode}`, ttl.productsMs, () => api.productDetail(goodsCode)),
-    async cityCodesOfSites(siteCodes) {
-      const known = () => siteCodes.map((code) => cache.peek<string>(`siteCity:${code}`) ?? null);
+    async citiesOfSites(siteCodes) {
+      const known = () => siteCodes.map((code) => cache.peek<SiteCity>(`siteCity:${code}`) ?? null);
       const first = known();
       if (!first.includes(null)) return first;
       // One walk per sites TTL at most, however many requests miss at once.
@@ -101,4 +114,9 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       return known();
     },
   };
+}
+
+// Private: drops the placeholders of broken items once positions no longer matter.
+function isRecord<T>(item: T | null): item is T {
+  return item !== null;
 }

@@ -1,11 +1,11 @@
 import type { NodeResolvers } from '../generated/resolvers-types.js';
 import type { Loaders } from '../loaders/loaders.js';
-import type { CityRecord, ProductRecord, SiteRecord } from '../upstream/records.js';
+import type { ProductRecord, SiteRecord } from '../upstream/records.js';
 import { badUserInput } from './arguments.js';
 import { decodeId } from './ids.js';
-import type { PointModel } from './models.js';
+import type { CityModel, PointModel } from './models.js';
 
-type NodeModel = CityRecord | SiteRecord | PointModel | ProductRecord;
+type NodeModel = CityModel | SiteRecord | PointModel | ProductRecord;
 
 /** `Query.node`: the object behind a global id; null when it no longer exists. */
 export async function resolveNode(id: string, loaders: Loaders): Promise<NodeModel | null> {

@@ -6,9 +6,10 @@ export const Site: SiteResolvers = {
   enabled: (site) => site.state === 1,
 
   // list-with-points says the city; other sources need the site-to-city index.
-  async city(site, _, { loaders }) {
-    const cityCode = site.cityCode ?? (await loaders.cityCodeBySiteCode.load(site.code));
-    return cityCode === null ? null : loaders.cityByCode.load(cityCode);
+  city(site, _, { loaders }) {
+    if (site.cityCode === null) return loaders.cityBySiteCode.load(site.code);
+    if (site.cityName === null) return loaders.cityByCode.load(site.cityCode);
+    return { code: site.cityCode, name: site.cityName };
   },
 
   // A plain list carries no points: fall back to the site's detail (normally already cached).

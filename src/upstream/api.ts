@@ -14,17 +14,17 @@ import {
   normaliseSite,
   type DefectReporter,
 } from './normalise.js';
-import type { CityRecord, PageResult, ProductRecord, SiteRecord } from './records.js';
+import type { CityRecord, ProductRecord, SiteRecord, UpstreamPage } from './records.js';
 
 /** The list operations, by the name the rest of the gateway uses for them. */
 export type ListKind = 'cities' | 'sites' | 'sitesWithPoints' | 'products';
 
 export interface UpstreamApi {
-  listCities(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<PageResult<CityRecord>>;
+  listCities(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<UpstreamPage<CityRecord>>;
   /** Plain sites (no points, no city): `/api/site/list`, or `/api/sites/list` where the first is missing. */
-  listSites(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<PageResult<SiteRecord>>;
-  listSitesWithPoints(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<PageResult<SiteRecord>>;
-  listProducts(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<PageResult<ProductRecord>>;
+  listSites(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<UpstreamPage<SiteRecord>>;
+  listSitesWithPoints(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<UpstreamPage<SiteRecord>>;
+  listProducts(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<UpstreamPage<ProductRecord>>;
   /** The site with its points, or `null` when the upstream does not know the code. */
   siteDetail(siteCode: string, options?: UpstreamRequestOptions): Promise<SiteRecord | null>;
   /** The product, or `null` when the upstream does not know the goods code. */
@@ -44,7 +44,7 @@ export function createUpstreamApi(client: UpstreamClient, logger?: Logger): Upst
     pageSize: number,
     one: (raw: Record<string, unknown>, report: DefectReporter) => T | null,
     options?: UpstreamRequestOptions,
-  ): Promise<PageResult<T>> {
+  ): Promise<UpstreamPage<T>> {
     const result = await client.get(path, { page, pageSize }, options);
     const normalised = normalisePage(result, one, path, (page - 1) * pageSize, report);
     if (normalised === null) {

@@ -7,10 +7,10 @@
 import type {
   CityRecord,
   LaneRecord,
-  PageResult,
   PointRecord,
   ProductRecord,
   SiteRecord,
+  UpstreamPage,
 } from './records.js';
 
 type Raw = Record<string, unknown>;
@@ -140,9 +140,13 @@ export function normalisePage<T>(
   what: string,
   offset: number,
   report: DefectReporter,
-): PageResult<T> | null {
+): UpstreamPage<T> | null {
   if (!isRaw(result) || !Array.isArray(result.items)) return null;
-  const items = each(result.items, (raw) => one(raw, report), what, report);
+  const items = result.items.map((item: unknown) => {
+    const record = isRaw(item) ? one(item, report) : null;
+    if (record === null) report(`${what} item without a usable code`);
+    return record;
+  });
   const total = toInt(result.total);
   return { items, total: total !== null && total >= 0 ? total : offset + result.items.length };
 }

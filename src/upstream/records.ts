@@ -62,9 +62,15 @@ export interface ProductRecord {
   orderPic: string | null;
 }
 
-/** One upstream list page. */
+/** A page of records. */
 export interface PageResult<T> {
   items: T[];
   /** Records across all pages. */
   total: number;
 }
+
+/**
+ * A list page as the upstream sent it: `null` marks an item too broken to use (no code), kept
+ * so that positions stay right when pages are cut and joined.
+ */
+export type UpstreamPage<T> = PageResult<T | null>;

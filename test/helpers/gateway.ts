@@ -1,0 +1,111 @@
+/**
+ * Starts the project's mock upstream and a gateway in front of it, both on port 0, and talks
+ * to the gateway over real HTTP.
+ */
+import { Writable } from 'node:stream';
+import { loadConfig } from '../../src/config.js';
+import { createGateway } from '../../src/gateway.js';
+import { createLogger } from '../../src/logger.js';
+import { listen } from '../../src/server.js';
+import {
+  createMockUpstream,
+  type MockUpstream,
+  type MockUpstreamOptions,
+} from '../../src/mock-upstream/index.js';
+
+export interface GraphQLResponse<T = Record<string, unknown>> {
+  data?: T | null;
+  errors?: Array<{ message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }>;
+  extensions?: Record<string, unknown>;
+}
+
+/** A clock the test moves by hand (the shared cache's TTLs read it). */
+export interface ManualClock {
+  now(): number;
+  advance(ms: number): void;
+}
+
+export interface Harness {
+  mock: MockUpstream;
+  /** The gateway's base URL, e.g. `http://127.0.0.1:54321`. */
+  url: string;
+  clock: ManualClock;
+  /** Every log line the gateway wrote. */
+  logs: string[];
+  /** POSTs a query to /graphql and returns the parsed body (`data` untyped: tests compare it). */
+  query(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<any>>;
+  /** Stops the gateway (and the mock, when the harness started it). */
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Options of a mock started for this harness. */
+  mock?: MockUpstreamOptions;
+  /** A mock to share (e.g. between two gateways); not closed by this harness. */
+  sharedMock?: MockUpstream;
+  /** Environment variables of the gateway's configuration. */
+  env?: Record<string, string>;
+}
+
+export function createManualClock(start = 1_000_000): ManualClock {
+  let now = start;
+  return { now: () => now, advance: (ms) => void (now += ms) };
+}
+
+export async function startGateway(options: HarnessOptions = {}): Promise<Harness> {
+  const mock = options.sharedMock ?? (await createMockUpstream(options.mock));
+  const config = loadConfig({ LOG_LEVEL: 'debug', ...options.env });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const clock = createManualClock();
+  const gateway = createGateway(
+    {
+      ...config,
+      upstream: {
+        baseUrl: mock.url,
+        tokenUrl: mock.tokenUrl,
+        clientId: mock.clientId,
+        clientSecret: mock.clientSecret,
+        scope: undefined,
+        clientAuth: 'basic',
+      },
+    },
+    { logger: createLogger('debug', sink), clock },
+  );
+  const server = await listen(gateway.yoga, { port: 0, host: '127.0.0.1' });
+
+  return {
+    mock,
+    url: server.url,
+    clock,
+    logs,
+    async query(query, variables) {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await response.json()) as GraphQLResponse;
+    },
+    async close() {
+      await server.close();
+      await gateway.close();
+      if (!options.sharedMock) await mock.close();
+    },
+  };
+}
+
+/** Upstream API calls by path since the last reset, token endpoint excluded. */
+export function callsByPath(mock: MockUpstream): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const entry of mock.callLog()) {
+    if (entry.path === '/oauth/token') continue;
+    counts[entry.path] = (counts[entry.path] ?? 0) + 1;
+  }
+  return counts;
+}
