@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  return [];
+}
+
+const UPSTREAM = {
+  UPSTREAM_BASE_URL: 'https://open.example.com',
+  OAUTH_TOKEN_URL: 'https://auth.example.com/oauth/token',
+  OAUTH_CLIENT_ID: 'client',
+  OAUTH_CLIENT_SECRET: 's3cr3t-value',
+};
+
+describe('configuration', () => {
+  it('has documented defaults, and no upstream means demo mode', () => {
+    expect(loadConfig({})).toEqual({
+      port: 4000,
+      host: '0.0.0.0',
+      upstream: undefined,
+      upstreamTimeoutMs: 10_000,
+      upstreamConnections: 32,
+      maxPageSize: 100,
+      cacheTtlCitiesS: 3600,
+      cacheTtlSitesS: 30,
+      cacheTtlProductsS: 600,
+      cacheMaxEntries: 50_000,
+      logLevel: 'info',
+      demoLatencyMs: 5,
+    });
+  });
+
+  it('reads a full upstream configuration', () => {
+    const config = loadConfig({
+      ...UPSTREAM,
+      UPSTREAM_BASE_URL: 'https://open.example.com/',
+      OAUTH_SCOPE: 'read',
+      OAUTH_CLIENT_AUTH: 'post',
+      PORT: '8080',
+      UPSTREAM_TIMEOUT_MS: '2500',
+    });
+    expect(config.upstream).toEqual({
+      baseUrl: 'https://open.example.com',
+      tokenUrl: 'https://auth.example.com/oauth/token',
+      clientId: 'client',
+      clientSecret: 's3cr3t-value',
+      scope: 'read',
+      clientAuth: 'post',
+    });
+    expect(config.port).toBe(8080);
+    expect(config.upstreamTimeoutMs).toBe(2500);
+  });
+
+  it('reports every bad variable, by name, in one message', () => {
+    const env = {
+      PORT: 'eighty',
+      HOST: 'localhost',
+      UPSTREAM_BASE_URL: 'not a url',
+      OAUTH_TOKEN_URL: 'ftp://auth.example.com/token',
+      OAUTH_CLIENT_AUTH: 'digest',
+      UPSTREAM_TIMEOUT_MS: '0',
+      MAX_PAGE_SIZE: '5000',
+      CACHE_TTL_CITIES_S: '-1',
+      CACHE_TTL_SITES_S: '1.5',
+      CACHE_TTL_PRODUCTS_S: 'ten',
+      LOG_LEVEL: 'loud',
+    };
+    let message = '';
+    try {
+      loadConfig(env);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    for (const name of [
+      'PORT',
+      'UPSTREAM_BASE_URL',
+      'OAUTH_TOKEN_URL',
+      'OAUTH_CLIENT_AUTH',
+      'UPSTREAM_TIMEOUT_MS',
+      'MAX_PAGE_SIZE',
+      'CACHE_TTL_CITIES_S',
+      'CACHE_TTL_SITES_S',
+      'CACHE_TTL_PRODUCTS_S',
+      'LOG_LEVEL',
+    ]) {
+      expect(message).toContain(name);
+    }
+    expect(message).toContain('but got: "eighty"');
+    expect(problemsOf(env)).toHaveLength(10);
+  });
+
+  it('requires the token endpoint and credentials when an upstream is set', () => {
+    expect(problemsOf({ UPSTREAM_BASE_URL: 'https://open.example.com' })).toEqual([
+      'OAUTH_TOKEN_URL is required when UPSTREAM_BASE_URL is set',
+      'OAUTH_CLIENT_ID is required when UPSTREAM_BASE_URL is set',
+      'OAUTH_CLIENT_SECRET is required when UPSTREAM_BASE_URL is set',
+    ]);
+  });
+
+  it('never echoes the client secret or a URL that may hold credentials', () => {
+    const problems = problemsOf({
+      ...UPSTREAM,
+      UPSTREAM_BASE_URL: 'https://user:pa55word@',
+      PORT: 'x',
+    });
+    expect(problems.join('\n')).not.toContain('pa55word');
+    expect(problems.join('\n')).not.toContain('s3cr3t-value');
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * The product as a newcomer meets it: `npm start` with nothing configured.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_QUERY } from '../src/example-query.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/** The environment of a fresh machine: nothing of the gateway's configured. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(UPSTREAM_|OAUTH_|CACHE_|MAX_PAGE_SIZE|PORT$|HOST$|NODE_OPTIONS)/.test(name)) delete env[name];
+  }
+  return { ...env, ...extra };
+}
+
+/** Resolves with the GraphiQL address once the gateway logs it. */
+async function addressOf(child: ChildProcess): Promise<string> {
+  let output = '';
+  for await (const chunk of child.stdout!) {
+    output += String(chunk);
+    const match = /GraphiQL at (http:\/\/\S+\/graphql)/.exec(output);
+    if (match) return match[1]!;
+  }
+  throw new Error(`the gateway exited without listening:\n${output}`);
+}
+
+describe('demo mode', () => {
+  const children: ChildProcess[] = [];
+  afterAll(() => children.forEach((child) => child.exitCode === null && child.kill('SIGKILL')));
+  // The first test builds dist/ (npm start does); the others run it directly.
+
+  it('npm start with nothing configured serves the example query from the built-in mock upstream', async () => {
+    const child = spawn('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: cleanEnv({ PORT: '0', HOST: '127.0.0.1' }),
+      stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
+    });
+    children.push(child);
+    const graphql = await addressOf(child);
+
+    const response = await fetch(graphql, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: EXAMPLE_QUERY }),
+    });
+    const { data, errors } = (await response.json()) as any;
+    expect(errors).toBeUndefined();
+    expect(data.sites.items).toHaveLength(3);
+    const lane = data.sites.items[0].points[0].cargoLanes.find((l: any) => l.product);
+    expect(lane.product.productName).toEqual(expect.any(String));
+    expect(data.sites.items[0].city.name).toEqual(expect.any(String));
+
+    const page = await fetch(graphql, { headers: { accept: 'text/html' } });
+    expect(await page.text()).toContain('SitesWithProducts');
+    const health = await fetch(graphql.replace('/graphql', '/healthz'));
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(graphql.replace('/graphql', '/readyz'));
+    expect(ready.status).toBe(200);
+
+    process.kill(-child.pid!, 'SIGTERM');
+    await once(child, 'exit');
+  }, 90_000);
+
+  it('stops cleanly on SIGTERM, exiting 0', async () => {
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: ROOT,
+      env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', DEMO_LATENCY_MS: '0' }),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    const graphql = await addressOf(child);
+    expect((await fetch(graphql.replace('/graphql', '/healthz'))).status).toBe(200);
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  });
+
+  it('refuses to start on bad configuration, naming every bad variable', async () => {
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      cwd: ROOT,
+      env: cleanEnv({ PORT: 'abc', UPSTREAM_BASE_URL: 'nope', OAUTH_CLIENT_AUTH: 'digest' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    for (const name of ['PORT', 'UPSTREAM_BASE_URL', 'OAUTH_CLIENT_AUTH']) expect(stderr).toContain(name);
+  });
+});
