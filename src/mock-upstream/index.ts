@@ -1,0 +1,14 @@
+/**
+ * The project's own mock of the vending-machine platform: seeded data, an HTTP server faithful to
+ * the upstream description, and controls for tests (faults, latency, token expiry, counters).
+ * Uses only `node:` built-ins and shares no code with the gateway, so a misreading of the
+ * description cannot hide on both sides of the wire.
+ */
+export { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from './server.js';
+export {
+  generateCatalog, productPicOf,
+  type Catalog, type CatalogOptions, type MockCity, type MockLane, type MockPoint, type MockProduct, type MockSite,
+} from './data.js';
+export { createBehaviour, type Behaviour } from './behaviour.js';
+export type { Fault, FaultOptions } from './faults.js';
+export type { CallLogEntry } from './counters.js';
