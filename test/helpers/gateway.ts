@@ -3,7 +3,7 @@
  * to the gateway over real HTTP.
  */
 import { Writable } from 'node:stream';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type UpstreamConfig } from '../../src/config.js';
 import { createGateway } from '../../src/gateway.js';
 import { createLogger } from '../../src/logger.js';
 import { listen } from '../../src/server.js';
@@ -45,6 +45,8 @@ export interface HarnessOptions {
   sharedMock?: MockUpstream;
   /** Environment variables of the gateway's configuration. */
   env?: Record<string, string>;
+  /** Overrides of the upstream settings derived from the mock (e.g. a wrong secret). */
+  upstream?: Partial<UpstreamConfig>;
 }
 
 export function createManualClock(start = 1_000_000): ManualClock {
@@ -73,6 +75,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
         clientSecret: mock.clientSecret,
         scope: undefined,
         clientAuth: 'basic',
+        ...options.upstream,
       },
     },
     { logger: createLogger('debug', sink), clock },
