@@ -1,0 +1,157 @@
+import { Pool, type Dispatcher } from 'undici';
+import type { Logger } from '../logger.js';
+import type { TokenManager } from './contracts.js';
+import type { UpstreamError } from './errors.js';
+import { parseTokenAnswer } from './token-answer.js';
+import { send } from './transport.js';
+
+export interface TokenManagerOptions {
+  /** The token endpoint, e.g. `https://auth.example.com/oauth/token`. Required. */
+  tokenUrl: string;
+  /** OAuth client id. Required. */
+  clientId: string;
+  /** OAuth client secret. Required; never logged, never part of an error. */
+  clientSecret: string;
+  /** Sent as the `scope` form field when set. Default: no scope. */
+  scope?: string;
+  /**
+   * How the client authenticates: `'basic'` sends `Authorization: Basic` with the form-urlencoded
+   * id and secret (RFC 6749 §2.3.1); `'post'` sends `client_id` and `client_secret` in the body.
+   */
+  clientAuth: 'basic' | 'post';
+  /** Bounds connect, headers and body of each token request together, in milliseconds. */
+  timeoutMs: number;
+  /**
+   * A token counts as used up this many milliseconds before `expires_in` runs out, so it is
+   * replaced before the upstream would reject it. Never more than 10 % of the token's lifetime
+   * (a 2 s token is refreshed 200 ms early). Default: 30 000 ms. Has no effect when the answer
+   * carries no `expires_in`: such a token is kept until `invalidate`.
+   */
+  refreshSkewMs?: number;
+  /** The clock, in milliseconds. Default: `Date.now`. */
+  now?: () => number;
+  /** Dispatcher for token requests. Default: an own keep-alive undici `Pool`, closed by `close()`. */
+  dispatcher?: Dispatcher;
+  /** Receives token fetches and failures (never the token or the secret). Default: silent. */
+  logger?: Logger;
+}
+
+const DEFAULT_REFRESH_SKEW_MS = 30_000;
+const MAX_SKEW_SHARE = 0.1;
+const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
+
+interface CurrentToken {
+  value: string;
+  /** Clock time (ms) from which the token counts as used up; `undefined`: never. */
+  usedUpAt: number | undefined;
+}
+
+/**
+ * The one upstream token for the whole gateway (OAuth 2.0 client_credentials).
+ *
+ * Concurrent `getToken()` calls while no valid token exists share one token request, and so do
+ * their failures; the next call after a failure tries again. Nothing runs while idle: expiry is
+ * checked when a token is asked for, not by a timer.
+ *
+ * @example
+ * const tokens = createTokenManager({ tokenUrl, clientId, clientSecret, clientAuth: 'basic', timeoutMs: 5000 });
+ * const token = await tokens.getToken();
+ */
+export function createTokenManager(options: TokenManagerOptions): TokenManager {
+  const url = new URL(options.tokenUrl);
+  const now = options.now ?? Date.now;
+  const ownDispatcher = options.dispatcher === undefined
+    ? new Pool(url.origin, { connections: 2, connect: { timeout: options.timeoutMs } })
+    : undefined;
+  const dispatcher = options.dispatcher ?? (ownDispatcher as Dispatcher);
+  let current: CurrentToken | undefined;
+  let inFlight: Promise<string> | undefined;
+  let tokenRequests = 0;
+  let closing: Promise<void> | undefined;
+
+  async function fetchToken(): Promise<string> {
+    tokenRequests += 1;
+    const startedAt = now();
+    try {
+      const response = await send({
+        dispatcher,
+        origin: url.origin,
+        target: url.pathname + url.search,
+        path: url.pathname,
+        method: 'POST',
+        headers: tokenRequestHeaders(options),
+        body: tokenRequestBody(options),
+        timeoutMs: options.timeoutMs,
+        maxBodyBytes: MAX_TOKEN_ANSWER_BYTES,
+      });
+      const answer = parseTokenAnswer(response, url.pathname, options.clientSecret);
+      // Counted from when the request was sent, so the upstream's clock is never behind ours.
+      const lifetimeMs = answer.expiresInS === undefined ? undefined : answer.expiresInS * 1000;
+      current = { value: answer.accessToken, usedUpAt: usedUpAt(startedAt, lifetimeMs, options.refreshSkewMs) };
+      options.logger?.info({ expiresInS: answer.expiresInS, tokenRequests }, 'fetched an upstream token');
+      return answer.accessToken;
+    } catch (error) {
+      const { code, status, upstreamCode } = error as UpstreamError;
+      options.logger?.warn({ code, status, upstreamCode, tokenRequests }, 'token request failed');
+      throw error;
+    }
+  }
+
+  return {
+    getToken() {
+      if (current !== undefined && (current.usedUpAt === undefined || now() < current.usedUpAt)) {
+        return Promise.resolve(current.value);
+      }
+      current = undefined;
+      inFlight ??= fetchToken().finally(() => {
+        inFlight = undefined;
+      });
+      return inFlight;
+    },
+    invalidate(token) {
+      if (current?.value === token) current = undefined;
+    },
+    get tokenRequests() {
+      return tokenRequests;
+    },
+    close() {
+      current = undefined;
+      closing ??= ownDispatcher?.close() ?? Promise.resolve();
+      return closing;
+    },
+  };
+}
+
+// Private: the clock time from which a token counts as used up.
+function usedUpAt(startedAt: number, lifetimeMs: number | undefined, refreshSkewMs = DEFAULT_REFRESH_SKEW_MS): number | undefined {
+  if (lifetimeMs === undefined) return undefined;
+  return startedAt + lifetimeMs - Math.min(refreshSkewMs, lifetimeMs * MAX_SKEW_SHARE);
+}
+
+function tokenRequestHeaders(options: TokenManagerOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
+  if (options.clientAuth === 'basic') {
+    const pair = `${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+  }
+  return headers;
+}
+
+function tokenRequestBody(options: TokenManagerOptions): string {
+  const form = new URLSearchParams({ grant_type: 'client_credentials' });
+  if (options.scope !== undefined) form.set('scope', options.scope);
+  if (options.clientAuth === 'post') {
+    form.set('client_id', options.clientId);
+    form.set('client_secret', options.clientSecret);
+  }
+  return form.toString();
+}
+
+// Private: RFC 6749 §2.3.1 asks for the application/x-www-form-urlencoded encoding of id and
+// secret before base64, which is what URLSearchParams serialises (space as `+`, `:` escaped).
+function formEncode(value: string): string {
+  return new URLSearchParams([['', value]]).toString().slice(1);
+}

@@ -1,0 +1,98 @@
+/**
+ * Starts the project's mock upstream on port 0 with a token manager and an upstream client
+ * wired to it, for tests of the upstream layer and of anything built on `UpstreamClient`.
+ *
+ * @example
+ * const upstream = await startUpstream({ mock: { behaviour: { errorStatus: 503 } } });
+ * await upstream.client.get('/api/city/list', { page: 1 });
+ * expect(upstream.mock.calls('/oauth/token')).toBe(1);
+ * await upstream.close();
+ */
+import { Writable } from 'node:stream';
+import { createLogger, type Logger } from '../../src/logger.js';
+import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from '../../src/mock-upstream/index.js';
+import type { TokenManager, UpstreamClient } from '../../src/upstream/contracts.js';
+import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
+import { createTokenManager, type TokenManagerOptions } from '../../src/upstream/token-manager.js';
+
+export interface StartUpstreamOptions {
+  /** Options of the mock upstream. Default: the mock's defaults. */
+  mock?: MockUpstreamOptions;
+  /** Overrides of the token manager options (URL and credentials default to the mock's). */
+  tokens?: Partial<TokenManagerOptions>;
+  /** Overrides of the client options (`baseUrl` and `tokens` default to the mock's and the one above). */
+  client?: Partial<UpstreamClientOptions>;
+}
+
+export interface StartedUpstream {
+  mock: MockUpstream;
+  tokens: TokenManager;
+  client: UpstreamClient;
+  /** Every line logged by the token manager and the client (debug level), as JSON text. */
+  logs: string[];
+  /** The logger both use, writing into `logs`. */
+  logger: Logger;
+  /**
+   * Closes the mock first (its hung sockets end at once), then client and token manager, whose
+   * `close()` waits for requests in flight.
+   */
+  close(): Promise<void>;
+}
+
+/** Default timeout of the token manager and the client in these tests, in ms. */
+export const TEST_TIMEOUT_MS = 2000;
+
+export async function startUpstream(options: StartUpstreamOptions = {}): Promise<StartedUpstream> {
+  const mock = await createMockUpstream(options.mock);
+  const { logs, logger } = captureLogs();
+  const tokens = createTokenManager({
+    tokenUrl: mock.tokenUrl,
+    clientId: mock.clientId,
+    clientSecret: mock.clientSecret,
+    clientAuth: 'basic',
+    timeoutMs: TEST_TIMEOUT_MS,
+    logger,
+    ...options.tokens,
+  });
+  const client = createUpstreamClient({
+    baseUrl: mock.url,
+    timeoutMs: TEST_TIMEOUT_MS,
+    tokens,
+    logger,
+    ...options.client,
+  });
+  return {
+    mock,
+    tokens,
+    client,
+    logs,
+    logger,
+    async close() {
+      await mock.close();
+      await client.close();
+      await tokens.close();
+    },
+  };
+}
+
+/** A debug-level logger from `src/logger.ts` whose lines land in `logs`. */
+export function captureLogs(): { logs: string[]; logger: Logger } {
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return { logs, logger: createLogger('debug', sink) };
+}
+
+/** The rejection of `promise` (fails the test if it resolves). */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject, but it resolved');
+}

@@ -1,0 +1,115 @@
+import { inspect } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createUpstreamClient } from '../../src/upstream/client.js';
+import { createTokenManager } from '../../src/upstream/token-manager.js';
+import { captureLogs, rejectionOf, startUpstream, type StartedUpstream } from '../helpers/upstream.js';
+import { sendJson, startRawServer, type RawServer } from './raw-server.js';
+
+const SECRET = 's3cret-Value+with/odd:chars';
+const CLIENT_ID = 'vending-gateway';
+
+let upstream: StartedUpstream | undefined;
+let raw: RawServer | undefined;
+
+afterEach(async () => {
+  await upstream?.close();
+  await raw?.close();
+  upstream = undefined;
+  raw = undefined;
+});
+
+/** Every way an error can be looked at: String(), JSON, and a deep inspect that follows `cause`. */
+function renderings(error: unknown): string {
+  return [String(error), JSON.stringify(error), inspect(error, { depth: 10, showHidden: true })].join('\n');
+}
+
+/** The secret, its encodings on the wire, and every token issued. */
+function secretsOf(tokens: readonly string[]): string[] {
+  const basic = Buffer.from(`${CLIENT_ID}:${encodeURIComponent(SECRET)}`).toString('base64');
+  return [SECRET, encodeURIComponent(SECRET), basic, ...tokens];
+}
+
+function expectNoSecrets(texts: readonly string[], secrets: readonly string[]): void {
+  expect(texts.length).toBeGreaterThan(0);
+  for (const text of texts) {
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  }
+}
+
+describe('secrets', () => {
+  it('keeps the secret and every token out of errors, causes, logs and URLs', async () => {
+    upstream = await startUpstream({
+      mock: { clientId: CLIENT_ID, clientSecret: SECRET },
+      tokens: { timeoutMs: 300 },
+      client: { timeoutMs: 300, maxBodyBytes: 300 },
+    });
+    const { client, mock, logs } = upstream;
+    const errors: unknown[] = [];
+    const failing = async (promise: Promise<unknown>): Promise<void> => void errors.push(await rejectionOf(promise));
+
+    await client.get('/api/city/list', { pageSize: 1 });
+    for (const fault of ['hang', 'reset', 'http503', 'non-json', 'slow-body', 'token-timeout'] as const) {
+      mock.fault('/api/site/list', fault);
+      await failing(client.get('/api/site/list'));
+    }
+    mock.clearFaults();
+    mock.fault('/api/site/list', { envelope: { code: 4001, msg: 'bad request' } });
+    await failing(client.get('/api/site/list'));
+    await failing(client.get('/api/products/list', { pageSize: 50 })); // over maxBodyBytes
+    await failing(client.get('/api/city/list', {}, { signal: AbortSignal.abort() }));
+    mock.expireAllTokens();
+    mock.fault('/oauth/token', 'hang', { times: 1 });
+    await failing(client.get('/api/city/list', { pageSize: 1 }));
+    for (const fault of ['reset', 'http503', 'non-json'] as const) {
+      mock.fault('/oauth/token', fault, { times: 1 });
+      await failing(client.tokens.getToken());
+    }
+    await client.get('/api/city/list', { pageSize: 1 });
+
+    const wrong = createTokenManager({ tokenUrl: mock.tokenUrl, clientId: CLIENT_ID, clientSecret: `${SECRET}-wrong`, clientAuth: 'post', timeoutMs: 300, logger: upstream.logger });
+    await failing(wrong.getToken());
+    await wrong.close();
+
+    expect(errors).toHaveLength(14);
+    const secrets = secretsOf(mock.issuedTokens());
+    expect(mock.issuedTokens().length).toBeGreaterThanOrEqual(3);
+    expectNoSecrets(errors.map(renderings), [...secrets, `${SECRET}-wrong`]);
+    expectNoSecrets(logs, [...secrets, `${SECRET}-wrong`]);
+    expectNoSecrets(mock.callLog().map((call) => JSON.stringify(call.query)), secrets);
+  });
+
+  it('redacts a secret or token the upstream echoes in msg', async () => {
+    raw = await startRawServer((req, res) => (req.url.startsWith('/oauth')
+      ? sendJson(res, 200, { code: 1001, msg: `client ${CLIENT_ID} with secret ${SECRET} is disabled` })
+      : sendJson(res, 200, { code: 4002, msg: `token ${req.headers.authorization?.slice(7)} lacks a scope` })));
+    const { logs, logger } = captureLogs();
+    const tokens = createTokenManager({ tokenUrl: `${raw.url}/oauth/token`, clientId: CLIENT_ID, clientSecret: SECRET, clientAuth: 'basic', timeoutMs: 1000, logger });
+    const authError = await rejectionOf(tokens.getToken());
+    await tokens.close();
+
+    const client = createUpstreamClient({
+      baseUrl: raw.url, timeoutMs: 1000, logger,
+      tokens: { getToken: async () => 'echoed-token-123', invalidate: () => {}, tokenRequests: 0, close: async () => {} },
+    });
+    const apiError = await rejectionOf(client.get('/api/city/list'));
+    await client.close();
+
+    expect(authError).toMatchObject({ code: 'UPSTREAM_AUTH_FAILED', upstreamMsg: `client ${CLIENT_ID} with secret [redacted] is disabled` });
+    expect(apiError).toMatchObject({ code: 'UPSTREAM_ERROR', upstreamMsg: 'token [redacted] lacks a scope' });
+    expectNoSecrets([renderings(authError), renderings(apiError), ...logs], [...secretsOf([]), 'echoed-token-123']);
+  });
+
+  it('wraps an undici error about the Authorization header without its value', async () => {
+    raw = await startRawServer((_req, res) => sendJson(res, 200, { code: 0, result: null }));
+    const badToken = 'token-with\nnewline-SECRET';
+    const client = createUpstreamClient({
+      baseUrl: raw.url, timeoutMs: 1000,
+      tokens: { getToken: async () => badToken, invalidate: () => {}, tokenRequests: 0, close: async () => {} },
+    });
+    const error = await rejectionOf(client.get('/api/city/list'));
+    await client.close();
+
+    expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    expectNoSecrets([renderings(error)], ['newline-SECRET']);
+  });
+});
