@@ -66,13 +66,15 @@ describe('demo mode', () => {
     await once(child, 'exit');
   }, 90_000);
 
-  it('stops cleanly on SIGTERM, exiting 0', async () => {
-    const child = spawn(process.execPath, ['dist/main.js'], {
-      cwd: ROOT,
-      env: cleanEnv({ PORT: '0', HOST: '127.0.0.1', DEMO_LATENCY_MS: '0' }),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+  /** Runs the built entry point (dist/main.js) with `env` on a clean environment. */
+  function runBuilt(env: Record<string, string>): ChildProcess {
+    const child = spawn(process.execPath, ['dist/main.js'], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
+    return child;
+  }
+
+  it('stops cleanly on SIGTERM, exiting 0', async () => {
+    const child = runBuilt({ PORT: '0', HOST: '127.0.0.1', DEMO_LATENCY_MS: '0' });
     const graphql = await addressOf(child);
     expect((await fetch(graphql.replace('/graphql', '/healthz'))).status).toBe(200);
     child.kill('SIGTERM');
@@ -81,12 +83,7 @@ describe('demo mode', () => {
   });
 
   it('refuses to start on bad configuration, naming every bad variable', async () => {
-    const child = spawn(process.execPath, ['dist/main.js'], {
-      cwd: ROOT,
-      env: cleanEnv({ PORT: 'abc', UPSTREAM_BASE_URL: 'nope', OAUTH_CLIENT_AUTH: 'digest' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(child);
+    const child = runBuilt({ PORT: 'abc', UPSTREAM_BASE_URL: 'nope', OAUTH_CLIENT_AUTH: 'digest' });
     let stderr = '';
     child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
     const [code] = await once(child, 'exit');

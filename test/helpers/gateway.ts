@@ -4,6 +4,7 @@
  */
 import { Writable } from 'node:stream';
 import { loadConfig, type UpstreamConfig } from '../../src/config.js';
+import { upstreamConfigFor } from '../../src/demo.js';
 import { createGateway } from '../../src/gateway.js';
 import { createLogger } from '../../src/logger.js';
 import { listen } from '../../src/server.js';
@@ -68,15 +69,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
   const gateway = createGateway(
     {
       ...config,
-      upstream: {
-        baseUrl: mock.url,
-        tokenUrl: mock.tokenUrl,
-        clientId: mock.clientId,
-        clientSecret: mock.clientSecret,
-        scope: undefined,
-        clientAuth: 'basic',
-        ...options.upstream,
-      },
+      upstream: { ...upstreamConfigFor(mock), ...options.upstream },
     },
     { logger: createLogger('debug', sink), clock },
   );
