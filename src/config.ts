@@ -29,10 +29,20 @@ export interface Config {
   host: string;
   /** The upstream, or `undefined` (no `UPSTREAM_BASE_URL`): demo mode with the in-process mock upstream. */
   upstream: UpstreamConfig | undefined;
-  /** `UPSTREAM_TIMEOUT_MS`: bound on each upstream call (connect, headers and body), in ms. Default 10000. */
+  /** `UPSTREAM_TIMEOUT_MS`: bound on each upstream call attempt (connect, headers and body), in ms. Default 10000. */
   upstreamTimeoutMs: number;
-  /** `UPSTREAM_CONNECTIONS`: keep-alive sockets to the upstream. Default 32. */
-  upstreamConnections: number;
+  /** `UPSTREAM_RETRIES`: extra attempts after a network error, timeout, 5xx or non-JSON answer. Default 2. */
+  upstreamRetries: number;
+  /** `UPSTREAM_MAX_CONCURRENCY`: upstream calls in flight at most (and keep-alive sockets). Default 32. */
+  upstreamMaxConcurrency: number;
+  /** `UPSTREAM_MAX_QUEUE`: calls waiting for a slot at most; more fail fast. Default 1000. */
+  upstreamMaxQueue: number;
+  /** `UPSTREAM_BREAKER_COOLDOWN_MS`: how long an open circuit fails fast before one probe, in ms. Default 5000. */
+  upstreamBreakerCooldownMs: number;
+  /** `TOKEN_TIMEOUT_MS`: bound on each token request, in ms. Default 5000. */
+  tokenTimeoutMs: number;
+  /** `REQUEST_TIMEOUT_MS`: deadline of a GraphQL request; what has not resolved by then errs. Default 15000. */
+  requestTimeoutMs: number;
   /** `MAX_PAGE_SIZE`: the largest `pageSize` a client may ask for. Default 100. */
   maxPageSize: number;
   /** `CACHE_TTL_CITIES_S`: how long cities (and the site-to-city index) are reused, in s. Default 3600. */
@@ -43,6 +53,18 @@ export interface Config {
   cacheTtlProductsS: number;
   /** `CACHE_MAX_ENTRIES`: entries the shared cache holds before evicting the least recently used. Default 50000. */
   cacheMaxEntries: number;
+  /**
+   * `CACHE_STALE_WHILE_REVALIDATE_S`: how long past its TTL an entry is still served at once while
+   * one background refresh runs, in s. Default 0 (off: nothing past its TTL is served while the
+   * upstream answers).
+   */
+  cacheStaleWhileRevalidateS: number;
+  /** `CACHE_STALE_IF_ERROR_S`: how long past its TTL an entry is served when its refresh fails, in s. Default 300. */
+  cacheStaleIfErrorS: number;
+  /** `SHUTDOWN_GRACE_MS`: on SIGTERM, how long in-flight requests may take to finish, in ms. Default 10000. */
+  shutdownGraceMs: number;
+  /** `MAX_REQUEST_BODY_BYTES`: largest request body accepted; larger gets 413. Default 1048576. */
+  maxRequestBodyBytes: number;
   /** `LOG_LEVEL`: pino level. Default `info`. */
   logLevel: LogLevel;
   /** `DEMO_LATENCY_MS`: latency of the demo-mode mock upstream, in ms. Default 5. */
@@ -73,12 +95,21 @@ export function loadConfig(env: Env): Config {
     host: read.string('HOST', '0.0.0.0'),
     upstream: readUpstream(env, read, problems),
     upstreamTimeoutMs: read.int('UPSTREAM_TIMEOUT_MS', 10_000, 1, 600_000),
-    upstreamConnections: read.int('UPSTREAM_CONNECTIONS', 32, 1, 1024),
+    upstreamRetries: read.int('UPSTREAM_RETRIES', 2, 0, 10),
+    upstreamMaxConcurrency: read.int('UPSTREAM_MAX_CONCURRENCY', 32, 1, 1024),
+    upstreamMaxQueue: read.int('UPSTREAM_MAX_QUEUE', 1000, 0, 1_000_000),
+    upstreamBreakerCooldownMs: read.int('UPSTREAM_BREAKER_COOLDOWN_MS', 5000, 1, 600_000),
+    tokenTimeoutMs: read.int('TOKEN_TIMEOUT_MS', 5000, 1, 600_000),
+    requestTimeoutMs: read.int('REQUEST_TIMEOUT_MS', 15_000, 1, 600_000),
     maxPageSize: read.int('MAX_PAGE_SIZE', 100, 1, 1000),
     cacheTtlCitiesS: read.int('CACHE_TTL_CITIES_S', 3600, 1, 7 * DAY_S),
     cacheTtlSitesS: read.int('CACHE_TTL_SITES_S', 30, 1, 7 * DAY_S),
     cacheTtlProductsS: read.int('CACHE_TTL_PRODUCTS_S', 600, 1, 7 * DAY_S),
     cacheMaxEntries: read.int('CACHE_MAX_ENTRIES', 50_000, 100, 10_000_000),
+    cacheStaleWhileRevalidateS: read.int('CACHE_STALE_WHILE_REVALIDATE_S', 0, 0, 7 * DAY_S),
+    cacheStaleIfErrorS: read.int('CACHE_STALE_IF_ERROR_S', 300, 0, 7 * DAY_S),
+    shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    maxRequestBodyBytes: read.int('MAX_REQUEST_BODY_BYTES', 1_048_576, 1024, 104_857_600),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     demoLatencyMs: read.int('DEMO_LATENCY_MS', 5, 0, 10_000),
   };

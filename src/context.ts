@@ -1,15 +1,28 @@
 /**
- * The per-request context: fresh DataLoaders over the shared, cache-backed sources.
+ * The per-request context: the request's scope (deadline, disconnect, stale record) and fresh
+ * DataLoaders bound to it over the shared, cache-backed sources.
  */
+import type { YogaInitialContext } from 'graphql-yoga';
 import { createLoaders, type Loaders } from './loaders/loaders.js';
 import type { Sources } from './loaders/sources.js';
+import { createRequestScope, type RequestScope } from './plugins/use-request-scope.js';
 
 export interface GatewayContext {
   loaders: Loaders;
+  scope: RequestScope;
   /** The largest `pageSize` a client may ask for (`MAX_PAGE_SIZE`). */
   maxPageSize: number;
 }
 
-export function createContextFactory(sources: Sources, maxPageSize: number): () => GatewayContext {
-  return () => ({ loaders: createLoaders(sources), maxPageSize });
+export interface ContextSettings {
+  maxPageSize: number;
+  /** `REQUEST_TIMEOUT_MS`. */
+  requestTimeoutMs: number;
+}
+
+export function createContextFactory(sources: Sources, settings: ContextSettings) {
+  return ({ request }: YogaInitialContext): GatewayContext => {
+    const scope = createRequestScope(request.signal, settings.requestTimeoutMs);
+    return { scope, loaders: createLoaders(sources, scope), maxPageSize: settings.maxPageSize };
+  };
 }

@@ -15,9 +15,11 @@ import { createSources } from './loaders/sources.js';
 import type { Logger } from './logger.js';
 import { maskError } from './plugins/mask-error.js';
 import { useHealth } from './plugins/use-health.js';
+import { useRequestScope } from './plugins/use-request-scope.js';
 import { resolvers } from './resolvers/index.js';
 import { createUpstreamApi } from './upstream/api.js';
 import { createUpstreamClient } from './upstream/client.js';
+import { isUpstreamError } from './upstream/errors.js';
 import { createTokenManager } from './upstream/token-manager.js';
 
 /** The configuration with the upstream settled (main.ts fills it in demo mode). */
@@ -45,17 +47,26 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     clientSecret: upstream.clientSecret,
     scope: upstream.scope,
     clientAuth: upstream.clientAuth,
-    timeoutMs: config.upstreamTimeoutMs,
+    timeoutMs: config.tokenTimeoutMs,
     logger,
   });
   const client = createUpstreamClient({
     baseUrl: upstream.baseUrl,
     timeoutMs: config.upstreamTimeoutMs,
-    connections: config.upstreamConnections,
+    retries: config.upstreamRetries,
+    maxConcurrency: config.upstreamMaxConcurrency,
+    maxQueue: config.upstreamMaxQueue,
+    breakerCooldownMs: config.upstreamBreakerCooldownMs,
     tokens,
     logger,
   });
-  const cache = createLruCache({ maxEntries: config.cacheMaxEntries, ...(clock ? { clock } : {}) });
+  const cache = createLruCache({
+    maxEntries: config.cacheMaxEntries,
+    staleWhileRevalidateMs: config.cacheStaleWhileRevalidateS * 1000,
+    staleIfErrorMs: config.cacheStaleIfErrorS * 1000,
+    ...(clock ? { clock } : {}),
+    onBackgroundError: (key, error) => logger.warn({ key, code: codeOf(error) }, 'background refresh failed'),
+  });
   const sources = createSources(createUpstreamApi(client, logger), cache, {
     citiesMs: config.cacheTtlCitiesS * 1000,
     sitesMs: config.cacheTtlSitesS * 1000,
@@ -64,12 +75,12 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
 
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
-    context: createContextFactory(sources, config.maxPageSize),
+    context: createContextFactory(sources, config),
     maskedErrors: { maskError },
     logging: yogaLogger(logger),
     graphiql: { title: 'vending-graph', defaultQuery: EXAMPLE_QUERY },
     landingPage: false,
-    plugins: [useHealth(tokens)],
+    plugins: [useHealth(tokens), useRequestScope()],
   });
 
   return {
@@ -79,6 +90,10 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
       await tokens.close();
     },
   };
+}
+
+function codeOf(error: unknown): string {
+  return isUpstreamError(error) ? error.code : 'INTERNAL_SERVER_ERROR';
 }
 
 // Private: yoga's logger interface over pino.

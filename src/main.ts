@@ -18,9 +18,12 @@ async function main(): Promise<void> {
   const server = await listen(gateway.yoga, config);
   logger.info({ url: `${server.url}/graphql`, demo: demo !== undefined }, `GraphiQL at ${server.url}/graphql`);
 
+  // Background work catches its own failures; anything that slips through is logged, not fatal.
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));
+
   const stop = async (signal: string) => {
-    logger.info({ signal }, 'stopping');
-    await server.close();
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'stopping: no new connections, finishing in-flight requests');
+    await server.close(config.shutdownGraceMs);
     await gateway.close();
     await demo?.close();
     process.exit(0);

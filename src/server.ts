@@ -1,37 +1,110 @@
 /**
- * The HTTP server around a request handler (yoga), with the timeouts a public server needs.
+ * The HTTP server around a request handler (yoga), with what a public server needs: header and
+ * request timeouts (slowloris), a header size limit, a request body limit, and a graceful close.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ListenOptions {
   port: number;
   host: string;
+  /** Largest request body accepted, in bytes; a larger one gets 413. Default 1 MiB. */
+  maxRequestBodyBytes?: number;
 }
 
 export interface RunningServer {
   server: Server;
   /** e.g. `http://127.0.0.1:4000` (the port actually bound). */
   url: string;
-  /** Stops accepting, closes idle keep-alive sockets, resolves once in-flight requests are done. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting and resolves once in-flight requests are done, or after `graceMs` (default:
+   * no limit), when the connections still open are closed.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
-export async function listen(handler: RequestListener, { port, host }: ListenOptions): Promise<RunningServer> {
-  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, maxHeaderSize: 16_384 }, handler);
+/** Time for a client to send all request headers, in ms. */
+const HEADERS_TIMEOUT_MS = 10_000;
+/** Time for a client to send a whole request, in ms. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** Largest total size of request headers, in bytes. */
+const MAX_HEADER_BYTES = 16_384;
+
+export async function listen(handler: RequestListener, options: ListenOptions): Promise<RunningServer> {
+  const maxBody = options.maxRequestBodyBytes ?? 1_048_576;
+  const server = createServer(
+    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, maxHeaderSize: MAX_HEADER_BYTES },
+    (request, response) => void withBoundedBody(request, response, maxBody, handler),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve());
+    server.listen(options.port, options.host, () => resolve());
   });
-  const address = server.address() as AddressInfo;
-  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const { port } = server.address() as AddressInfo;
+  const host = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
   return {
     server,
-    url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeIdleConnections();
-      }),
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close: (graceMs) => close(server, graceMs),
   };
+}
+
+function close(server: Server, graceMs: number | undefined): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = graceMs === undefined ? undefined : setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+// Private: yoga reads the body itself, without a limit; read it here first, bounded, and hand it
+// over as `request.body`, which @whatwg-node/server uses instead of the (consumed) stream.
+async function withBoundedBody(
+  request: IncomingMessage & { body?: Buffer },
+  response: ServerResponse,
+  maxBytes: number,
+  handler: RequestListener,
+): Promise<void> {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') {
+    handler(request, response);
+    return;
+  }
+  if (Number(request.headers['content-length']) > maxBytes) return tooLarge(response, maxBytes);
+  const body = await readBody(request, maxBytes).catch(() => undefined);
+  if (body === undefined) return void response.destroy();
+  if (body === 'too-large') return tooLarge(response, maxBytes);
+  request.body = body;
+  handler(request, response);
+}
+
+function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      request.off('data', onData).off('end', onEnd).off('error', reject);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      stop();
+      request.resume(); // discard the rest; the 413 closes the connection
+      resolve('too-large');
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    request.on('data', onData).on('end', onEnd).on('error', reject);
+  });
+}
+
+function tooLarge(response: ServerResponse, maxBytes: number): void {
+  const body = JSON.stringify({
+    errors: [{ message: `The request body exceeds ${maxBytes} bytes`, extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+  });
+  response.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(body);
 }

@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_QUERY } from '../src/example-query.js';
+import { addressOf } from './helpers/process.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -17,16 +18,6 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-/** Resolves with the GraphiQL address once the gateway logs it. */
-async function addressOf(child: ChildProcess): Promise<string> {
-  let output = '';
-  for await (const chunk of child.stdout!) {
-    output += String(chunk);
-    const match = /GraphiQL at (http:\/\/\S+\/graphql)/.exec(output);
-    if (match) return match[1]!;
-  }
-  throw new Error(`the gateway exited without listening:\n${output}`);
-}
 
 describe('demo mode', () => {
   const children: ChildProcess[] = [];
@@ -81,6 +72,32 @@ describe('demo mode', () => {
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
   });
+
+  it('lets 100 in-flight requests finish on SIGTERM (upstream latency 1 s), then exits 0', async () => {
+    const child = runBuilt({ PORT: '0', HOST: '127.0.0.1', DEMO_LATENCY_MS: '1000' });
+    const graphql = await addressOf(child);
+    const ask = async (query: string) => {
+      const response = await fetch(graphql, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      return (await response.json()) as any;
+    };
+    await ask(`{ cities(pageSize: 1) { total } }`); // the token, fetched before the rush
+    const queries = [
+      ...Array.from({ length: 60 }, (_, i) => `{ site(code: "S${String(i + 1).padStart(6, '0')}") { code } }`),
+      ...Array.from({ length: 40 }, (_, i) => `{ product(goodsCode: "G${String(i + 1).padStart(5, '0')}") { goodsCode } }`),
+    ];
+    const answers = Promise.all(queries.map(ask));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.kill('SIGTERM');
+    const results = await answers;
+    expect(results.filter((r) => r.errors !== undefined || r.data === null)).toEqual([]);
+    expect(results.filter((r) => r.data.site?.code ?? r.data.product?.goodsCode)).toHaveLength(100);
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(0);
+  }, 30_000);
 
   it('refuses to start on bad configuration, naming every bad variable', async () => {
     const child = runBuilt({ PORT: 'abc', UPSTREAM_BASE_URL: 'nope', OAUTH_CLIENT_AUTH: 'digest' });

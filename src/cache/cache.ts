@@ -1,23 +1,48 @@
 /**
- * The shared cache, as the loaders see it: a key-value store with a TTL per entry and in-flight
- * de-duplication. The in-process LRU level (lru-cache.ts) implements it today; a shared second
- * level (Redis) can sit behind the same interface later without touching loaders or resolvers.
+ * The shared cache, as the loaders see it: a key-value store with a TTL per entry, in-flight
+ * de-duplication, stale serving and cancellation. The in-process LRU level (lru-cache.ts)
+ * implements it today; a shared second level (Redis) can sit behind the same interface later
+ * without touching loaders or resolvers.
  *
  * Values may be `null` (a cached "not found"); errors are never stored.
  */
 export interface Cache {
   /**
-   * The value for `key`: the stored one while fresh; else the result of `load`, stored for
-   * `ttlMs`. Concurrent calls for the same key while a load is in flight share that one load.
-   * A rejected load is not stored: the next call loads again.
+   * The value for `key`:
+   * - fresh (younger than `ttlMs`): the stored value;
+   * - within the stale-while-revalidate window past `ttlMs`: the stored value at once, while one
+   *   background load refreshes it;
+   * - otherwise: the result of `load`, stored for `ttlMs`. Concurrent callers share one load.
+   *   If that load fails and the stored value is within the stale-if-error window, the stored
+   *   value is served and `scope.onStale` is told; past it, the error goes through.
+   *
+   * A caller whose `scope.signal` aborts stops waiting at once (rejected with the signal's
+   * reason); the shared load is aborted (through the signal given to `load`) when no caller
+   * waits for it any more.
    */
-  getOrLoad<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T>;
+  getOrLoad<T>(key: string, ttlMs: number, load: (signal: AbortSignal) => Promise<T>, scope?: LoadScope): Promise<T>;
   /** The stored value while fresh, else `undefined`. Never loads. */
   peek<T>(key: string): T | undefined;
   /** Stores `value` for `ttlMs` (lists use it to prime the entities they carry). */
   set<T>(key: string, value: T, ttlMs: number): void;
   /** Entries held now (metrics, tests). */
   readonly size: number;
+}
+
+/** One caller's side of a load. */
+export interface LoadScope {
+  /** Aborts when the caller gives up (its request's deadline passed, or its client left). */
+  signal?: AbortSignal;
+  /** Called when a stale value is served because its refresh failed (stale-if-error). */
+  onStale?(serve: StaleServe): void;
+}
+
+/** A stale value served in place of a failed refresh. */
+export interface StaleServe {
+  /** The cache key, naming the upstream data (e.g. `site:S000001`, `products:1:50`). */
+  key: string;
+  /** Time since the value was loaded, in whole seconds. */
+  ageSeconds: number;
 }
 
 /** Time source in ms, injectable so TTL tests need no sleeping or fake global timers. */

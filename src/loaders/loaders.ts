@@ -1,9 +1,11 @@
 /**
  * Per-request DataLoaders over the shared sources (see sources.ts for the cache design). A fresh
- * set is made for every GraphQL request, so nothing one client loads is visible to another
- * except through the shared cache, whose keys never carry a token.
+ * set is made for every GraphQL request, bound to that request's scope: its signal (deadline,
+ * client gone) and its record of stale data served. Nothing one client loads is visible to
+ * another except through the shared cache, whose keys never carry a token.
  */
 import DataLoader from 'dataloader';
+import type { LoadScope } from '../cache/cache.js';
 import type { ListKind } from '../upstream/api.js';
 import type { CityRecord, PageResult, ProductRecord, SiteRecord } from '../upstream/records.js';
 import type { KindRecord, SiteCity, Sources } from './sources.js';
@@ -23,19 +25,19 @@ interface PageKey {
   pageSize: number;
 }
 
-export function createLoaders(sources: Sources): Loaders {
+export function createLoaders(sources: Sources, scope: LoadScope): Loaders {
   const pages = new DataLoader<PageKey, PageResult<unknown>, string>(
-    (keys) => settle(keys.map((key) => sources.page(key.kind, key.page, key.pageSize))),
+    (keys) => settle(keys.map((key) => sources.page(key.kind, key.page, key.pageSize, scope))),
     { cacheKeyFn: (key) => `${key.kind}:${key.page}:${key.pageSize}` },
   );
   return {
-    productByGoodsCode: new DataLoader((codes) => settle(codes.map((code) => sources.product(code)))),
-    siteByCode: new DataLoader((codes) => settle(codes.map((code) => sources.site(code)))),
+    productByGoodsCode: new DataLoader((codes) => settle(codes.map((code) => sources.product(code, scope)))),
+    siteByCode: new DataLoader((codes) => settle(codes.map((code) => sources.site(code, scope)))),
     cityByCode: new DataLoader(async (codes) => {
-      const cities = await sources.cities();
+      const cities = await sources.cities(scope);
       return codes.map((code) => cities.get(code) ?? null);
     }),
-    cityBySiteCode: new DataLoader((codes) => sources.citiesOfSites(codes)),
+    cityBySiteCode: new DataLoader((codes) => sources.citiesOfSites(codes, scope)),
     page: <K extends ListKind>(kind: K, page: number, pageSize: number) =>
       pages.load({ kind, page, pageSize }) as Promise<PageResult<KindRecord[K]>>,
   };

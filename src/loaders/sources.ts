@@ -17,7 +17,7 @@
  * The site-to-city index is what lets `Site.city` work for sources that carry no city (plain
  * lists, site detail): on a miss the list-with-points pages are walked once, which fills it.
  */
-import type { Cache } from '../cache/cache.js';
+import type { Cache, LoadScope } from '../cache/cache.js';
 import type { ListKind, UpstreamApi } from '../upstream/api.js';
 import type { CityRecord, PageResult, ProductRecord, SiteRecord, UpstreamPage } from '../upstream/records.js';
 import { readAll, readRange, type CapState, type PageFetcher } from './page-range.js';
@@ -44,19 +44,22 @@ export interface KindRecord {
 
 export interface Sources {
   /** One page as the client asked for it, assembled from cached upstream pages. */
-  page<K extends ListKind>(kind: K, page: number, pageSize: number): Promise<PageResult<KindRecord[K]>>;
+  page<K extends ListKind>(kind: K, page: number, pageSize: number, scope: LoadScope): Promise<PageResult<KindRecord[K]>>;
   /** Every city by code. */
-  cities(): Promise<Map<string, CityRecord>>;
-  site(code: string): Promise<SiteRecord | null>;
-  product(goodsCode: string): Promise<ProductRecord | null>;
+  cities(scope: LoadScope): Promise<Map<string, CityRecord>>;
+  site(code: string, scope: LoadScope): Promise<SiteRecord | null>;
+  product(goodsCode: string, scope: LoadScope): Promise<ProductRecord | null>;
   /** The city of each site (null where unknown), walking list-with-points on a miss. */
-  citiesOfSites(siteCodes: readonly string[]): Promise<(SiteCity | null)[]>;
+  citiesOfSites(siteCodes: readonly string[], scope: LoadScope): Promise<(SiteCity | null)[]>;
 }
 
 /** Page size used when walking a whole list. */
 const WALK_PAGE_SIZE = 100;
 
+type Fetchers = { [K in ListKind]: PageFetcher<KindRecord[K]> };
+
 export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): Sources {
+  // What each list's silent page-size cap turned out to be, for the life of the process.
   const caps: Record<ListKind, CapState> = {
     cities: { cap: undefined },
     sites: { cap: undefined },
@@ -80,37 +83,60 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
     return result;
   };
 
-  const fetchers: { [K in ListKind]: PageFetcher<KindRecord[K]> } = {
-    cities: (p, s) => cache.getOrLoad(`cities:${p}:${s}`, ttl.citiesMs, () => api.listCities(p, s)),
-    sites: (p, s) => cache.getOrLoad(`sites:${p}:${s}`, ttl.sitesMs, () => api.listSites(p, s)),
+  // The upstream pages of each list, through the cache, on behalf of one caller.
+  const fetchers = (scope: LoadScope): Fetchers => ({
+    cities: (p, s) => cache.getOrLoad(`cities:${p}:${s}`, ttl.citiesMs, (signal) => api.listCities(p, s, { signal }), scope),
+    sites: (p, s) => cache.getOrLoad(`sites:${p}:${s}`, ttl.sitesMs, (signal) => api.listSites(p, s, { signal }), scope),
     sitesWithPoints: (p, s) =>
-      cache.getOrLoad(`sitesWithPoints:${p}:${s}`, ttl.sitesMs, () => api.listSitesWithPoints(p, s).then(primeSites)),
+      cache.getOrLoad(
+        `sitesWithPoints:${p}:${s}`,
+        ttl.sitesMs,
+        (signal) => api.listSitesWithPoints(p, s, { signal }).then(primeSites),
+        scope,
+      ),
     products: (p, s) =>
-      cache.getOrLoad(`products:${p}:${s}`, ttl.productsMs, () => api.listProducts(p, s).then(primeProducts)),
-  };
+      cache.getOrLoad(
+        `products:${p}:${s}`,
+        ttl.productsMs,
+        (signal) => api.listProducts(p, s, { signal }).then(primeProducts),
+        scope,
+      ),
+  });
 
   return {
-    async page(kind, page, pageSize) {
-      const { items, total } = await readRange(fetchers[kind], caps[kind], page, pageSize);
+    async page(kind, page, pageSize, scope) {
+      const { items, total } = await readRange(fetchers(scope)[kind], caps[kind], page, pageSize);
       return { items: items.filter(isRecord), total };
     },
-    cities: () =>
-      cache.getOrLoad('cities:byCode', ttl.citiesMs, async () => {
-        const all = await readAll(fetchers.cities, caps.cities, WALK_PAGE_SIZE);
-        return new Map(all.filter(isRecord).map((city) => [city.code, city]));
-      }),
-    site: (code) => cache.getOrLoad(`site:${code}`, ttl.sitesMs, () => api.siteDetail(code)),
-    product: (goodsCode) =>
-      cache.getOrLoad(`product:${goodsCode}`, ttl.productsMs, () => api.productDetail(goodsCode)),
-    async citiesOfSites(siteCodes) {
+    cities: (scope) =>
+      cache.getOrLoad(
+        'cities:byCode',
+        ttl.citiesMs,
+        // The pages belong to the shared load, not to whichever caller started it.
+        async (signal) => {
+          const all = await readAll(fetchers({ signal }).cities, caps.cities, WALK_PAGE_SIZE);
+          return new Map(all.filter(isRecord).map((city) => [city.code, city]));
+        },
+        scope,
+      ),
+    site: (code, scope) =>
+      cache.getOrLoad(`site:${code}`, ttl.sitesMs, (signal) => api.siteDetail(code, { signal }), scope),
+    product: (goodsCode, scope) =>
+      cache.getOrLoad(`product:${goodsCode}`, ttl.productsMs, (signal) => api.productDetail(goodsCode, { signal }), scope),
+    async citiesOfSites(siteCodes, scope) {
       const known = () => siteCodes.map((code) => cache.peek<SiteCity>(`siteCity:${code}`) ?? null);
       const first = known();
       if (!first.includes(null)) return first;
       // One walk per sites TTL at most, however many requests miss at once.
-      await cache.getOrLoad('siteCity:walk', ttl.sitesMs, async () => {
-        await readAll(fetchers.sitesWithPoints, caps.sitesWithPoints, WALK_PAGE_SIZE);
-        return true;
-      });
+      await cache.getOrLoad(
+        'siteCity:walk',
+        ttl.sitesMs,
+        async (signal) => {
+          await readAll(fetchers({ signal }).sitesWithPoints, caps.sitesWithPoints, WALK_PAGE_SIZE);
+          return true;
+        },
+        scope,
+      );
       return known();
     },
   };

@@ -25,6 +25,7 @@ export interface CallCounters {
   start(entry: CallLogEntry): () => void;
   calls(path?: string): number;
   maxInFlight(path?: string): number;
+  inFlight(path?: string): number;
   tokenTimeoutSent(): void;
   tokenTimeoutsSent(): number;
   callLog(): CallLogEntry[];
@@ -53,6 +54,7 @@ export function createCallCounters(): CallCounters {
     start: (entry) => startCall(state, entry),
     calls: (path) => (path === undefined ? state.apiCalls : state.calls.get(path) ?? 0),
     maxInFlight: (path) => (path === undefined ? state.apiMaxInFlight : state.maxInFlight.get(path) ?? 0),
+    inFlight: (path) => (path === undefined ? state.apiInFlight : state.inFlight.get(path) ?? 0),
     tokenTimeoutSent: () => { state.timeouts += 1; },
     tokenTimeoutsSent: () => state.timeouts,
     callLog: () => state.log.map((entry) => ({ ...entry, query: { ...entry.query } })),

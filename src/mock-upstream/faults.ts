@@ -15,6 +15,9 @@ import { errorEnvelope, textAnswer, TOKEN_TIMEOUT_MSG, type Answer } from './ans
  * - `'slow-body'`: the real answer, with status, headers and its first bytes at once, then one
  *   more byte every 500 ms.
  * - `{ envelope: { code, msg } }`: that error envelope, with HTTP `behaviour.errorStatus`.
+ * - `{ raw: { status, body, contentType } }`: exactly that answer (for malformed data: no `code`,
+ *   a top-level array, truncated JSON, an oversized body, …). `status` defaults to 200,
+ *   `contentType` to `application/json; charset=utf-8`; `Content-Length` is the body's length.
  */
 export type Fault =
   | 'http503'
@@ -23,12 +26,28 @@ export type Fault =
   | 'reset'
   | 'token-timeout'
   | 'slow-body'
-  | { envelope: { code: number; msg: string } };
+  | { envelope: { code: number; msg: string } }
+  | { raw: RawAnswer };
+
+/** The answer of a `raw` fault. */
+export interface RawAnswer {
+  /** HTTP status. Default: 200. */
+  status?: number;
+  /** The body, sent as UTF-8 exactly as given. */
+  body: string;
+  /** The `Content-Type` header. Default: `application/json; charset=utf-8`. */
+  contentType?: string;
+}
 
 /** Options of `fault()`. */
 export interface FaultOptions {
   /** How many requests the fault affects before it clears itself. Default: until cleared. */
   times?: number;
+  /**
+   * Affect only every `every`-th request the fault sees (the `every`-th, the 2 × `every`-th, …);
+   * the others are answered normally and do not count against `times`. Default: 1 (all).
+   */
+  every?: number;
 }
 
 /** The path that matches every request, token endpoint included. */
@@ -45,12 +64,26 @@ export interface FaultTable {
   clear(): void;
 }
 
-/** An empty fault table. A fault on the exact path wins over one on `'*'`. */
+interface FaultEntry {
+  fault: Fault;
+  /** Requests it will still affect. */
+  remaining: number;
+  every: number;
+  /** Requests it has seen, affected or not. */
+  seen: number;
+}
+
+/**
+ * An empty fault table. A fault on the exact path wins over one on `'*'`: while it is set, the
+ * `'*'` fault does not see that path's requests (even those an `every` lets pass).
+ */
 export function createFaultTable(): FaultTable {
-  const faults = new Map<string, { fault: Fault; remaining: number }>();
+  const faults = new Map<string, FaultEntry>();
   const takeFrom = (key: string): Fault | undefined => {
     const entry = faults.get(key);
     if (!entry) return undefined;
+    entry.seen += 1;
+    if (entry.seen % entry.every !== 0) return undefined;
     entry.remaining -= 1;
     if (entry.remaining <= 0) faults.delete(key);
     return entry.fault;
@@ -62,9 +95,10 @@ export function createFaultTable(): FaultTable {
         return;
       }
       checkFault(fault);
-      faults.set(path, { fault, remaining: checkTimes(options.times) });
+      const every = checkCount('every', options.every, 1);
+      faults.set(path, { fault, remaining: checkCount('times', options.times, Infinity), every, seen: 0 });
     },
-    take: (path) => takeFrom(path) ?? takeFrom(ANY_PATH),
+    take: (path) => takeFrom(faults.has(path) ? path : ANY_PATH),
     clear: () => faults.clear(),
   };
 }
@@ -74,17 +108,27 @@ const NAMED_FAULTS = new Set(['http503', 'hang', 'non-json', 'reset', 'token-tim
 // Private: callers from plain JavaScript or JSON test tables get a clear error, not silence.
 function checkFault(fault: Fault): void {
   if (typeof fault === 'string' && NAMED_FAULTS.has(fault)) return;
-  if (typeof fault === 'object' && typeof fault.envelope?.code === 'number' && typeof fault.envelope.msg === 'string') return;
-  throw new TypeError(`fault must be one of ${[...NAMED_FAULTS].join(', ')} or { envelope: { code, msg } }, but got: ${JSON.stringify(fault)}`);
+  if (typeof fault === 'object' && fault !== null) {
+    if ('envelope' in fault && typeof fault.envelope?.code === 'number' && typeof fault.envelope.msg === 'string') return;
+    if ('raw' in fault && isRawAnswer(fault.raw)) return;
+  }
+  throw new TypeError(`fault must be one of ${[...NAMED_FAULTS].join(', ')}, { envelope: { code, msg } } `
+    + `or { raw: { status?, body, contentType? } }, but got: ${JSON.stringify(fault)?.slice(0, 200)}`);
 }
 
-// Private: `times` is a positive integer, or absent for "until cleared".
-function checkTimes(times: number | undefined): number {
-  if (times === undefined) return Infinity;
-  if (!Number.isInteger(times) || times < 1) {
-    throw new RangeError(`fault times must be an integer >= 1, but got: ${times}`);
+function isRawAnswer(raw: RawAnswer | undefined): boolean {
+  if (typeof raw !== 'object' || raw === null || typeof raw.body !== 'string') return false;
+  const statusOk = raw.status === undefined || (Number.isInteger(raw.status) && raw.status >= 200 && raw.status <= 599);
+  return statusOk && (raw.contentType === undefined || typeof raw.contentType === 'string');
+}
+
+// Private: `times` and `every` are positive integers, or absent for their default.
+function checkCount(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`fault ${name} must be an integer >= 1, but got: ${value}`);
   }
-  return times;
+  return value;
 }
 
 /**
@@ -92,7 +136,13 @@ function checkTimes(times: number | undefined): number {
  * the socket or on the real answer (`hang`, `reset`, `slow-body`).
  */
 export function faultAnswer(fault: Fault, errorStatus: number, nowMs: number): Answer | undefined {
-  if (typeof fault === 'object') return errorEnvelope(errorStatus, fault.envelope.code, fault.envelope.msg, nowMs);
+  if (typeof fault === 'object') {
+    if ('raw' in fault) {
+      const { status = 200, body, contentType = 'application/json; charset=utf-8' } = fault.raw;
+      return { status, headers: { 'content-type': contentType }, body };
+    }
+    return errorEnvelope(errorStatus, fault.envelope.code, fault.envelope.msg, nowMs);
+  }
   switch (fault) {
     case 'http503':
       return textAnswer(503, 'Service Unavailable');

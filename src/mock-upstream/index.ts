@@ -10,5 +10,5 @@ export {
   type Catalog, type CatalogOptions, type MockCity, type MockLane, type MockPoint, type MockProduct, type MockSite,
 } from './data.js';
 export { createBehaviour, type Behaviour } from './behaviour.js';
-export type { Fault, FaultOptions } from './faults.js';
+export type { Fault, FaultOptions, RawAnswer } from './faults.js';
 export type { CallLogEntry } from './counters.js';

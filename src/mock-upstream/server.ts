@@ -67,6 +67,8 @@ export interface MockUpstream {
   /**
    * Inject `fault` on `path` (e.g. `/api/site/detail`, `/oauth/token`, or `'*'` for every path,
    * token endpoint included); `null` removes it. A fault on the exact path wins over `'*'`.
+   * `options.times` limits how many requests it affects, `options.every` makes it affect only
+   * every n-th request (e.g. `{ every: 20 }`: 5 % of them).
    */
   fault(path: string, fault: Fault | null, options?: FaultOptions): void;
   clearFaults(): void;
@@ -76,6 +78,8 @@ export interface MockUpstream {
   calls(path?: string): number;
   /** Most requests seen in flight at once on `path`; without `path`, across all but the token endpoint. */
   maxInFlight(path?: string): number;
+  /** Requests open right now (answered or abandoned ones are out once their socket closes); without `path`, API ones. */
+  inFlight(path?: string): number;
   /** Token-timeout envelopes answered: expired tokens plus the `token-timeout` fault. */
   tokenTimeoutsSent(): number;
   /** Every request received, in arrival order. */
@@ -140,6 +144,7 @@ function controls(state: MockState, url: string, close: () => Promise<void>): Mo
     setStock: (siteCode, pointCode, laneIndex, stock) => setStock(state.catalog, siteCode, pointCode, laneIndex, stock),
     calls: (path) => counters.calls(path),
     maxInFlight: (path) => counters.maxInFlight(path),
+    inFlight: (path) => counters.inFlight(path),
     tokenTimeoutsSent: () => counters.tokenTimeoutsSent(),
     callLog: () => counters.callLog(),
     resetCounters: () => counters.reset(),

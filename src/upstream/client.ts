@@ -1,35 +1,28 @@
 import { Pool, type Dispatcher } from 'undici';
-import type { Logger } from '../logger.js';
-import type { TokenManager, UpstreamClient, UpstreamQuery } from './contracts.js';
+import { createBulkhead } from './bulkhead.js';
+import { createCircuitBreakers, type BreakerPass, type BreakerState, type Verdict } from './circuit-breaker.js';
+import { resolveClientOptions, type ClientSettings, type UpstreamClientOptions } from './client-options.js';
+import type { UpstreamClient, UpstreamQuery } from './contracts.js';
 import { type Envelope, isTokenTimeout, parseEnvelope, parseJson } from './envelope.js';
-import { UpstreamError, redactSecrets } from './errors.js';
+import { UpstreamError, isUpstreamError, redactSecrets } from './errors.js';
+import { withRetries } from './retry.js';
 import { abortable, send } from './transport.js';
 
-export interface UpstreamClientOptions {
-  /** The upstream's base address, e.g. `https://api.example.com` (a path prefix is kept). Required. */
-  baseUrl: string;
-  /**
-   * Bounds connect, headers and body of each attempt together, in milliseconds. A call makes at
-   * most two attempts and two token requests, so it settles within about 4 × `timeoutMs`.
-   */
-  timeoutMs: number;
-  /** Supplies the bearer token; a token the upstream rejects is invalidated here. Required. */
-  tokens: TokenManager;
-  /** Dispatcher for API calls. Default: an own keep-alive undici `Pool` on `baseUrl`, closed by `close()`. */
-  dispatcher?: Dispatcher;
-  /** Receives retries and failures (never a token or a header). Default: silent. */
-  logger?: Logger;
-  /** A body longer than this many bytes fails with `UPSTREAM_UNAVAILABLE`. Default: 10 MiB. */
-  maxBodyBytes?: number;
-  /** Keep-alive connections of the own pool; ignored with `dispatcher`. Default: 32. */
-  connections?: number;
+export type { UpstreamClientOptions } from './client-options.js';
+
+/** One call to `get`, as its attempts see it. */
+interface Call {
+  path: string;
+  /** Path and query on the wire. */
+  target: string;
+  signal: AbortSignal | undefined;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
-const DEFAULT_CONNECTIONS = 32;
-
-/** One attempt's outcome; `tokenRejected` asks for one retry with a fresh token. */
-type Attempt =
+/**
+ * An answer that is not worth a retry: a success, or a failure to hand back (`tokenRejected`
+ * asks for one more try with a fresh token). Transient failures are thrown instead.
+ */
+type Answer =
   | { ok: true; result: unknown }
   | { ok: false; tokenRejected: boolean; status: number; envelope: Envelope | undefined; error: UpstreamError };
 
@@ -39,65 +32,105 @@ type Attempt =
  *
  * - `UPSTREAM_ERROR`: an envelope with a code other than 0, at any HTTP status.
  * - `UPSTREAM_UNAVAILABLE`: network error, timeout, caller abort, an answer without an envelope
- *   (5xx, 4xx, non-JSON, no numeric `code`), a body over `maxBodyBytes`.
+ *   (5xx, 4xx, non-JSON, no numeric `code`), a body over `maxBodyBytes`, an open circuit, a full
+ *   queue.
  * - `UPSTREAM_AUTH_FAILED`: from the token manager; or a second HTTP 401 without an envelope,
  *   i.e. the API refuses a token just issued, which no retry will fix.
  *
+ * The road of one call, outermost first:
+ *
+ * 1. token: the shared token (the token manager has its own single flight and backoff; token
+ *    requests never wait in the bulkhead nor count for a circuit).
+ * 2. retries: a transient failure (`UpstreamError.transient`: network error, timeout, HTTP 5xx
+ *    or a 2xx that is not an envelope) is retried up to `retries` times after a full-jitter
+ *    backoff. Nothing else is retried, and nothing once the caller's signal aborted.
+ * 3. circuit breaker of the path: each attempt asks it first; an open circuit fails the attempt
+ *    at once, which also ends the retries. Only transient failures count against it.
+ * 4. bulkhead: the attempt waits for one of `maxConcurrency` slots, in a queue of `maxQueue`.
+ * 5. the HTTP exchange, bounded by `timeoutMs`.
+ *
  * A token-timeout envelope (code 500, "token is timeout. please retry.") or HTTP 401 invalidates
  * the token used (only if still current, so 50 callers failing together cause one refresh),
- * gets a token once more and retries exactly once. The second failure is returned as is: an
+ * gets a token once more and runs steps 2–5 once more. The second failure is returned as is: an
  * envelope as `UPSTREAM_ERROR` with its code (500 for a token timeout, 401 for the mock's
  * "invalid token"), a bare 401 as `UPSTREAM_AUTH_FAILED`.
  *
  * @example
  * const client = createUpstreamClient({ baseUrl, timeoutMs: 5000, tokens });
- * const page = await client.get('/api/city/list', { page: 1, pageSize: 50 });
+ * const page = await client.get('/api/city/list', { page: 1, pageSize: 50 }, { signal });
  */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
-  const base = new URL(options.baseUrl);
+  const settings = resolveClientOptions(options);
+  const base = new URL(settings.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const { tokens, logger } = options;
-  const ownDispatcher = options.dispatcher === undefined
-    ? new Pool(base.origin, { connections: options.connections ?? DEFAULT_CONNECTIONS, connect: { timeout: options.timeoutMs } })
+  const { tokens, logger } = settings;
+  const ownDispatcher = settings.dispatcher === undefined
+    ? new Pool(base.origin, { connections: settings.connections, connect: { timeout: settings.timeoutMs } })
     : undefined;
-  const dispatcher = options.dispatcher ?? (ownDispatcher as Dispatcher);
+  const dispatcher = settings.dispatcher ?? (ownDispatcher as Dispatcher);
+  const breakers = createCircuitBreakers({ ...settings.breaker, onStateChange: (path, state) => logCircuit(settings, path, state) });
+  const bulkhead = createBulkhead(settings.bulkhead);
   let closing: Promise<void> | undefined;
 
-  async function attempt(path: string, target: string, token: string, signal: AbortSignal | undefined): Promise<Attempt> {
+  async function exchange(call: Call, token: string): Promise<Answer> {
     const startedAt = performance.now();
-    const response = await send({
+    const { status, text } = await send({
       dispatcher,
       origin: base.origin,
-      target,
-      path,
+      target: call.target,
+      path: call.path,
       method: 'GET',
       headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-      timeoutMs: options.timeoutMs,
-      maxBodyBytes,
-      signal,
+      timeoutMs: settings.timeoutMs,
+      maxBodyBytes: settings.maxBodyBytes,
+      signal: call.signal,
     });
-    const { status } = response;
-    logger?.debug({ path, status, ms: Math.round(performance.now() - startedAt) }, 'upstream call');
-    const envelope = parseEnvelope(parseJson(response.text));
+    logger?.debug({ path: call.path, status, ms: Math.round(performance.now() - startedAt) }, 'upstream call');
+    const envelope = parseEnvelope(parseJson(text));
     if (envelope?.code === 0) return { ok: true, result: envelope.result };
+    const error = failure(call.path, status, envelope, token);
+    if (error.transient) throw error;
     const tokenRejected = status === 401 || (envelope !== undefined && isTokenTimeout(envelope));
-    return { ok: false, tokenRejected, status, envelope, error: failure(path, status, envelope, token) };
+    return { ok: false, tokenRejected, status, envelope, error };
+  }
+
+  // Private: one attempt through the path's circuit breaker and the bulkhead. The outcome is
+  // settled inside the slot, before the slot passes to the next queued call (whose recheck must
+  // see it), and again outside for calls that never got a slot (a pass takes the first verdict).
+  function guardedExchange(call: Call, token: string): Promise<Answer> {
+    const pass = breakers.enter(call.path);
+    const inSlot = (): Promise<Answer> => settling(pass, call.signal, () => {
+      pass.recheck();
+      return exchange(call, token);
+    });
+    return settling(pass, call.signal, () => bulkhead.run(inSlot, call.signal, call.path));
+  }
+
+  function exchangeWithRetries(call: Call, token: string): Promise<Answer> {
+    return withRetries(() => guardedExchange(call, token), {
+      policy: settings.retry,
+      signal: call.signal,
+      path: call.path,
+      isRetryable: (error) => isUpstreamError(error) && error.transient,
+      onRetry: (error, retry, delayMs) => {
+        const { code, status } = error as UpstreamError;
+        logger?.warn({ path: call.path, code, status, retry, delayMs: Math.round(delayMs) }, 'upstream call failed; retrying');
+      },
+    });
   }
 
   async function get(path: string, query?: UpstreamQuery, requestOptions: { signal?: AbortSignal } = {}): Promise<unknown> {
-    const target = prefix + checkPath(path) + queryString(query);
-    const { signal } = requestOptions;
+    const call: Call = { path, target: prefix + checkPath(path) + queryString(query), signal: requestOptions.signal };
     try {
-      const token = await abortable(() => tokens.getToken(), signal, path);
-      const first = await attempt(path, target, token, signal);
+      const token = await abortable(() => tokens.getToken(), call.signal, path);
+      const first = await exchangeWithRetries(call, token);
       if (first.ok) return first.result;
       if (!first.tokenRejected) throw first.error;
 
       logger?.warn({ path, status: first.status, upstreamCode: first.envelope?.code }, 'upstream rejected the token; refreshing it and retrying once');
       tokens.invalidate(token);
-      const freshToken = await abortable(() => tokens.getToken(), signal, path);
-      const second = await attempt(path, target, freshToken, signal);
+      const freshToken = await abortable(() => tokens.getToken(), call.signal, path);
+      const second = await exchangeWithRetries(call, freshToken);
       if (second.ok) return second.result;
       if (second.status === 401 && second.envelope === undefined) {
         throw new UpstreamError('UPSTREAM_AUTH_FAILED', `upstream refused a freshly issued token for ${path} (HTTP 401)`, { path, status: 401 });
@@ -113,6 +146,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   return {
     get,
     tokens,
+    breakerStates: () => breakers.states(),
     /** Closes the own pool (idempotent); a passed-in dispatcher and the token manager stay open. */
     close() {
       closing ??= ownDispatcher?.close() ?? Promise.resolve();
@@ -122,14 +156,43 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 }
 
 // Private: the error for an answer that is not a success; the token is scrubbed from `msg` in
-// case the upstream echoes it.
+// case the upstream echoes it. An answer without an envelope is transient with HTTP 2xx (a
+// garbled or truncated body) or 5xx (an overloaded proxy), not with a 3xx or 4xx, which a retry
+// would only repeat.
 function failure(path: string, status: number, envelope: Envelope | undefined, token: string): UpstreamError {
   if (envelope === undefined) {
-    return new UpstreamError('UPSTREAM_UNAVAILABLE', `GET ${path} answered HTTP ${status} without an envelope`, { path, status });
+    const transient = status >= 500 || (status >= 200 && status < 300);
+    return new UpstreamError('UPSTREAM_UNAVAILABLE', `GET ${path} answered HTTP ${status} without an envelope`, { path, status, transient });
   }
   const upstreamMsg = redactSecrets(envelope.msg, [token]);
   return new UpstreamError('UPSTREAM_ERROR', `GET ${path} failed with upstream code ${envelope.code}: ${upstreamMsg}`,
     { path, status, upstreamCode: envelope.code, upstreamMsg });
+}
+
+// Private: runs `run` and tells `pass` how it went.
+async function settling<T>(pass: BreakerPass, signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
+  try {
+    const value = await run();
+    pass.settle('success');
+    return value;
+  } catch (error) {
+    pass.settle(verdictOn(error, signal));
+    throw error;
+  }
+}
+
+// Private: what a failed attempt says about the upstream's health, for the path's breaker.
+function verdictOn(error: unknown, signal: AbortSignal | undefined): Verdict {
+  if (signal?.aborted) return 'ignore'; // the caller left: no news about the upstream
+  if (isUpstreamError(error) && error.transient) return 'failure';
+  // An answer, just not a useful one (a body over the cap): the upstream is up. No status: the
+  // gateway refused the attempt itself (open circuit, full queue): no news either.
+  return isUpstreamError(error) && error.status !== undefined ? 'success' : 'ignore';
+}
+
+function logCircuit(settings: ClientSettings, path: string, state: BreakerState): void {
+  if (state === 'open') settings.logger?.warn({ path, cooldownMs: settings.breaker.cooldownMs }, 'upstream circuit opened');
+  else settings.logger?.info({ path, state }, `upstream circuit ${state}`);
 }
 
 function checkPath(path: string): string {

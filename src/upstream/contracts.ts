@@ -7,7 +7,11 @@
 export type UpstreamQuery = Record<string, string | number | undefined>;
 
 export interface UpstreamRequestOptions {
-  /** Aborts the call (the caller gave up); rejects with `UPSTREAM_UNAVAILABLE`. */
+  /**
+   * Aborts the call (the caller gave up, or its deadline passed): rejects at once with
+   * `UPSTREAM_UNAVAILABLE`, whether the call waits for a token, in the queue, in a backoff pause
+   * or on the network, and makes no further attempt.
+   */
   signal?: AbortSignal;
 }
 
@@ -16,7 +20,9 @@ export interface TokenManager {
   /**
    * A valid access token: the cached one, or a new one from the token endpoint. Any number of
    * concurrent callers while no valid token exists share one token request (single flight).
-   * Rejects with `UPSTREAM_AUTH_FAILED` (credentials refused) or `UPSTREAM_UNAVAILABLE`.
+   * Rejects with `UPSTREAM_AUTH_FAILED` (credentials refused) or `UPSTREAM_UNAVAILABLE`. After a
+   * failed token request, rejects at once with an error of the same code, without a request,
+   * until a backoff has passed (see `TokenManagerOptions.failureBackoffMs`).
    */
   getToken(): Promise<string>;
   /**
@@ -33,10 +39,18 @@ export interface UpstreamClient {
   /**
    * GET `path` (e.g. `/api/site/detail`) with `query`, authenticated with the shared token.
    * Resolves with the envelope's `result` (possibly `undefined` or `null`) when `code` is 0,
-   * whatever the HTTP status; rejects with an `UpstreamError` otherwise. A token-timeout
-   * envelope or HTTP 401 invalidates the token, fetches a new one once and retries once.
+   * whatever the HTTP status; rejects with an `UpstreamError` otherwise. Transient failures
+   * (network, timeout, 5xx, a garbled 2xx) are retried with backoff; a path whose calls keep
+   * failing has its circuit opened, and then fails fast. A token-timeout envelope or HTTP 401
+   * invalidates the token, fetches a new one once and tries again once.
    */
   get(path: string, query?: UpstreamQuery, options?: UpstreamRequestOptions): Promise<unknown>;
+  /**
+   * The circuit state of every path called so far: `closed` (calls go through), `open` (calls
+   * fail fast) or `half-open` (the cool-down is over; the next call, or the one in flight, is
+   * the probe).
+   */
+  breakerStates(): Record<string, 'closed' | 'open' | 'half-open'>;
   /** The token manager the client uses (readiness checks ask it for a token). */
   readonly tokens: TokenManager;
   close(): Promise<void>;

@@ -17,6 +17,8 @@ export interface UpstreamErrorDetails {
   upstreamMsg?: string;
   /** HTTP status, when one was received. */
   status?: number;
+  /** See `UpstreamError.transient`. Default: false. */
+  transient?: boolean;
   cause?: unknown;
 }
 
@@ -27,6 +29,15 @@ export class UpstreamError extends Error {
   readonly upstreamCode: number | undefined;
   readonly upstreamMsg: string | undefined;
   readonly status: number | undefined;
+  /**
+   * True when the upstream failed in a way that may pass by itself: a network error, a timeout,
+   * or an answer without an envelope sent with HTTP 2xx or 5xx (an overloaded proxy, a truncated
+   * or garbled body). The client retries such failures and counts them against the path's
+   * circuit breaker. False for everything else: envelope errors, 4xx answers, a body over the
+   * cap, refused credentials, and calls the gateway refused or gave up itself (caller abort,
+   * open circuit, full queue).
+   */
+  readonly transient: boolean;
 
   constructor(code: UpstreamErrorCode, message: string, details: UpstreamErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -35,11 +46,17 @@ export class UpstreamError extends Error {
     this.upstreamCode = details.upstreamCode;
     this.upstreamMsg = details.upstreamMsg;
     this.status = details.status;
+    this.transient = details.transient ?? false;
   }
 }
 
 export function isUpstreamError(error: unknown): error is UpstreamError {
   return error instanceof UpstreamError;
+}
+
+/** The error of a call whose caller gave up (its `signal` aborted) before it settled. */
+export function abortedByCaller(path: string): UpstreamError {
+  return new UpstreamError('UPSTREAM_UNAVAILABLE', `call to ${path} was aborted by the caller`, { path });
 }
 
 /**

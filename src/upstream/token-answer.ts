@@ -19,7 +19,8 @@ const NUMERIC = /^\d+(\.\d+)?$/;
  * - `UPSTREAM_AUTH_FAILED`: credentials refused, i.e. HTTP 401/403, HTTP 400 with an OAuth
  *   `error` (`invalid_client`, `invalid_scope`, …), or an envelope with a non-zero code at any
  *   HTTP status below 500.
- * - `UPSTREAM_UNAVAILABLE`: anything else that is not a token: 5xx, non-JSON, no `access_token`.
+ * - `UPSTREAM_UNAVAILABLE` (transient): anything else that is not a token: 5xx, non-JSON, no
+ *   `access_token`.
  */
 export function parseTokenAnswer(response: TransportResponse, path: string, clientSecret: string): TokenAnswer {
   const { status } = response;
@@ -29,7 +30,7 @@ export function parseTokenAnswer(response: TransportResponse, path: string, clie
 
   if (isRecord(grant) && (envelope !== undefined || isSuccess(status))) return readGrant(grant, path, status);
   if (status >= 500) {
-    throw new UpstreamError('UPSTREAM_UNAVAILABLE', `token endpoint answered HTTP ${status}`, { path, status });
+    throw new UpstreamError('UPSTREAM_UNAVAILABLE', `token endpoint answered HTTP ${status}`, { path, status, transient: true });
   }
   if (envelope !== undefined && envelope.code !== 0) {
     const upstreamMsg = redactSecrets(envelope.msg, [clientSecret]);
@@ -44,14 +45,16 @@ export function parseTokenAnswer(response: TransportResponse, path: string, clie
       { path, status });
   }
   const what = json === undefined ? 'a body that is not JSON' : 'no access token';
-  throw new UpstreamError('UPSTREAM_UNAVAILABLE', `token endpoint answered HTTP ${status} with ${what}`, { path, status });
+  // A garbled 2xx may pass; a 3xx or 4xx (wrong URL, proxy refusal) will not.
+  throw new UpstreamError('UPSTREAM_UNAVAILABLE', `token endpoint answered HTTP ${status} with ${what}`,
+    { path, status, transient: isSuccess(status) });
 }
 
 // Private: the token and its lifetime out of an RFC 6749 answer object.
 function readGrant(grant: Record<string, unknown>, path: string, status: number): TokenAnswer {
   const accessToken = grant.access_token;
   if (typeof accessToken !== 'string' || accessToken === '') {
-    throw new UpstreamError('UPSTREAM_UNAVAILABLE', `token endpoint answered HTTP ${status} with no access token`, { path, status });
+    throw new UpstreamError('UPSTREAM_UNAVAILABLE', `token endpoint answered HTTP ${status} with no access token`, { path, status, transient: true });
   }
   return { accessToken, expiresInS: readExpiresIn(grant.expires_in) };
 }

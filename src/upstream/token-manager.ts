@@ -1,7 +1,7 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { Logger } from '../logger.js';
 import type { TokenManager } from './contracts.js';
-import type { UpstreamError } from './errors.js';
+import { UpstreamError } from './errors.js';
 import { parseTokenAnswer } from './token-answer.js';
 import { send } from './transport.js';
 
@@ -19,8 +19,22 @@ export interface TokenManagerOptions {
    * id and secret (RFC 6749 §2.3.1); `'post'` sends `client_id` and `client_secret` in the body.
    */
   clientAuth: 'basic' | 'post';
-  /** Bounds connect, headers and body of each token request together, in milliseconds. */
+  /**
+   * Bounds connect, headers and body of each token request together, in milliseconds, so a
+   * hanging token endpoint costs each waiting caller at most this long. Required.
+   */
   timeoutMs: number;
+  /**
+   * After a failed token request (endpoint down, hanging, garbled, or credentials refused),
+   * `getToken` fails at once with that failure's code, making no request, for this many ms; each
+   * further failure in a row doubles the pause up to `maxFailureBackoffMs`. Then the next
+   * `getToken` makes one request (shared by concurrent callers); a success ends the backoff.
+   * Keeps a down token endpoint or wrong credentials from causing a request storm. 0 turns the
+   * backoff off. Measured with `now`. Default: 1000 ms.
+   */
+  failureBackoffMs?: number;
+  /** The backoff after failed token requests never grows beyond this, in ms. Default: 30 000 ms. */
+  maxFailureBackoffMs?: number;
   /**
    * A token counts as used up this many milliseconds before `expires_in` runs out, so it is
    * replaced before the upstream would reject it. Never more than 10 % of the token's lifetime
@@ -37,6 +51,8 @@ export interface TokenManagerOptions {
 }
 
 const DEFAULT_REFRESH_SKEW_MS = 30_000;
+const DEFAULT_FAILURE_BACKOFF_MS = 1000;
+const DEFAULT_MAX_FAILURE_BACKOFF_MS = 30_000;
 const MAX_SKEW_SHARE = 0.1;
 const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
 
@@ -46,12 +62,20 @@ interface CurrentToken {
   usedUpAt: number | undefined;
 }
 
+/** The last token request failed: no new one before `retryAt` (clock time, ms). */
+interface LastFailure {
+  error: UpstreamError;
+  retryAt: number;
+}
+
 /**
  * The one upstream token for the whole gateway (OAuth 2.0 client_credentials).
  *
  * Concurrent `getToken()` calls while no valid token exists share one token request, and so do
- * their failures; the next call after a failure tries again. Nothing runs while idle: expiry is
- * checked when a token is asked for, not by a timer.
+ * their failures. After a failure, calls fail fast until a backoff has passed (1 s, doubling up
+ * to 30 s by default); then the next call tries once more, and one success ends the backoff.
+ * Nothing runs while idle: expiry and backoff are checked when a token is asked for, not by a
+ * timer.
  *
  * @example
  * const tokens = createTokenManager({ tokenUrl, clientId, clientSecret, clientAuth: 'basic', timeoutMs: 5000 });
@@ -66,6 +90,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const dispatcher = options.dispatcher ?? (ownDispatcher as Dispatcher);
   let current: CurrentToken | undefined;
   let inFlight: Promise<string> | undefined;
+  let lastFailure: LastFailure | undefined;
+  let failuresInRow = 0;
   let tokenRequests = 0;
   let closing: Promise<void> | undefined;
 
@@ -88,11 +114,16 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       // Counted from when the request was sent, so the upstream's clock is never behind ours.
       const lifetimeMs = answer.expiresInS === undefined ? undefined : answer.expiresInS * 1000;
       current = { value: answer.accessToken, usedUpAt: usedUpAt(startedAt, lifetimeMs, options.refreshSkewMs) };
+      lastFailure = undefined;
+      failuresInRow = 0;
       options.logger?.info({ expiresInS: answer.expiresInS, tokenRequests }, 'fetched an upstream token');
       return answer.accessToken;
     } catch (error) {
+      const backoffMs = failureBackoff(options, failuresInRow);
+      failuresInRow += 1;
+      lastFailure = { error: error as UpstreamError, retryAt: now() + backoffMs };
       const { code, status, upstreamCode } = error as UpstreamError;
-      options.logger?.warn({ code, status, upstreamCode, tokenRequests }, 'token request failed');
+      options.logger?.warn({ code, status, upstreamCode, tokenRequests, backoffMs }, 'token request failed');
       throw error;
     }
   }
@@ -103,7 +134,9 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         return Promise.resolve(current.value);
       }
       current = undefined;
-      inFlight ??= fetchToken().finally(() => {
+      if (inFlight !== undefined) return inFlight;
+      if (lastFailure !== undefined && now() < lastFailure.retryAt) return Promise.reject(backingOff(lastFailure, now()));
+      inFlight = fetchToken().finally(() => {
         inFlight = undefined;
       });
       return inFlight;
@@ -126,6 +159,24 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
 function usedUpAt(startedAt: number, lifetimeMs: number | undefined, refreshSkewMs = DEFAULT_REFRESH_SKEW_MS): number | undefined {
   if (lifetimeMs === undefined) return undefined;
   return startedAt + lifetimeMs - Math.min(refreshSkewMs, lifetimeMs * MAX_SKEW_SHARE);
+}
+
+// Private: the pause after the `failuresInRow + 1`-th failure in a row.
+function failureBackoff(options: TokenManagerOptions, failuresInRow: number): number {
+  const base = options.failureBackoffMs ?? DEFAULT_FAILURE_BACKOFF_MS;
+  const max = options.maxFailureBackoffMs ?? DEFAULT_MAX_FAILURE_BACKOFF_MS;
+  return Math.min(max, base * 2 ** failuresInRow);
+}
+
+// Private: the fast failure while backing off: the last failure's code and details, and a
+// message that says no request was made.
+function backingOff(last: LastFailure, nowMs: number): UpstreamError {
+  const { error } = last;
+  const waitMs = Math.ceil(last.retryAt - nowMs);
+  return new UpstreamError(error.code, `${error.message} (no new token request for another ${waitMs} ms)`, {
+    path: error.path, status: error.status, upstreamCode: error.upstreamCode, upstreamMsg: error.upstreamMsg,
+    transient: error.transient, cause: error,
+  });
 }
 
 function tokenRequestHeaders(options: TokenManagerOptions): Record<string, string> {

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { UpstreamError } from './errors.js';
+import { UpstreamError, abortedByCaller } from './errors.js';
 
 /**
  * One HTTP exchange with the upstream (API or token endpoint), shared by the client and the
@@ -134,21 +134,21 @@ function bodyTooLarge(request: TransportRequest, status: number): UpstreamError 
     { path: request.path, status });
 }
 
-function abortedByCaller(path: string): UpstreamError {
-  return new UpstreamError('UPSTREAM_UNAVAILABLE', `call to ${path} was aborted by the caller`, { path });
-}
-
 // Private: the message and cause carry only the failure's name and code, never undici's own
-// message, which for some errors quotes request headers.
+// message, which for some errors quotes request headers. Every failure but the caller's own
+// abort is transient: the same request may well succeed a moment later.
 function transportFailure(error: unknown, request: TransportRequest, timedOut: boolean, status: number | undefined): UpstreamError {
   const { name, code } = describe(error);
   const label = `${request.method} ${request.path}`;
   let message: string;
+  let transient = true;
   if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) message = `${label} timed out after ${request.timeoutMs} ms`;
-  else if (request.signal?.aborted) message = `${label} was aborted by the caller`;
-  else message = `${label} failed: ${code ?? name}`;
+  else if (request.signal?.aborted) {
+    message = `${label} was aborted by the caller`;
+    transient = false;
+  } else message = `${label} failed: ${code ?? name}`;
   const cause = Object.assign(new Error(code === undefined ? name : `${name} (${code})`), { name, code });
-  return new UpstreamError('UPSTREAM_UNAVAILABLE', message, { path: request.path, status, cause });
+  return new UpstreamError('UPSTREAM_UNAVAILABLE', message, { path: request.path, status, transient, cause });
 }
 
 function describe(error: unknown): { name: string; code: string | undefined } {

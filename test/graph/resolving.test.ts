@@ -110,7 +110,7 @@ describe('resolving against the upstream’s rough edges', () => {
   });
 
   it('reports an unavailable upstream as UPSTREAM_UNAVAILABLE and caches no error', async () => {
-    h = await startGateway();
+    h = await startGateway({ env: { UPSTREAM_RETRIES: '0' } });
     h.mock.fault('/api/city/list', 'http503', { times: 1 });
     const failed = await h.query(`{ cities { total } }`);
     expect(failed.errors?.[0]?.extensions?.code).toBe('UPSTREAM_UNAVAILABLE');

@@ -33,6 +33,8 @@ describe('serving', () => {
     expect(down.status).toBe(503);
     expect(await down.json()).toEqual({ status: 'unavailable', code: 'UPSTREAM_UNAVAILABLE' });
     h.mock.clearFaults();
+    // The token manager backs off for a second after a failed token request.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     const up = await fetch(`${h.url}/readyz`);
     expect(up.status).toBe(200);
   });

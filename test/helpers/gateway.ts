@@ -73,7 +73,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
     },
     { logger: createLogger('debug', sink), clock },
   );
-  const server = await listen(gateway.yoga, { port: 0, host: '127.0.0.1' });
+  const server = await listen(gateway.yoga, { ...config, port: 0, host: '127.0.0.1' });
 
   return {
     mock,

@@ -87,6 +87,12 @@ export function captureLogs(): { logs: string[]; logger: Logger } {
   return { logs, logger: createLogger('debug', sink) };
 }
 
+/** A clock the test moves by hand, in ms (for `now` options). */
+export function manualClock(start = 1_700_000_000_000): { now: () => number; advance: (ms: number) => void } {
+  let nowMs = start;
+  return { now: () => nowMs, advance: (ms) => void (nowMs += ms) };
+}
+
 /** The rejection of `promise` (fails the test if it resolves). */
 export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   try {

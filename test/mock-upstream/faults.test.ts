@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Fault } from '../../src/mock-upstream/index.js';
-import { api, apiUrl, fetchToken, useMock } from './client.js';
+import { api, apiUrl, fetchToken, postToken, useMock } from './client.js';
 
 describe('fault injection', () => {
   const mock = useMock();
@@ -132,8 +132,38 @@ describe('fault injection', () => {
     expect((await api(mock(), '/api/site/list', { token })).status).toBe(200);
   });
 
-  it('rejects an unknown fault or a bad times, echoing it', () => {
+  it('answers a raw fault with exactly its status, content type and body', async () => {
+    const token = await fetchToken(mock());
+    mock().fault('/api/city/list', { raw: { status: 502, body: '{"code":', contentType: 'text/x-broken' } });
+    const answer = await api(mock(), '/api/city/list', { token });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.get('content-type')).toBe('text/x-broken');
+    expect(answer.headers.get('content-length')).toBe('8');
+    expect(answer.text).toBe('{"code":');
+  });
+
+  it('answers a raw fault with HTTP 200 and a JSON content type by default, on the token endpoint too', async () => {
+    mock().fault('*', { raw: { body: '[1,2,3]' } });
+    const answer = await api(mock(), '/api/products/list', { token: null });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(answer.json()).toEqual([1, 2, 3]);
+    expect((await postToken(mock(), { grant_type: 'client_credentials' })).text).toBe('[1,2,3]');
+  });
+
+  it('affects only every n-th request with every, counting times only on those', async () => {
+    const token = await fetchToken(mock());
+    mock().fault('/api/city/list', 'http503', { every: 3, times: 2 });
+    const statuses = [];
+    for (let i = 0; i < 9; i += 1) statuses.push((await api(mock(), '/api/city/list', { token })).status);
+    expect(statuses).toEqual([200, 200, 503, 200, 200, 503, 200, 200, 200]);
+  });
+
+  it('rejects an unknown fault, a malformed raw fault or a bad times or every, echoing it', () => {
     expect(() => mock().fault('/api/city/list', 'explode' as unknown as Fault)).toThrow(/but got: "explode"/);
+    expect(() => mock().fault('/api/city/list', { raw: { body: 42 } } as unknown as Fault)).toThrow(/but got: \{"raw":\{"body":42\}\}/);
+    expect(() => mock().fault('/api/city/list', { raw: { status: 99, body: '' } })).toThrow(TypeError);
     expect(() => mock().fault('/api/city/list', 'hang', { times: 0 })).toThrow(/but got: 0/);
+    expect(() => mock().fault('/api/city/list', 'hang', { every: 1.5 })).toThrow(/every must be an integer >= 1, but got: 1.5/);
   });
 });

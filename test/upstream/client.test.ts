@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TokenManager, UpstreamClient } from '../../src/upstream/contracts.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
-import { createUpstreamClient } from '../../src/upstream/client.js';
+import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
 import { rejectionOf, startUpstream, type StartUpstreamOptions, type StartedUpstream } from '../helpers/upstream.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
 
@@ -44,7 +44,7 @@ function scriptedTokens(...values: string[]): TokenManager & { invalidated: stri
 }
 
 /** A raw upstream whose API answers come from `answer`; the client authenticates with 'raw-token'. */
-async function rawClient(answer: Parameters<typeof startRawServer>[0], options: { maxBodyBytes?: number } = {}) {
+async function rawClient(answer: Parameters<typeof startRawServer>[0], options: Partial<UpstreamClientOptions> = {}) {
   raw = await startRawServer(answer);
   const tokens = scriptedTokens('raw-token-1', 'raw-token-2');
   const client = createUpstreamClient({ baseUrl: raw.url, timeoutMs: 1000, tokens, ...options });
@@ -112,6 +112,15 @@ describe('requests', () => {
     expect(context.server.requests).toEqual([]);
   });
 
+  it('rejects bad resilience options before any request, naming each with its value', () => {
+    const create = (options: Partial<UpstreamClientOptions>) => () => createUpstreamClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 1000, tokens: scriptedTokens('t'), ...options });
+    const all = create({ retries: -1, maxConcurrency: 0, breakerFailureRatio: 1.5 });
+    expect(all).toThrow('retries must be an integer >= 0, but got: -1');
+    expect(all).toThrow('maxConcurrency must be an integer >= 1, but got: 0');
+    expect(all).toThrow('breakerFailureRatio must be in (0, 1], but got: 1.5');
+    expect(create({ maxQueue: 2.5 })).toThrow(RangeError);
+  });
+
   it('keeps a base URL path prefix', async () => {
     raw = await startRawServer((_req, res) => sendJson(res, 200, { code: 0, result: null }));
     await clientWith(`${raw.url}/open/`, scriptedTokens('t')).get('/api/city/list', { page: 1 });
@@ -148,12 +157,13 @@ describe.each([200, 500, 503, 401])('with error envelopes sent as HTTP %i', (err
 });
 
 describe('failures', () => {
+  // Without retries: these tests are about how each failure is reported (retries: retries.test.ts).
   it.each([
     ['http503', 503, /HTTP 503 without an envelope/],
     ['non-json', 200, /HTTP 200 without an envelope/],
     ['reset', undefined, /failed: (UND_ERR_SOCKET|ECONNRESET)/],
   ] as const)('rejects a %s answer with UPSTREAM_UNAVAILABLE', async (fault, status, message) => {
-    const { client, mock } = await start();
+    const { client, mock } = await start({ client: { retries: 0 } });
     mock.fault('/api/city/list', fault);
     const error = await upstreamErrorOf(client.get('/api/city/list'));
 
@@ -170,7 +180,7 @@ describe('failures', () => {
 
   it('rejects JSON without a numeric code with UPSTREAM_UNAVAILABLE', async () => {
     const bodies = [{ msg: 'no code', result: {} }, { code: 'zero', result: {} }, [0], 'just a string'];
-    const context = await rawClient((req, res) => sendJson(res, 200, bodies[Number(req.url.split('=')[1])]));
+    const context = await rawClient((req, res) => sendJson(res, 200, bodies[Number(req.url.split('=')[1])]), { retries: 0 });
     for (let i = 0; i < bodies.length; i += 1) {
       await expect(context.client.get('/api/city/list', { i })).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 200 });
     }
@@ -204,7 +214,7 @@ describe('timeouts and aborts', () => {
     ['hang', 300],
     ['slow-body', 700],
   ] as const)('rejects a %s upstream with UPSTREAM_UNAVAILABLE within timeoutMs %i', async (fault, timeoutMs) => {
-    const { client, mock } = await start({ client: { timeoutMs } });
+    const { client, mock } = await start({ client: { timeoutMs, retries: 0 } });
     await client.tokens.getToken();
     mock.fault('/api/city/list', fault);
 

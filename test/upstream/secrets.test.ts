@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUpstreamClient } from '../../src/upstream/client.js';
 import { createTokenManager } from '../../src/upstream/token-manager.js';
-import { captureLogs, rejectionOf, startUpstream, type StartedUpstream } from '../helpers/upstream.js';
+import { captureLogs, manualClock, rejectionOf, startUpstream, type StartedUpstream } from '../helpers/upstream.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
 
 const SECRET = 's3cret-Value+with/odd:chars';
@@ -38,10 +38,13 @@ function expectNoSecrets(texts: readonly string[], secrets: readonly string[]): 
 
 describe('secrets', () => {
   it('keeps the secret and every token out of errors, causes, logs and URLs', async () => {
+    // The clock lets each token failure below reach the endpoint despite the backoff; the
+    // breaker stays out of the way so every fault on /api/site/list reaches the mock.
+    const clock = manualClock();
     upstream = await startUpstream({
       mock: { clientId: CLIENT_ID, clientSecret: SECRET },
-      tokens: { timeoutMs: 300 },
-      client: { timeoutMs: 300, maxBodyBytes: 300 },
+      tokens: { timeoutMs: 300, now: clock.now },
+      client: { timeoutMs: 300, maxBodyBytes: 300, retries: 1, breakerMinimumCalls: 1000 },
     });
     const { client, mock, logs } = upstream;
     const errors: unknown[] = [];
@@ -61,16 +64,19 @@ describe('secrets', () => {
     mock.fault('/oauth/token', 'hang', { times: 1 });
     await failing(client.get('/api/city/list', { pageSize: 1 }));
     for (const fault of ['reset', 'http503', 'non-json'] as const) {
+      clock.advance(60_000);
       mock.fault('/oauth/token', fault, { times: 1 });
       await failing(client.tokens.getToken());
     }
+    await failing(client.tokens.getToken()); // backing off: fails without a request
+    clock.advance(60_000);
     await client.get('/api/city/list', { pageSize: 1 });
 
     const wrong = createTokenManager({ tokenUrl: mock.tokenUrl, clientId: CLIENT_ID, clientSecret: `${SECRET}-wrong`, clientAuth: 'post', timeoutMs: 300, logger: upstream.logger });
     await failing(wrong.getToken());
     await wrong.close();
 
-    expect(errors).toHaveLength(14);
+    expect(errors).toHaveLength(15);
     const secrets = secretsOf(mock.issuedTokens());
     expect(mock.issuedTokens().length).toBeGreaterThanOrEqual(3);
     expectNoSecrets(errors.map(renderings), [...secrets, `${SECRET}-wrong`]);

@@ -4,7 +4,7 @@ import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from 
 import type { TokenManager } from '../../src/upstream/contracts.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { createTokenManager, type TokenManagerOptions } from '../../src/upstream/token-manager.js';
-import { rejectionOf } from '../helpers/upstream.js';
+import { manualClock, rejectionOf } from '../helpers/upstream.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
 
 let mock: MockUpstream | undefined;
@@ -35,11 +35,6 @@ function managerFor(target: { tokenUrl: string; clientId?: string; clientSecret?
   });
   managers.push(tokens);
   return tokens;
-}
-
-function manualClock(start = 1_700_000_000_000): { now: () => number; advance: (ms: number) => void } {
-  let nowMs = start;
-  return { now: () => nowMs, advance: (ms) => void (nowMs += ms) };
 }
 
 async function upstreamErrorOf(promise: Promise<unknown>): Promise<UpstreamError> {
@@ -221,8 +216,9 @@ describe('failures', () => {
     expect(errors[0]?.message).toMatch(/invalid_client/);
     expect(upstream.calls('/oauth/token')).toBe(1);
 
+    // The next caller within the backoff fails the same way without a request (backoff.test.ts).
     await expect(tokens.getToken()).rejects.toMatchObject({ code: 'UPSTREAM_AUTH_FAILED' });
-    expect(upstream.calls('/oauth/token')).toBe(2);
+    expect(upstream.calls('/oauth/token')).toBe(1);
   });
 
   it('fails an error envelope from the token endpoint with UPSTREAM_AUTH_FAILED', async () => {
@@ -265,12 +261,14 @@ describe('failures', () => {
     expect(error.message).toMatch(/timed out after 300 ms/);
   });
 
-  it('tries again on the next getToken after a failure', async () => {
+  it('tries again on the next getToken once the backoff after a failure has passed', async () => {
+    const clock = manualClock();
     const upstream = await startMock();
     upstream.fault('/oauth/token', 'http503', { times: 1 });
-    const tokens = managerFor(upstream);
+    const tokens = managerFor(upstream, { now: clock.now });
 
     await expect(tokens.getToken()).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    clock.advance(1000);
     expect(await tokens.getToken()).toBe(upstream.issuedTokens()[0]);
     expect(tokens.tokenRequests).toBe(2);
   });

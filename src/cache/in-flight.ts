@@ -1,0 +1,87 @@
+/**
+ * Loads shared by every caller that needs the same key at the same time, with reference
+ * counting: a caller that gives up (its signal aborts) stops waiting at once, and the load
+ * itself is aborted when the last waiting caller has gone. A background load (a
+ * stale-while-revalidate refresh) is never aborted by callers leaving.
+ */
+
+interface Flight {
+  promise: Promise<unknown>;
+  controller: AbortController;
+  waiters: number;
+  background: boolean;
+}
+
+export interface InFlight {
+  /** Joins the load of `key`, starting it with `load` if none runs; `signal` lets this caller leave. */
+  join<T>(key: string, load: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** Starts `load` for `key` unless one runs, and waits for nothing; its failure goes to `onError`. */
+  startInBackground(key: string, load: (signal: AbortSignal) => Promise<unknown>, onError: (error: unknown) => void): void;
+  /** Loads running now. */
+  readonly size: number;
+}
+
+export function createInFlight(): InFlight {
+  const flights = new Map<string, Flight>();
+
+  function start(key: string, load: (signal: AbortSignal) => Promise<unknown>, background: boolean): Flight {
+    const controller = new AbortController();
+    const flight: Flight = { promise: Promise.resolve(), controller, waiters: 0, background };
+    flight.promise = (async () => {
+      try {
+        return await load(controller.signal);
+      } finally {
+        if (flights.get(key) === flight) flights.delete(key);
+      }
+    })();
+    flights.set(key, flight);
+    return flight;
+  }
+
+  return {
+    join<T>(key: string, load: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      const flight = flights.get(key) ?? start(key, load, false);
+      return wait(flight, signal) as Promise<T>;
+    },
+    startInBackground(key, load, onError) {
+      if (flights.has(key)) return;
+      start(key, load, true).promise.catch(onError);
+    },
+    get size() {
+      return flights.size;
+    },
+  };
+}
+
+// Private: one caller waiting on a flight; leaves (and maybe aborts the flight) on its signal.
+function wait(flight: Flight, signal: AbortSignal | undefined): Promise<unknown> {
+  flight.waiters += 1;
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const finish = () => {
+      done = true;
+      flight.waiters -= 1;
+      signal?.removeEventListener('abort', leave);
+    };
+    const leave = () => {
+      if (done) return;
+      finish();
+      if (flight.waiters === 0 && !flight.background) flight.controller.abort(signal!.reason);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', leave, { once: true });
+    flight.promise.then(
+      (value) => {
+        if (done) return;
+        finish();
+        resolve(value);
+      },
+      (error: unknown) => {
+        if (done) return;
+        finish();
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * Each GraphQL request's scope: one signal that aborts when the request's deadline
+ * (`REQUEST_TIMEOUT_MS`) passes or its client disconnects, and the record of stale data served
+ * to it. Loads waiting on the signal stop at once, so the response carries what has resolved
+ * plus coded errors; upstream calls nobody else waits for are cancelled (cache/in-flight.ts).
+ * Stale data served because a refresh failed is listed in `extensions.stale`.
+ */
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { LoadScope, StaleServe } from '../cache/cache.js';
+
+export interface RequestScope extends LoadScope {
+  signal: AbortSignal;
+  /** Stale data served to this request, one entry per key. */
+  readonly stale: StaleServe[];
+  /** Stops the deadline timer; called when execution is done. */
+  dispose(): void;
+}
+
+export function createRequestScope(clientSignal: AbortSignal | undefined, timeoutMs: number): RequestScope {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(requestTimeout(timeoutMs)), timeoutMs);
+  timer.unref();
+  const clientGone = () => controller.abort(new Error('the client disconnected'));
+  clientSignal?.addEventListener('abort', clientGone, { once: true });
+  const stale = new Map<string, StaleServe>();
+  return {
+    signal: controller.signal,
+    get stale() {
+      return [...stale.values()];
+    },
+    onStale: (serve) => void stale.set(serve.key, serve),
+    dispose() {
+      clearTimeout(timer);
+      clientSignal?.removeEventListener('abort', clientGone);
+    },
+  };
+}
+
+/** Ends each execution's scope and reports stale data in the result's `extensions.stale`. */
+export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
+  return {
+    onExecute({ args }) {
+      const { scope } = args.contextValue;
+      return {
+        onExecuteDone({ result, setResult }) {
+          scope?.dispose();
+          const stale = scope?.stale ?? [];
+          if (stale.length === 0 || Symbol.asyncIterator in result) return;
+          setResult({ ...result, extensions: { ...result.extensions, stale } });
+        },
+      };
+    },
+  };
+}
+
+function requestTimeout(timeoutMs: number): GraphQLError {
+  return new GraphQLError(`The request did not complete within ${timeoutMs} ms`, {
+    extensions: { code: 'REQUEST_TIMEOUT' },
+  });
+}
