@@ -39,6 +39,8 @@ const url = await addressOf(gateway);
 const errors = new Map<string, number>();
 let requests = 0;
 let failedRequests = 0;
+let staleAnswers = 0;
+const faultCounts: Record<string, number> = {};
 const rssSamples: string[] = [`start ${rssMb(gateway.pid!)} MB`];
 
 const stopFaults = scheduleFaults(mock);
@@ -53,6 +55,8 @@ console.error(`soak: ${MINUTES} min, ${CONCURRENCY} connections, mixed queries w
 console.error(`requests            ${requests} (${(requests / (MINUTES * 60)).toFixed(0)}/s)`);
 console.error(`requests with errors ${failedRequests}`);
 console.error(`errors by code      ${JSON.stringify(Object.fromEntries(errors))}`);
+console.error(`answers marked stale ${staleAnswers} (served from cache while a refresh failed)`);
+console.error(`faults injected     ${JSON.stringify({ ...faultCounts, 'connection reset': 'every 20th call' })}`);
 console.error(`upstream calls      ${mock.calls()} (max in flight ${mock.maxInFlight()})`);
 console.error(`token requests      ${mock.calls('/oauth/token')}`);
 console.error(`gateway RSS         ${rssSamples.join(', ')}`);
@@ -66,8 +70,12 @@ async function worker(): Promise<void> {
     const body = JSON.stringify(randomQuery(mock));
     try {
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      const result = (await response.json()) as { errors?: Array<{ extensions?: { code?: string } }> };
+      const result = (await response.json()) as {
+        errors?: Array<{ extensions?: { code?: string } }>;
+        extensions?: { stale?: unknown[] };
+      };
       count(result.errors?.map((error) => error.extensions?.code ?? 'NONE') ?? []);
+      if (result.extensions?.stale) staleAnswers += 1;
     } catch (error) {
       count([`CLIENT_${(error as Error).name}`]);
     }
@@ -101,17 +109,22 @@ function randomQuery(upstream: MockUpstream): { query: string; variables?: Recor
 // Private: a fault every few seconds, a token expiry every 30 s, connection resets on 5 % of calls.
 function scheduleFaults(upstream: MockUpstream): () => void {
   upstream.fault('*', 'reset', { every: 20 });
-  const faults = [
-    () => upstream.fault('/api/product/detail', 'http503', { times: 40 }),
-    () => upstream.fault('/api/site/detail', 'hang', { times: 5 }),
-    () => upstream.fault('/api/site/list-with-points', 'non-json', { times: 3 }),
-    () => upstream.fault('/api/products/list', { envelope: { code: 1001, msg: 'busy' } }, { times: 5 }),
+  const faults: Array<[string, () => void]> = [
+    ['product detail 503 x40', () => upstream.fault('/api/product/detail', 'http503', { times: 40 })],
+    ['site detail hangs x5', () => upstream.fault('/api/site/detail', 'hang', { times: 5 })],
+    ['list-with-points non-JSON x3', () => upstream.fault('/api/site/list-with-points', 'non-json', { times: 3 })],
+    ['products list envelope 1001 x5', () => upstream.fault('/api/products/list', { envelope: { code: 1001, msg: 'busy' } }, { times: 5 })],
   ];
   let tick = 0;
   const timer = setInterval(() => {
     tick += 1;
-    faults[tick % faults.length]!();
-    if (tick % 6 === 0) upstream.expireAllTokens();
+    const [name, inject] = faults[tick % faults.length]!;
+    inject();
+    faultCounts[name] = (faultCounts[name] ?? 0) + 1;
+    if (tick % 6 === 0) {
+      upstream.expireAllTokens();
+      faultCounts['token expiry'] = (faultCounts['token expiry'] ?? 0) + 1;
+    }
   }, 5000);
   return () => {
     clearInterval(timer);

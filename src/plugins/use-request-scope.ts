@@ -5,6 +5,7 @@
  * plus coded errors; upstream calls nobody else waits for are cancelled (cache/in-flight.ts).
  * Stale data served because a refresh failed is listed in `extensions.stale`.
  */
+import { setMaxListeners } from 'node:events';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LoadScope, StaleServe } from '../cache/cache.js';
@@ -19,6 +20,8 @@ export interface RequestScope extends LoadScope {
 
 export function createRequestScope(clientSignal: AbortSignal | undefined, timeoutMs: number): RequestScope {
   const controller = new AbortController();
+  // Every load the request waits for listens on this one signal: many listeners are expected.
+  setMaxListeners(0, controller.signal);
   const timer = setTimeout(() => controller.abort(requestTimeout(timeoutMs)), timeoutMs);
   timer.unref();
   const clientGone = () => controller.abort(new Error('the client disconnected'));

@@ -36,10 +36,12 @@ export interface TokenManagerOptions {
   /** The backoff after failed token requests never grows beyond this, in ms. Default: 30 000 ms. */
   maxFailureBackoffMs?: number;
   /**
-   * A token counts as used up this many milliseconds before `expires_in` runs out, so it is
-   * replaced before the upstream would reject it. Never more than 10 % of the token's lifetime
-   * (a 2 s token is refreshed 200 ms early). Default: 30 000 ms. Has no effect when the answer
-   * carries no `expires_in`: such a token is kept until `invalidate`.
+   * A token counts as used up this many milliseconds before `expires_in` runs out: from then on
+   * it is still handed out while one background request replaces it, so it is replaced before
+   * the upstream would reject it, and a failing token endpoint costs nothing until the token
+   * really expires. Never more than 10 % of the token's lifetime (a 2 s token is refreshed
+   * 200 ms early). Default: 30 000 ms. Has no effect when the answer carries no `expires_in`:
+   * such a token is kept until `invalidate`.
    */
   refreshSkewMs?: number;
   /** The clock, in milliseconds. Default: `Date.now`. */
@@ -60,6 +62,8 @@ interface CurrentToken {
   value: string;
   /** Clock time (ms) from which the token counts as used up; `undefined`: never. */
   usedUpAt: number | undefined;
+  /** Clock time (ms) at which the upstream stops accepting it; `undefined`: unknown. */
+  expiresAt: number | undefined;
 }
 
 /** The last token request failed: no new one before `retryAt` (clock time, ms). */
@@ -113,7 +117,11 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       const answer = parseTokenAnswer(response, url.pathname, options.clientSecret);
       // Counted from when the request was sent, so the upstream's clock is never behind ours.
       const lifetimeMs = answer.expiresInS === undefined ? undefined : answer.expiresInS * 1000;
-      current = { value: answer.accessToken, usedUpAt: usedUpAt(startedAt, lifetimeMs, options.refreshSkewMs) };
+      current = {
+        value: answer.accessToken,
+        usedUpAt: usedUpAt(startedAt, lifetimeMs, options.refreshSkewMs),
+        expiresAt: lifetimeMs === undefined ? undefined : startedAt + lifetimeMs,
+      };
       lastFailure = undefined;
       failuresInRow = 0;
       options.logger?.info({ expiresInS: answer.expiresInS, tokenRequests }, 'fetched an upstream token');
@@ -128,18 +136,30 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     }
   }
 
+  // One token request at a time, none while backing off after a failure.
+  function refresh(): Promise<string> {
+    if (inFlight !== undefined) return inFlight;
+    if (lastFailure !== undefined && now() < lastFailure.retryAt) return Promise.reject(backingOff(lastFailure, now()));
+    inFlight = fetchToken().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  }
+
   return {
     getToken() {
-      if (current !== undefined && (current.usedUpAt === undefined || now() < current.usedUpAt)) {
+      const at = now();
+      if (current !== undefined && (current.usedUpAt === undefined || at < current.usedUpAt)) {
+        return Promise.resolve(current.value);
+      }
+      // Used up but not expired: refresh in the background and keep serving the current token,
+      // so a slow or failing token endpoint costs callers nothing until the token really ends.
+      if (current?.expiresAt !== undefined && at < current.expiresAt) {
+        refresh().catch(() => {}); // failures are logged and backed off in fetchToken
         return Promise.resolve(current.value);
       }
       current = undefined;
-      if (inFlight !== undefined) return inFlight;
-      if (lastFailure !== undefined && now() < lastFailure.retryAt) return Promise.reject(backingOff(lastFailure, now()));
-      inFlight = fetchToken().finally(() => {
-        inFlight = undefined;
-      });
-      return inFlight;
+      return refresh();
     },
     invalidate(token) {
       if (current?.value === token) current = undefined;

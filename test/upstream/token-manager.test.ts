@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from '../../src/mock-upstream/index.js';
 import type { TokenManager } from '../../src/upstream/contracts.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
@@ -96,7 +96,7 @@ describe('token answers', () => {
     clock.advance(89_999);
     await expect(tokens.getToken()).resolves.toBe('t1');
     clock.advance(1); // 10 % of 100 s before the end
-    await expect(tokens.getToken()).resolves.toBe('t2');
+    await expect(nextToken(tokens, 't1')).resolves.toBe('t2');
   });
 
   it('keeps a token without expires_in until it is invalidated', async () => {
@@ -165,7 +165,7 @@ describe('proactive refresh', () => {
     clock.advance(7200_000 - 30_000 - 1);
     await expect(tokens.getToken()).resolves.toBe(first);
     clock.advance(1);
-    const second = await tokens.getToken();
+    const second = await nextToken(tokens, first);
     expect(second).not.toBe(first);
     expect(upstream.tokenTimeoutsSent()).toBe(0);
   });
@@ -179,7 +179,7 @@ describe('proactive refresh', () => {
     clock.advance(1799);
     await expect(tokens.getToken()).resolves.toBe(first);
     clock.advance(1);
-    await expect(tokens.getToken()).resolves.not.toBe(first);
+    await expect(nextToken(tokens, first)).resolves.not.toBe(first);
   });
 
   it('honours refreshSkewMs below the 10 % cap', async () => {
@@ -191,7 +191,23 @@ describe('proactive refresh', () => {
     clock.advance(7200_000 - 5001);
     await expect(tokens.getToken()).resolves.toBe(first);
     clock.advance(1);
-    await expect(tokens.getToken()).resolves.not.toBe(first);
+    await expect(nextToken(tokens, first)).resolves.not.toBe(first);
+  });
+
+  it('keeps serving a still-valid token while its proactive refresh fails', async () => {
+    const clock = manualClock();
+    const upstream = await startMock({ now: clock.now });
+    const tokens = managerFor(upstream, { now: clock.now, failureBackoffMs: 5000 });
+    const first = await tokens.getToken();
+    upstream.fault('/oauth/token', 'http503');
+
+    clock.advance(7200_000 - 1000); // past the refresh point, before the real end
+    await expect(tokens.getToken()).resolves.toBe(first);
+    await vi.waitFor(() => expect(tokens.tokenRequests).toBe(2));
+    await expect(tokens.getToken()).resolves.toBe(first);
+    clock.advance(1000); // the real end: now the failure shows (still backing off: no new request)
+    await expect(tokens.getToken()).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    expect(upstream.calls('/oauth/token')).toBe(2);
   });
 
   it('leaves no timer running once a token is cached', async () => {
@@ -294,3 +310,17 @@ describe('close', () => {
     await agent.close();
   });
 });
+
+/**
+ * Past the refresh point the still-valid token is served at once while one background request
+ * fetches the next; resolves with that next token once it has landed.
+ */
+async function nextToken(tokens: TokenManager, previous: string): Promise<string> {
+  await expect(tokens.getToken()).resolves.toBe(previous);
+  let next = previous;
+  await vi.waitFor(async () => {
+    next = await tokens.getToken();
+    expect(next).not.toBe(previous);
+  });
+  return next;
+}
