@@ -5,6 +5,7 @@
 import type { YogaInitialContext } from 'graphql-yoga';
 import { createLoaders, type Loaders } from './loaders/loaders.js';
 import type { Sources } from './loaders/sources.js';
+import { createUpstreamCharge } from './plugins/upstream-budget/use-upstream-budget.js';
 import { createRequestScope, type RequestScope } from './plugins/use-request-scope.js';
 
 export interface GatewayContext {
@@ -18,11 +19,14 @@ export interface ContextSettings {
   maxPageSize: number;
   /** `REQUEST_TIMEOUT_MS`. */
   requestTimeoutMs: number;
+  /** `MAX_UPSTREAM_CALLS_PER_OPERATION`: the hard stop on the upstream calls one request starts. */
+  maxUpstreamCallsPerOperation: number;
 }
 
 export function createContextFactory(sources: Sources, settings: ContextSettings) {
   return ({ request }: YogaInitialContext): GatewayContext => {
     const scope = createRequestScope(request.signal, settings.requestTimeoutMs);
-    return { scope, loaders: createLoaders(sources, scope), maxPageSize: settings.maxPageSize };
+    const chargeUpstreamCall = createUpstreamCharge(settings.maxUpstreamCallsPerOperation);
+    return { scope, loaders: createLoaders(sources, { ...scope, chargeUpstreamCall }), maxPageSize: settings.maxPageSize };
   };
 }

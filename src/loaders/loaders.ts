@@ -5,10 +5,9 @@
  * another except through the shared cache, whose keys never carry a token.
  */
 import DataLoader from 'dataloader';
-import type { LoadScope } from '../cache/cache.js';
 import type { ListKind } from '../upstream/api.js';
 import type { CityRecord, PageResult, ProductRecord, SiteRecord } from '../upstream/records.js';
-import type { KindRecord, SiteCity, Sources } from './sources.js';
+import type { KindRecord, SiteCity, Sources, SourceScope } from './sources.js';
 
 export interface Loaders {
   productByGoodsCode: DataLoader<string, ProductRecord | null>;
@@ -25,13 +24,13 @@ interface PageKey {
   pageSize: number;
 }
 
-export function createLoaders(sources: Sources, scope: LoadScope): Loaders {
+export function createLoaders(sources: Sources, scope: SourceScope): Loaders {
   const pages = new DataLoader<PageKey, PageResult<unknown>, string>(
     (keys) => settle(keys.map((key) => sources.page(key.kind, key.page, key.pageSize, scope))),
     { cacheKeyFn: (key) => `${key.kind}:${key.page}:${key.pageSize}` },
   );
   return {
-    productByGoodsCode: new DataLoader((codes) => settle(codes.map((code) => sources.product(code, scope)))),
+    productByGoodsCode: new DataLoader((codes) => sources.products(codes, scope)),
     siteByCode: new DataLoader((codes) => settle(codes.map((code) => sources.site(code, scope)))),
     cityByCode: new DataLoader(async (codes) => {
       const cities = await sources.cities(scope);

@@ -33,13 +33,18 @@ export async function readRange<T>(
   const cap = await learnCap(fetchPage, page, pageSize, result);
   if (cap === undefined) return result;
   state.cap = cap;
-  return readCapped(fetchPage, cap, offset, pageSize, result.total);
+  // On page 1 the short answer is exactly upstream page 1 at the cap: no need to ask again.
+  return readCapped(fetchPage, cap, offset, pageSize, result.total, page === 1 ? result : undefined);
 }
+
+/** Pages a walk of one list may take: 100,000 records at 100 a page. */
+const MAX_WALK_PAGES = 1000;
 
 /** Every item of a list: the first page, then the rest in parallel. */
 export async function readAll<T>(fetchPage: PageFetcher<T>, state: CapState, pageSize: number): Promise<(T | null)[]> {
   const first = await readRange(fetchPage, state, 1, pageSize);
-  const pages = Math.ceil(first.total / pageSize);
+  // A `total` beyond reason is a defect of the answer, not a reason to fan out.
+  const pages = Math.min(Math.ceil(first.total / pageSize), MAX_WALK_PAGES);
   const rest = await Promise.all(
     Array.from({ length: Math.max(0, pages - 1) }, (_, i) => readRange(fetchPage, state, i + 2, pageSize)),
   );
@@ -70,17 +75,20 @@ async function readCapped<T>(
   offset: number,
   pageSize: number,
   knownTotal?: number,
+  knownPageOne?: UpstreamPage<T>,
 ): Promise<UpstreamPage<T>> {
   const firstPage = Math.floor(offset / cap) + 1;
   let lastPage = Math.floor((offset + pageSize - 1) / cap) + 1;
   const pages: Promise<UpstreamPage<T>>[] = [];
-  if (knownTotal === undefined) {
+  let total = knownTotal;
+  if (knownPageOne !== undefined && firstPage === 1) pages.push(Promise.resolve(knownPageOne));
+  if (total === undefined) {
     // Learn the total first so that no page past the end is asked for.
     const first = await fetchPage(firstPage, cap);
     pages.push(Promise.resolve(first));
-    knownTotal = first.total;
+    total = first.total;
   }
-  lastPage = Math.max(firstPage, Math.min(lastPage, Math.ceil(knownTotal / cap)));
+  lastPage = Math.max(firstPage, Math.min(lastPage, Math.ceil(total / cap)));
   for (let p = firstPage + pages.length; p <= lastPage; p += 1) pages.push(fetchPage(p, cap));
   const results = await Promise.all(pages);
   const start = offset - (firstPage - 1) * cap;

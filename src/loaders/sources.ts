@@ -16,6 +16,9 @@
  * points) and its city under `siteCity:<code>`; a product list page stores `product:<goodsCode>`.
  * The site-to-city index is what lets `Site.city` work for sources that carry no city (plain
  * lists, site detail): on a miss the list-with-points pages are walked once, which fills it.
+ *
+ * Products take the cheaper road: a request that needs more unknown products than the product
+ * list has pages walks the list (priming every product) instead of asking for each detail.
  */
 import type { Cache, LoadScope } from '../cache/cache.js';
 import type { ListKind, UpstreamApi } from '../upstream/api.js';
@@ -42,32 +45,63 @@ export interface KindRecord {
   products: ProductRecord;
 }
 
+/** A caller's scope, plus the charge for each upstream call made on its behalf (its budget). */
+export interface SourceScope extends LoadScope {
+  /** Called before each upstream call this caller starts; throws to refuse it. */
+  chargeUpstreamCall?(): void;
+}
+
+/** What the gateway has learnt of a list, for planning (see the upstream budget). */
+export interface ListFacts {
+  /** The effective page size cap, once seen. */
+  cap: number | undefined;
+  /** Records in the list, as of the last page fetched. */
+  total: number | undefined;
+}
+
 export interface Sources {
   /** One page as the client asked for it, assembled from cached upstream pages. */
-  page<K extends ListKind>(kind: K, page: number, pageSize: number, scope: LoadScope): Promise<PageResult<KindRecord[K]>>;
+  page<K extends ListKind>(kind: K, page: number, pageSize: number, scope: SourceScope): Promise<PageResult<KindRecord[K]>>;
   /** Every city by code. */
-  cities(scope: LoadScope): Promise<Map<string, CityRecord>>;
-  site(code: string, scope: LoadScope): Promise<SiteRecord | null>;
-  product(goodsCode: string, scope: LoadScope): Promise<ProductRecord | null>;
+  cities(scope: SourceScope): Promise<Map<string, CityRecord>>;
+  site(code: string, scope: SourceScope): Promise<SiteRecord | null>;
+  /** Products by goods code, through the product list when that costs fewer calls. */
+  products(goodsCodes: readonly string[], scope: SourceScope): Promise<(ProductRecord | null | Error)[]>;
   /** The city of each site (null where unknown), walking list-with-points on a miss. */
-  citiesOfSites(siteCodes: readonly string[], scope: LoadScope): Promise<(SiteCity | null)[]>;
+  citiesOfSites(siteCodes: readonly string[], scope: SourceScope): Promise<(SiteCity | null)[]>;
+  /** What is known of each list. */
+  facts(kind: ListKind): ListFacts;
+  /** Whether `key` is cached and fresh. */
+  isCached(key: string): boolean;
 }
 
 /** Page size used when walking a whole list. */
-const WALK_PAGE_SIZE = 100;
-
-type Fetchers = { [K in ListKind]: PageFetcher<KindRecord[K]> };
+export const WALK_PAGE_SIZE = 100;
+/** Unknown products from which the size of the product list is worth one probe. */
+const PRODUCT_PROBE_MIN = 3;
 
 export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): Sources {
-  // What each list's silent page-size cap turned out to be, for the life of the process.
-  const caps: Record<ListKind, CapState> = {
-    cities: { cap: undefined },
-    sites: { cap: undefined },
-    sitesWithPoints: { cap: undefined },
-    products: { cap: undefined },
+  // What each list's silent page-size cap and size turned out to be, for the life of the process.
+  const facts: Record<ListKind, CapState & { total: number | undefined }> = {
+    cities: { cap: undefined, total: undefined },
+    sites: { cap: undefined, total: undefined },
+    sitesWithPoints: { cap: undefined, total: undefined },
+    products: { cap: undefined, total: undefined },
+  };
+  const ttlOf: Record<ListKind, number> = {
+    cities: ttl.citiesMs,
+    sites: ttl.sitesMs,
+    sitesWithPoints: ttl.sitesMs,
+    products: ttl.productsMs,
+  };
+  const listCalls: { [K in ListKind]: (p: number, s: number, signal: AbortSignal) => Promise<UpstreamPage<KindRecord[K]>> } = {
+    cities: (p, s, signal) => api.listCities(p, s, { signal }),
+    sites: (p, s, signal) => api.listSites(p, s, { signal }),
+    sitesWithPoints: (p, s, signal) => api.listSitesWithPoints(p, s, { signal }).then(primeSites),
+    products: (p, s, signal) => api.listProducts(p, s, { signal }).then(primeProducts),
   };
 
-  const primeSites = (result: UpstreamPage<SiteRecord>) => {
+  function primeSites(result: UpstreamPage<SiteRecord>) {
     for (const site of result.items.filter(isRecord)) {
       cache.set(`site:${site.code}`, site, ttl.sitesMs);
       if (site.cityCode === null) continue;
@@ -75,74 +109,92 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       cache.set(`siteCity:${site.code}`, city, ttl.citiesMs);
     }
     return result;
-  };
-  const primeProducts = (result: UpstreamPage<ProductRecord>) => {
+  }
+  function primeProducts(result: UpstreamPage<ProductRecord>) {
     for (const product of result.items.filter(isRecord)) {
       cache.set(`product:${product.goodsCode}`, product, ttl.productsMs);
     }
     return result;
-  };
+  }
 
   // The upstream pages of each list, through the cache, on behalf of one caller.
-  const fetchers = (scope: LoadScope): Fetchers => ({
-    cities: (p, s) => cache.getOrLoad(`cities:${p}:${s}`, ttl.citiesMs, (signal) => api.listCities(p, s, { signal }), scope),
-    sites: (p, s) => cache.getOrLoad(`sites:${p}:${s}`, ttl.sitesMs, (signal) => api.listSites(p, s, { signal }), scope),
-    sitesWithPoints: (p, s) =>
+  function fetcher<K extends ListKind>(kind: K, scope: SourceScope): PageFetcher<KindRecord[K]> {
+    return (p, s) =>
       cache.getOrLoad(
-        `sitesWithPoints:${p}:${s}`,
-        ttl.sitesMs,
-        (signal) => api.listSitesWithPoints(p, s, { signal }).then(primeSites),
+        `${kind}:${p}:${s}`,
+        ttlOf[kind],
+        charged(scope, async (signal) => {
+          const result = await listCalls[kind](p, s, signal);
+          facts[kind].total = result.total;
+          return result;
+        }),
         scope,
-      ),
-    products: (p, s) =>
-      cache.getOrLoad(
-        `products:${p}:${s}`,
-        ttl.productsMs,
-        (signal) => api.listProducts(p, s, { signal }).then(primeProducts),
-        scope,
-      ),
-  });
+      );
+  }
+
+  // A whole list, as one shared load; its pages belong to that load, not to whoever started it.
+  const walk = <K extends ListKind>(kind: K, scope: SourceScope): Promise<(KindRecord[K] | null)[]> =>
+    cache.getOrLoad(`${kind}:walk`, ttlOf[kind], async (signal) => {
+      const pages: SourceScope = { signal, chargeUpstreamCall: () => scope.chargeUpstreamCall?.() };
+      return readAll(fetcher(kind, pages), facts[kind], WALK_PAGE_SIZE);
+    }, scope);
+
+  const product = (goodsCode: string, scope: SourceScope) =>
+    cache.getOrLoad(`product:${goodsCode}`, ttl.productsMs, charged(scope, (signal) => api.productDetail(goodsCode, { signal })), scope);
+
+  // Whether walking the product list costs fewer calls than `unknown` product details.
+  async function walkIsCheaper(unknown: number, scope: SourceScope): Promise<boolean> {
+    if (unknown < 2) return false;
+    if (facts.products.total === undefined && unknown >= PRODUCT_PROBE_MIN) {
+      await fetcher('products', scope)(1, WALK_PAGE_SIZE).catch(() => undefined);
+    }
+    const { total, cap } = facts.products;
+    return total !== undefined && Math.ceil(total / Math.min(cap ?? WALK_PAGE_SIZE, WALK_PAGE_SIZE)) < unknown;
+  }
 
   return {
     async page(kind, page, pageSize, scope) {
-      const { items, total } = await readRange(fetchers(scope)[kind], caps[kind], page, pageSize);
+      const { items, total } = await readRange(fetcher(kind, scope), facts[kind], page, pageSize);
       return { items: items.filter(isRecord), total };
     },
     cities: (scope) =>
-      cache.getOrLoad(
-        'cities:byCode',
-        ttl.citiesMs,
-        // The pages belong to the shared load, not to whichever caller started it.
-        async (signal) => {
-          const all = await readAll(fetchers({ signal }).cities, caps.cities, WALK_PAGE_SIZE);
-          return new Map(all.filter(isRecord).map((city) => [city.code, city]));
-        },
-        scope,
-      ),
+      cache.getOrLoad('cities:byCode', ttl.citiesMs, async () => {
+        const all = await walk('cities', scope);
+        return new Map(all.filter(isRecord).map((city) => [city.code, city]));
+      }, scope),
     site: (code, scope) =>
-      cache.getOrLoad(`site:${code}`, ttl.sitesMs, (signal) => api.siteDetail(code, { signal }), scope),
-    product: (goodsCode, scope) =>
-      cache.getOrLoad(`product:${goodsCode}`, ttl.productsMs, (signal) => api.productDetail(goodsCode, { signal }), scope),
+      cache.getOrLoad(`site:${code}`, ttl.sitesMs, charged(scope, (signal) => api.siteDetail(code, { signal })), scope),
+    async products(goodsCodes, scope) {
+      const unknown = goodsCodes.filter((code) => cache.peek(`product:${code}`) === undefined).length;
+      // A failed walk is no failure: the details below are asked for one by one instead.
+      if (await walkIsCheaper(unknown, scope)) await walk('products', scope).catch(() => undefined);
+      return Promise.all(goodsCodes.map((code) => product(code, scope).catch((error: unknown) => toError(error))));
+    },
     async citiesOfSites(siteCodes, scope) {
       const known = () => siteCodes.map((code) => cache.peek<SiteCity>(`siteCity:${code}`) ?? null);
       const first = known();
       if (!first.includes(null)) return first;
-      // One walk per sites TTL at most, however many requests miss at once.
-      await cache.getOrLoad(
-        'siteCity:walk',
-        ttl.sitesMs,
-        async (signal) => {
-          await readAll(fetchers({ signal }).sitesWithPoints, caps.sitesWithPoints, WALK_PAGE_SIZE);
-          return true;
-        },
-        scope,
-      );
+      await walk('sitesWithPoints', scope); // one walk per sites TTL, however many requests miss
       return known();
     },
+    facts: (kind) => ({ cap: facts[kind].cap, total: facts[kind].total }),
+    isCached: (key) => cache.peek(key) !== undefined,
+  };
+}
+
+// Private: a load that charges the caller's budget before it calls the upstream.
+function charged<T>(scope: SourceScope, load: (signal: AbortSignal) => Promise<T>) {
+  return (signal: AbortSignal) => {
+    scope.chargeUpstreamCall?.();
+    return load(signal);
   };
 }
 
 // Private: drops the placeholders of broken items once positions no longer matter.
 function isRecord<T>(item: T | null): item is T {
   return item !== null;
+}
+
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

@@ -16,8 +16,8 @@ export function selectedFieldsOf(info: GraphQLResolveInfo, child: string): Set<s
   return names;
 }
 
-// Private: the fields of a selection set, fragments flattened.
-function fieldsOf(
+/** The fields of a selection set, fragments flattened (a validated document has no fragment cycles). */
+export function fieldsOf(
   selectionSet: SelectionSetNode | undefined,
   fragments: Record<string, FragmentDefinitionNode>,
 ): FieldNode[] {

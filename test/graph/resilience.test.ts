@@ -19,6 +19,7 @@ describe('resilience: answering while the upstream misbehaves', () => {
   it('resolves site fields while product detail answers 503, within (1 + retries) calls per key, then the breaker stops them', async () => {
     h = await startGateway({ env: { UPSTREAM_RETRIES: '2' } });
     h.mock.fault('/api/product/detail', 'http503');
+    h.mock.fault('/api/products/list', 'http503');
     const site = h.mock.catalog.sites[0]!;
     const { data, errors } = await h.query(
       `query($c: String!) { site(code: $c) { code name points { cargoLanes { stock product { productName } } } } }`,

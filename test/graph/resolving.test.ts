@@ -95,6 +95,7 @@ describe('resolving against the upstream’s rough edges', () => {
   it('returns partial data with a coded error when product detail fails', async () => {
     h = await startGateway();
     h.mock.fault('/api/product/detail', { envelope: { code: 1001, msg: 'product service down' } });
+    h.mock.fault('/api/products/list', { envelope: { code: 1001, msg: 'product service down' } });
     const site = h.mock.catalog.sites[0]!;
     const { data, errors } = await h.query(
       `query($c: String!) { site(code: $c) { code points { cargoLanes { stock product { productName } } } } }`,

@@ -34,14 +34,13 @@ describe('upstream calls: batching and caching', () => {
     expect(callsByPath(h.mock)).toEqual({ '/api/site/list-with-points': 1 });
   });
 
-  it('loads each distinct product once for 20 sites with lanes and products, then nothing within the TTL', async () => {
+  it('loads the products of 20 sites in fewer calls than distinct goods codes, then nothing within the TTL', async () => {
     h = await startGateway();
     const cold = await h.query(DEEP, { n: 20 });
     expect(cold.errors).toBeUndefined();
-    expect(callsByPath(h.mock)).toEqual({
-      '/api/site/list-with-points': 1,
-      '/api/product/detail': distinctGoods(h.mock, 20),
-    });
+    // 80 products in pages capped at 50: walking the list (2 calls) beats one detail per goods code.
+    expect(distinctGoods(h.mock, 20)).toBeGreaterThan(2);
+    expect(callsByPath(h.mock)).toEqual({ '/api/site/list-with-points': 1, '/api/products/list': 2 });
 
     h.mock.resetCounters();
     const warm = await h.query(DEEP, { n: 20 });
@@ -68,20 +67,26 @@ describe('upstream calls: batching and caching', () => {
     }
   });
 
-  it('shares one product load between lanes, aliases and a product query in the same request', async () => {
+  it('asks for a few products one by one, sharing each load between aliases', async () => {
     h = await startGateway();
-    const site = h.mock.catalog.sites[0]!;
-    const goodsCode = site.points[0]!.cargolanes.find((lane) => lane.goodsCode)!.goodsCode!;
-    const { errors } = await h.query(
-      `query($c: String!, $g: String!) {
-        a: product(goodsCode: $g) { productName } b: product(goodsCode: $g) { ipName }
-        site(code: $c) { points { cargoLanes { product { goodsCode } } } } }`,
-      { c: site.code, g: goodsCode },
+    const [g1, g2] = h.mock.catalog.products.map((product) => product.goodsCode);
+    const { data, errors } = await h.query(
+      `query($g1: String!, $g2: String!) {
+        a: product(goodsCode: $g1) { productName } b: product(goodsCode: $g1) { ipName } c: product(goodsCode: $g2) { goodsCode } }`,
+      { g1, g2 },
     );
     expect(errors).toBeUndefined();
-    const counts = callsByPath(h.mock);
-    expect(counts['/api/product/detail']).toBe(distinctGoods(h.mock, 1));
-    expect(counts['/api/site/detail']).toBe(1);
+    expect(data.c.goodsCode).toBe(g2);
+    expect(callsByPath(h.mock)).toEqual({ '/api/product/detail': 2 });
+  });
+
+  it('falls back to product details when walking the product list fails', async () => {
+    h = await startGateway({ env: { UPSTREAM_RETRIES: '0' } });
+    h.mock.fault('/api/products/list', 'http503');
+    const { data, errors } = await h.query(DEEP, { n: 2 });
+    expect(errors).toBeUndefined();
+    expect(data.sites.items[0].points[0].cargoLanes.some((lane: any) => lane.product !== null)).toBe(true);
+    expect(callsByPath(h.mock)['/api/product/detail']).toBe(distinctGoods(h.mock, 2));
   });
 
   it('primes products from a product list page: the products listed need no detail call', async () => {
