@@ -19,6 +19,13 @@ const REDACT_PATHS = [
   '*.client_secret',
   'token',
   '*.token',
+  // Clients' API keys (GATEWAY_API_KEYS), as a header or as configuration.
+  '["x-api-key"]',
+  '*["x-api-key"]',
+  'headers["x-api-key"]',
+  '*.headers["x-api-key"]',
+  'apiKeys',
+  '*.apiKeys',
 ];
 
 /** The one logger factory: JSON lines on stdout (or `destination`, which tests capture). */

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { REQUEST_ID_HEADER, requestIdFrom } from './observability/request-record.js';
 
 export interface ListenOptions {
   port: number;
@@ -72,10 +73,10 @@ async function withBoundedBody(
     handler(request, response);
     return;
   }
-  if (Number(request.headers['content-length']) > maxBytes) return tooLarge(response, maxBytes);
+  if (Number(request.headers['content-length']) > maxBytes) return tooLarge(request, response, maxBytes);
   const body = await readBody(request, maxBytes).catch(() => undefined);
   if (body === undefined) return void response.destroy();
-  if (body === 'too-large') return tooLarge(response, maxBytes);
+  if (body === 'too-large') return tooLarge(request, response, maxBytes);
   request.body = body;
   handler(request, response);
 }
@@ -102,9 +103,11 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 
   });
 }
 
-function tooLarge(response: ServerResponse, maxBytes: number): void {
+// Private: answered before yoga sees the request, so the request id is set here.
+function tooLarge(request: IncomingMessage, response: ServerResponse, maxBytes: number): void {
   const body = JSON.stringify({
     errors: [{ message: `The request body exceeds ${maxBytes} bytes`, extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
   });
-  response.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(body);
+  const requestId = requestIdFrom(request.headers[REQUEST_ID_HEADER] as string | undefined);
+  response.writeHead(413, { 'content-type': 'application/json', connection: 'close', [REQUEST_ID_HEADER]: requestId }).end(body);
 }

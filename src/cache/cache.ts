@@ -29,6 +29,27 @@ export interface Cache {
   readonly size: number;
 }
 
+/**
+ * How a `getOrLoad` was answered: `hit` (fresh), `stale` (past its TTL: served while it is
+ * revalidated, or because its refresh failed), `miss` (loaded, or joined a load in flight).
+ */
+export type LookupResult = 'hit' | 'miss' | 'stale';
+
+/** Watches the cache (metrics); hooks are called synchronously and must not throw. */
+export interface CacheObserver {
+  /**
+   * One call per `getOrLoad`, once its result is known. `kind` is the key's prefix up to the
+   * first `:` (`site` for `site:S000001`, `products` for `products:1:50`), a bounded set.
+   */
+  onLookup?(kind: string, result: LookupResult): void;
+}
+
+/** The kind of data a key names: its prefix up to the first `:` (the whole key without one). */
+export function kindOfKey(key: string): string {
+  const colon = key.indexOf(':');
+  return colon === -1 ? key : key.slice(0, colon);
+}
+
 /** One caller's side of a load. */
 export interface LoadScope {
   /** Aborts when the caller gives up (its request's deadline passed, or its client left). */

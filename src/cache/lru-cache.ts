@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Cache, Clock, LoadScope } from './cache.js';
+import { kindOfKey, type Cache, type CacheObserver, type Clock, type LoadScope, type LookupResult } from './cache.js';
 import { createInFlight } from './in-flight.js';
 
 export interface LruCacheOptions {
@@ -13,6 +13,8 @@ export interface LruCacheOptions {
   clock?: Clock;
   /** Told of a failed background refresh (it never reaches a caller, and never kills the process). */
   onBackgroundError?(key: string, error: unknown): void;
+  /** Told how each `getOrLoad` was answered (metrics). Default: none. */
+  observer?: CacheObserver;
 }
 
 interface Entry {
@@ -32,6 +34,7 @@ export function createLruCache(options: LruCacheOptions): Cache {
   const sieMs = options.staleIfErrorMs ?? 0;
   const lru = new LRUCache<string, Entry>({ max: options.maxEntries, perf: clock });
   const inFlight = createInFlight();
+  const tell = (key: string, result: LookupResult) => options.observer?.onLookup?.(kindOfKey(key), result);
 
   const store = (key: string, value: unknown, ttlMs: number) =>
     lru.set(key, { value, loadedAt: clock.now(), ttlMs }, { ttl: ttlMs + Math.max(swrMs, sieMs) });
@@ -46,10 +49,16 @@ export function createLruCache(options: LruCacheOptions): Cache {
 
   async function refreshOrStale<T>(key: string, entry: Entry, ttlMs: number, load: (signal: AbortSignal) => Promise<T>, scope?: LoadScope) {
     try {
-      return await inFlight.join(key, loadAndStore(key, ttlMs, load), scope?.signal);
+      const value = await inFlight.join(key, loadAndStore(key, ttlMs, load), scope?.signal);
+      tell(key, 'miss');
+      return value;
     } catch (error) {
       const age = clock.now() - entry.loadedAt;
-      if (age > entry.ttlMs + sieMs) throw error;
+      if (age > entry.ttlMs + sieMs) {
+        tell(key, 'miss');
+        throw error;
+      }
+      tell(key, 'stale');
       scope?.onStale?.({ key, ageSeconds: Math.floor(age / 1000) });
       return entry.value as T;
     }
@@ -58,10 +67,17 @@ export function createLruCache(options: LruCacheOptions): Cache {
   return {
     async getOrLoad<T>(key: string, ttlMs: number, load: (signal: AbortSignal) => Promise<T>, scope?: LoadScope): Promise<T> {
       const entry = lru.get(key);
-      if (entry === undefined) return inFlight.join(key, loadAndStore(key, ttlMs, load), scope?.signal);
+      if (entry === undefined) {
+        tell(key, 'miss');
+        return inFlight.join(key, loadAndStore(key, ttlMs, load), scope?.signal);
+      }
       const age = clock.now() - entry.loadedAt;
-      if (age <= entry.ttlMs) return entry.value as T;
+      if (age <= entry.ttlMs) {
+        tell(key, 'hit');
+        return entry.value as T;
+      }
       if (age <= entry.ttlMs + swrMs) {
+        tell(key, 'stale');
         inFlight.startInBackground(key, loadAndStore(key, ttlMs, load), (error) => options.onBackgroundError?.(key, error));
         return entry.value as T;
       }

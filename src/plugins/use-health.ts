@@ -1,12 +1,18 @@
 /**
- * `GET /healthz`: the process is alive. `GET /readyz`: the gateway can serve, that is, an
- * upstream token can be obtained (the cached one, or a fresh one).
+ * `GET /healthz`: the process is alive (answers at once, checks nothing).
+ *
+ * `GET /readyz`: the gateway can serve, that is, an upstream token can be obtained (the cached
+ * one, or a fresh one): 200 `{ status: 'ready', breakers }`, else 503
+ * `{ status: 'unavailable', code, breakers }`. `breakers` is the circuit state of every upstream
+ * operation called so far (`closed`, `open`, `half-open`). An open circuit does not make the
+ * gateway unready: it still serves cached data and every other operation, and every replica
+ * shares the same upstream, so taking this one out of rotation would help nobody.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { TokenManager } from '../upstream/contracts.js';
+import type { UpstreamClient } from '../upstream/contracts.js';
 import { isUpstreamError } from '../upstream/errors.js';
 
-export function useHealth(tokens: TokenManager): Plugin {
+export function useHealth(client: Pick<UpstreamClient, 'tokens' | 'breakerStates'>): Plugin {
   return {
     async onRequest({ url, endResponse, fetchAPI }) {
       if (url.pathname === '/healthz') {
@@ -15,11 +21,11 @@ export function useHealth(tokens: TokenManager): Plugin {
       }
       if (url.pathname !== '/readyz') return;
       try {
-        await tokens.getToken();
-        endResponse(fetchAPI.Response.json({ status: 'ready' }));
+        await client.tokens.getToken();
+        endResponse(fetchAPI.Response.json({ status: 'ready', breakers: client.breakerStates() }));
       } catch (error) {
         const code = isUpstreamError(error) ? error.code : 'INTERNAL_SERVER_ERROR';
-        endResponse(fetchAPI.Response.json({ status: 'unavailable', code }, { status: 503 }));
+        endResponse(fetchAPI.Response.json({ status: 'unavailable', code, breakers: client.breakerStates() }, { status: 503 }));
       }
     },
   };

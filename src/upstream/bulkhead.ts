@@ -87,5 +87,5 @@ export function createBulkhead(options: BulkheadOptions): Bulkhead {
 function queueFull(path: string, options: BulkheadOptions): UpstreamError {
   return new UpstreamError('UPSTREAM_UNAVAILABLE',
     `GET ${path} not sent: too many upstream calls waiting (${options.maxConcurrency} in flight, ${options.maxQueue} queued)`,
-    { path });
+    { path, reason: 'queue_full' });
 }

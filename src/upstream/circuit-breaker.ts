@@ -106,7 +106,7 @@ function createPathBreaker(path: string, options: BreakerOptions): PathBreaker {
     const why = state === 'open'
       ? `next probe in ${Math.max(0, Math.ceil(openUntil - options.now()))} ms`
       : 'a probe call is in flight';
-    return new UpstreamError('UPSTREAM_UNAVAILABLE', `GET ${path} not sent: its circuit is open after repeated upstream failures (${why})`, { path });
+    return new UpstreamError('UPSTREAM_UNAVAILABLE', `GET ${path} not sent: its circuit is open after repeated upstream failures (${why})`, { path, reason: 'circuit_open' });
   }
 
   function record(verdict: Verdict): void {

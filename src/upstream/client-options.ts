@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { BreakerOptions } from './circuit-breaker.js';
 import type { BulkheadOptions } from './bulkhead.js';
 import type { TokenManager } from './contracts.js';
+import type { UpstreamObserver } from './observer.js';
 import type { RetryPolicy } from './retry.js';
 
 export interface UpstreamClientOptions {
@@ -25,6 +26,8 @@ export interface UpstreamClientOptions {
   dispatcher?: Dispatcher;
   /** Receives retries, circuit changes and failures (never a token or a header). Default: silent. */
   logger?: Logger;
+  /** Told of every attempt and its outcome (metrics). Default: none. */
+  observer?: UpstreamObserver;
   /** A body longer than this many bytes fails with `UPSTREAM_UNAVAILABLE`, never retried. Default: 10 MiB. */
   maxBodyBytes?: number;
   /**
@@ -77,6 +80,7 @@ export interface ClientSettings {
   tokens: TokenManager;
   dispatcher: Dispatcher | undefined;
   logger: Logger | undefined;
+  observer: UpstreamObserver | undefined;
   maxBodyBytes: number;
   connections: number;
   retry: RetryPolicy;
@@ -111,6 +115,7 @@ export function resolveClientOptions(options: UpstreamClientOptions): ClientSett
     tokens: options.tokens,
     dispatcher: options.dispatcher,
     logger: options.logger,
+    observer: options.observer,
     maxBodyBytes: count('maxBodyBytes', 1),
     connections: 0,
     retry: {

@@ -5,6 +5,7 @@ import { resolveClientOptions, type ClientSettings, type UpstreamClientOptions }
 import type { UpstreamClient, UpstreamQuery } from './contracts.js';
 import { type Envelope, isTokenTimeout, parseEnvelope, parseJson } from './envelope.js';
 import { UpstreamError, isUpstreamError, redactSecrets } from './errors.js';
+import { observed, outcomeOf } from './observer.js';
 import { withRetries } from './retry.js';
 import { abortable, send } from './transport.js';
 
@@ -63,7 +64,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const settings = resolveClientOptions(options);
   const base = new URL(settings.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const { tokens, logger } = settings;
+  const { tokens, logger, observer } = settings;
   const ownDispatcher = settings.dispatcher === undefined
     ? new Pool(base.origin, { connections: settings.connections, connect: { timeout: settings.timeoutMs } })
     : undefined;
@@ -97,13 +98,27 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   // Private: one attempt through the path's circuit breaker and the bulkhead. The outcome is
   // settled inside the slot, before the slot passes to the next queued call (whose recheck must
   // see it), and again outside for calls that never got a slot (a pass takes the first verdict).
+  // The observer hears of every attempt: from inside the slot once it is sent, else as refused.
   function guardedExchange(call: Call, token: string): Promise<Answer> {
-    const pass = breakers.enter(call.path);
+    let sent = false;
+    const refused = (error: unknown): never => {
+      if (!sent) observer?.onAttemptEnd?.({ path: call.path, outcome: outcomeOf(error), durationMs: 0, sent: false });
+      throw error;
+    };
+    let pass: BreakerPass;
+    try {
+      pass = breakers.enter(call.path);
+    } catch (error) {
+      return refused(error);
+    }
     const inSlot = (): Promise<Answer> => settling(pass, call.signal, () => {
       pass.recheck();
-      return exchange(call, token);
+      sent = true;
+      observer?.onAttemptStart?.(call.path);
+      return observed(() => exchange(call, token), (answer) => (answer.ok ? 'ok' : outcomeOf(answer.error)),
+        (outcome, durationMs) => observer?.onAttemptEnd?.({ path: call.path, outcome, durationMs, sent: true }));
     });
-    return settling(pass, call.signal, () => bulkhead.run(inSlot, call.signal, call.path));
+    return settling(pass, call.signal, () => bulkhead.run(inSlot, call.signal, call.path)).catch(refused);
   }
 
   function exchangeWithRetries(call: Call, token: string): Promise<Answer> {
@@ -114,7 +129,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       isRetryable: (error) => isUpstreamError(error) && error.transient,
       onRetry: (error, retry, delayMs) => {
         const { code, status } = error as UpstreamError;
-        logger?.warn({ path: call.path, code, status, retry, delayMs: Math.round(delayMs) }, 'upstream call failed; retrying');
+        const outcome = outcomeOf(error);
+        logger?.warn({ path: call.path, code, status, outcome, retry, delayMs: Math.round(delayMs) }, 'upstream call failed; retrying');
       },
     });
   }
@@ -137,8 +153,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       }
       throw second.error;
     } catch (error) {
+      // One warning per call that failed for good (each retried attempt has its own line above);
+      // a caller that gave up is no news about the upstream.
       const { code, status, upstreamCode } = error as UpstreamError;
-      logger?.debug({ path, code, status, upstreamCode }, 'upstream call failed');
+      const outcome = outcomeOf(error);
+      logger?.[outcome === 'aborted' ? 'debug' : 'warn']({ path, code, status, upstreamCode, outcome }, 'upstream call failed');
       throw error;
     }
   }

@@ -8,6 +8,14 @@
  */
 export type UpstreamErrorCode = 'UPSTREAM_ERROR' | 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_AUTH_FAILED';
 
+/**
+ * Why a call got no usable answer when the HTTP status and envelope do not say it: `timeout`,
+ * `network` (connect or socket failure), `aborted` (the caller gave up), `too_large` (a body over
+ * the cap), or the gateway's own refusals `circuit_open` and `queue_full`. Metrics label
+ * outcomes with it (see observer.ts).
+ */
+export type UpstreamFailureReason = 'timeout' | 'network' | 'aborted' | 'too_large' | 'circuit_open' | 'queue_full';
+
 export interface UpstreamErrorDetails {
   /** The operation's path, e.g. `/api/site/detail` (never a full URL with credentials or a token). */
   path?: string;
@@ -19,6 +27,8 @@ export interface UpstreamErrorDetails {
   status?: number;
   /** See `UpstreamError.transient`. Default: false. */
   transient?: boolean;
+  /** See `UpstreamFailureReason`. Default: none. */
+  reason?: UpstreamFailureReason;
   cause?: unknown;
 }
 
@@ -38,6 +48,8 @@ export class UpstreamError extends Error {
    * open circuit, full queue).
    */
   readonly transient: boolean;
+  /** See `UpstreamFailureReason`; `undefined` when the status or the envelope tells the story. */
+  readonly reason: UpstreamFailureReason | undefined;
 
   constructor(code: UpstreamErrorCode, message: string, details: UpstreamErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -47,6 +59,7 @@ export class UpstreamError extends Error {
     this.upstreamMsg = details.upstreamMsg;
     this.status = details.status;
     this.transient = details.transient ?? false;
+    this.reason = details.reason;
   }
 }
 
@@ -56,7 +69,7 @@ export function isUpstreamError(error: unknown): error is UpstreamError {
 
 /** The error of a call whose caller gave up (its `signal` aborted) before it settled. */
 export function abortedByCaller(path: string): UpstreamError {
-  return new UpstreamError('UPSTREAM_UNAVAILABLE', `call to ${path} was aborted by the caller`, { path });
+  return new UpstreamError('UPSTREAM_UNAVAILABLE', `call to ${path} was aborted by the caller`, { path, reason: 'aborted' });
 }
 
 /**

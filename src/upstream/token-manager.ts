@@ -2,6 +2,7 @@ import { Pool, type Dispatcher } from 'undici';
 import type { Logger } from '../logger.js';
 import type { TokenManager } from './contracts.js';
 import { UpstreamError } from './errors.js';
+import { observed, type TokenObserver } from './observer.js';
 import { parseTokenAnswer } from './token-answer.js';
 import { send } from './transport.js';
 
@@ -50,6 +51,8 @@ export interface TokenManagerOptions {
   dispatcher?: Dispatcher;
   /** Receives token fetches and failures (never the token or the secret). Default: silent. */
   logger?: Logger;
+  /** Told of every token request and its outcome (metrics); never of the token. Default: none. */
+  observer?: TokenObserver;
 }
 
 const DEFAULT_REFRESH_SKEW_MS = 30_000;
@@ -140,7 +143,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   function refresh(): Promise<string> {
     if (inFlight !== undefined) return inFlight;
     if (lastFailure !== undefined && now() < lastFailure.retryAt) return Promise.reject(backingOff(lastFailure, now()));
-    inFlight = fetchToken().finally(() => {
+    const tell = (outcome: string, durationMs: number) => options.observer?.onTokenRequest?.({ outcome, durationMs });
+    inFlight = observed(fetchToken, () => 'ok', tell).finally(() => {
       inFlight = undefined;
     });
     return inFlight;

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { UpstreamError, abortedByCaller } from './errors.js';
+import { UpstreamError, abortedByCaller, type UpstreamFailureReason } from './errors.js';
 
 /**
  * One HTTP exchange with the upstream (API or token endpoint), shared by the client and the
@@ -131,7 +131,7 @@ async function readBoundedBody(response: Dispatcher.ResponseData, request: Trans
 function bodyTooLarge(request: TransportRequest, status: number): UpstreamError {
   return new UpstreamError('UPSTREAM_UNAVAILABLE',
     `${request.method} ${request.path} answered with a body over ${request.maxBodyBytes} bytes`,
-    { path: request.path, status });
+    { path: request.path, status, reason: 'too_large' });
 }
 
 // Private: the message and cause carry only the failure's name and code, never undici's own
@@ -141,14 +141,16 @@ function transportFailure(error: unknown, request: TransportRequest, timedOut: b
   const { name, code } = describe(error);
   const label = `${request.method} ${request.path}`;
   let message: string;
-  let transient = true;
-  if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) message = `${label} timed out after ${request.timeoutMs} ms`;
-  else if (request.signal?.aborted) {
+  let reason: UpstreamFailureReason = 'network';
+  if (timedOut || (code !== undefined && TIMEOUT_CODES.has(code))) {
+    message = `${label} timed out after ${request.timeoutMs} ms`;
+    reason = 'timeout';
+  } else if (request.signal?.aborted) {
     message = `${label} was aborted by the caller`;
-    transient = false;
+    reason = 'aborted';
   } else message = `${label} failed: ${code ?? name}`;
   const cause = Object.assign(new Error(code === undefined ? name : `${name} (${code})`), { name, code });
-  return new UpstreamError('UPSTREAM_UNAVAILABLE', message, { path: request.path, status, transient, cause });
+  return new UpstreamError('UPSTREAM_UNAVAILABLE', message, { path: request.path, status, transient: reason !== 'aborted', reason, cause });
 }
 
 function describe(error: unknown): { name: string; code: string | undefined } {

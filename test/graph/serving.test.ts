@@ -31,7 +31,7 @@ describe('serving', () => {
     h.mock.fault('/oauth/token', 'http503');
     const down = await fetch(`${h.url}/readyz`);
     expect(down.status).toBe(503);
-    expect(await down.json()).toEqual({ status: 'unavailable', code: 'UPSTREAM_UNAVAILABLE' });
+    expect(await down.json()).toEqual({ status: 'unavailable', code: 'UPSTREAM_UNAVAILABLE', breakers: {} });
     h.mock.clearFaults();
     // The token manager backs off for a second after a failed token request.
     await new Promise((resolve) => setTimeout(resolve, 1100));

@@ -1,0 +1,143 @@
+/**
+ * The gateway's Prometheus metrics (prom-client), in a registry of its own rather than
+ * prom-client's global one, so two gateways in one process (tests) never share counts. The
+ * process metrics (`process_*`, `nodejs_*`) describe the process, not a gateway: they are
+ * collected once per process and exposed by every gateway's `/metrics`.
+ *
+ * Families (all labels are bounded sets):
+ * - `gateway_graphql_requests_total`, `gateway_graphql_request_duration_seconds`
+ *   {operation, outcome}: GraphQL requests by operation name and `ok` / `error`.
+ * - `gateway_rejected_requests_total` {reason}: `unauthenticated`, `rate_limited`.
+ * - `gateway_upstream_calls_total` {operation, outcome}: API call attempts by path (see
+ *   upstream/observer.ts for outcomes); `gateway_upstream_call_duration_seconds`: those sent.
+ * - `gateway_upstream_calls_in_flight` {operation}; `gateway_upstream_breaker_state` {operation}
+ *   (0 closed, 1 half-open, 2 open).
+ * - `gateway_cache_lookups_total` {kind, result}: `hit`, `miss`, `stale`; `gateway_cache_entries`.
+ * - `gateway_token_requests_total` {outcome}: token requests, `ok` or the failure's outcome.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { LookupResult } from '../cache/cache.js';
+import type { AttemptEnd } from '../upstream/observer.js';
+
+export interface GatewayMetrics {
+  /** The text exposition of every family, the process's included. */
+  render(): Promise<{ contentType: string; body: string }>;
+  graphqlRequest(operation: string, outcome: 'ok' | 'error', durationMs: number): void;
+  rejectedRequest(reason: string): void;
+  upstreamAttemptStarted(path: string): void;
+  upstreamAttemptEnded(attempt: AttemptEnd): void;
+  cacheLookup(kind: string, result: LookupResult): void;
+  tokenRequest(outcome: string): void;
+}
+
+/** State read when metrics are scraped. */
+export interface MetricSources {
+  breakerStates(): Record<string, 'closed' | 'open' | 'half-open'>;
+  cacheEntries(): number;
+}
+
+/**
+ * Distinct operation names labelled at most; later ones share `other`. Operation names come
+ * from clients, and every label value is a time series kept for the life of the process.
+ */
+export const MAX_OPERATION_LABELS = 100;
+
+const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15];
+const BREAKER_STATE_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
+
+export function createMetrics(sources: MetricSources): GatewayMetrics {
+  const processWide = processRegistry();
+  const registry = new Registry();
+  const registers = [registry];
+  const requests = new Counter({
+    name: 'gateway_graphql_requests_total', help: 'GraphQL requests by operation name and outcome (ok, error)',
+    labelNames: ['operation', 'outcome'] as const, registers,
+  });
+  const requestSeconds = new Histogram({
+    name: 'gateway_graphql_request_duration_seconds', help: 'GraphQL request duration, from arrival to response, in seconds',
+    labelNames: ['operation', 'outcome'] as const, buckets: LATENCY_BUCKETS_S, registers,
+  });
+  const rejected = new Counter({
+    name: 'gateway_rejected_requests_total', help: 'Requests refused before GraphQL ran (unauthenticated, rate_limited)',
+    labelNames: ['reason'] as const, registers,
+  });
+  const calls = new Counter({
+    name: 'gateway_upstream_calls_total', help: 'Upstream API call attempts (retries included) by path and outcome',
+    labelNames: ['operation', 'outcome'] as const, registers,
+  });
+  const callSeconds = new Histogram({
+    name: 'gateway_upstream_call_duration_seconds', help: 'Duration of upstream API call attempts sent, in seconds',
+    labelNames: ['operation', 'outcome'] as const, buckets: LATENCY_BUCKETS_S, registers,
+  });
+  const inFlight = new Gauge({
+    name: 'gateway_upstream_calls_in_flight', help: 'Upstream API call attempts on the wire now',
+    labelNames: ['operation'] as const, registers,
+  });
+  const breakers = new Gauge({
+    name: 'gateway_upstream_breaker_state', help: 'Circuit state per upstream path: 0 closed, 1 half-open, 2 open',
+    labelNames: ['operation'] as const, registers,
+    collect() {
+      for (const [path, state] of Object.entries(sources.breakerStates())) breakers.set({ operation: path }, BREAKER_STATE_VALUE[state]);
+    },
+  });
+  const lookups = new Counter({
+    name: 'gateway_cache_lookups_total', help: 'Shared cache lookups by kind of data and result (hit, miss, stale)',
+    labelNames: ['kind', 'result'] as const, registers,
+  });
+  const entries = new Gauge({
+    name: 'gateway_cache_entries', help: 'Entries held in the shared cache', registers,
+    collect() {
+      entries.set(sources.cacheEntries());
+    },
+  });
+  const tokenRequests = new Counter({
+    name: 'gateway_token_requests_total', help: 'Upstream token requests by outcome (ok, or how they failed)',
+    labelNames: ['outcome'] as const, registers,
+  });
+  const operationLabel = createOperationLabels();
+
+  return {
+    async render() {
+      const merged = Registry.merge([processWide, registry]);
+      return { contentType: registry.contentType, body: await merged.metrics() };
+    },
+    graphqlRequest(operation, outcome, durationMs) {
+      const labels = { operation: operationLabel(operation), outcome };
+      requests.inc(labels);
+      requestSeconds.observe(labels, durationMs / 1000);
+    },
+    rejectedRequest: (reason) => rejected.inc({ reason }),
+    upstreamAttemptStarted: (path) => inFlight.inc({ operation: path }),
+    upstreamAttemptEnded({ path, outcome, durationMs, sent }) {
+      calls.inc({ operation: path, outcome });
+      if (!sent) return;
+      inFlight.dec({ operation: path });
+      callSeconds.observe({ operation: path, outcome }, durationMs / 1000);
+    },
+    cacheLookup: (kind, result) => lookups.inc({ kind, result }),
+    tokenRequest: (outcome) => tokenRequests.inc({ outcome }),
+  };
+}
+
+// Private: the first MAX_OPERATION_LABELS names keep their own label.
+function createOperationLabels(): (operation: string) => string {
+  const seen = new Set<string>();
+  return (operation) => {
+    if (seen.has(operation)) return operation;
+    if (seen.size >= MAX_OPERATION_LABELS) return 'other';
+    seen.add(operation);
+    return operation;
+  };
+}
+
+let processMetrics: Registry | undefined;
+
+// Private: the process metrics, registered once per process: each registration starts its own
+// event-loop-delay monitor and GC observer, which live as long as the process.
+function processRegistry(): Registry {
+  if (processMetrics === undefined) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}

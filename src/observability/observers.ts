@@ -1,0 +1,40 @@
+/**
+ * The observers handed to the upstream client, the token manager and the shared cache: each
+ * event moves the metrics and, when it happens on a request's behalf, that request's counts.
+ */
+import type { CacheObserver } from '../cache/cache.js';
+import type { TokenObserver, UpstreamObserver } from '../upstream/observer.js';
+import type { GatewayMetrics } from './metrics.js';
+import { currentRequest } from './request-record.js';
+
+export interface Observers {
+  upstream: UpstreamObserver;
+  tokens: TokenObserver;
+  cache: CacheObserver;
+}
+
+export function createObservers(metrics: GatewayMetrics): Observers {
+  return {
+    upstream: {
+      onAttemptStart(path) {
+        metrics.upstreamAttemptStarted(path);
+        const record = currentRequest();
+        if (record !== undefined) record.upstreamCalls += 1;
+      },
+      onAttemptEnd: (attempt) => metrics.upstreamAttemptEnded(attempt),
+    },
+    tokens: {
+      onTokenRequest: ({ outcome }) => metrics.tokenRequest(outcome),
+    },
+    cache: {
+      onLookup(kind, result) {
+        metrics.cacheLookup(kind, result);
+        const record = currentRequest();
+        if (record === undefined) return;
+        if (result === 'hit') record.cacheHits += 1;
+        else if (result === 'miss') record.cacheMisses += 1;
+        else record.cacheStale += 1;
+      },
+    },
+  };
+}
