@@ -2,6 +2,7 @@
  * The gateway's configuration: the one place that reads environment variables. `loadConfig`
  * validates every variable and reports all problems at once, so an operator fixes them in one go.
  */
+import { readPersistedOperationsFile, type PersistedOperations } from './persisted-operations-file.js';
 
 export type ClientAuth = 'basic' | 'post';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -45,6 +46,13 @@ export interface Config {
   requestTimeoutMs: number;
   /** `MAX_PAGE_SIZE`: the largest `pageSize` a client may ask for. Default 100. */
   maxPageSize: number;
+  /**
+   * `MAX_UPSTREAM_CALLS_PER_OPERATION`: the upstream calls one operation may cause, estimated
+   * before it runs and counted while it runs. Default 100: every single query shape of the
+   * contract at MAX_PAGE_SIZE with full nesting fits at benchmark scale (2,000 sites, 1,000
+   * products); dozens of aliased deep lists do not.
+   */
+  maxUpstreamCallsPerOperation: number;
   /** `CACHE_TTL_CITIES_S`: how long cities (and the site-to-city index) are reused, in s. Default 3600. */
   cacheTtlCitiesS: number;
   /** `CACHE_TTL_SITES_S`: how long sites, points and stock are reused, in s. Default 30. */
@@ -65,10 +73,63 @@ export interface Config {
   shutdownGraceMs: number;
   /** `MAX_REQUEST_BODY_BYTES`: largest request body accepted; larger gets 413. Default 1048576. */
   maxRequestBodyBytes: number;
+  /**
+   * `GATEWAY_API_KEYS`: comma-separated keys a client must present as `Authorization: Bearer
+   * <key>` or `x-api-key: <key>`; each at least 16 visible ASCII characters (no spaces or
+   * commas); never logged or echoed. Default: none, the gateway is open.
+   */
+  apiKeys: readonly string[];
+  /**
+   * `RATE_LIMIT_PER_MINUTE`: requests a client (its API key, else its IP address) may make per
+   * minute, refilled continuously, with a burst of as many. Default 0: no limit.
+   */
+  rateLimitPerMinute: number;
   /** `LOG_LEVEL`: pino level. Default `info`. */
   logLevel: LogLevel;
   /** `DEMO_LATENCY_MS`: latency of the demo-mode mock upstream, in ms. Default 5. */
   demoLatencyMs: number;
+  /**
+   * `MAX_QUERY_DEPTH`: deepest nesting of fields in an operation; fragments add no level. Default
+   * 6, the contract's deepest path (`node → … on Point → site → points → cargoLanes → product →
+   * productName`), so the point → site → points cycle cannot go further.
+   */
+  maxQueryDepth: number;
+  /** `MAX_ALIASES`: aliases in an operation (aliases of `__typename` not counted). Default 15. */
+  maxAliases: number;
+  /** `MAX_QUERY_TOKENS`: lexical tokens in a document (names, punctuation, values; not comments). Default 1000. */
+  maxQueryTokens: number;
+  /** `MAX_DIRECTIVES`: directives (`@include`, `@skip` …) in an operation. Default 50. */
+  maxDirectives: number;
+  /**
+   * `MAX_QUERY_COST`: static cost of an operation (graphql-armor's: 2 per object field, 1 per
+   * scalar, × 1.5 per level of depth). Default 1000, about 1.6 × the cost of asking for every
+   * field of every type along every path of the contract at once.
+   */
+  maxQueryCost: number;
+  /** `EXPOSE_QUERY_LIMITS`: whether a refusal names the limit and the operation's value. Default false. */
+  exposeQueryLimits: boolean;
+  /**
+   * `PERSISTED_OPERATIONS_FILE`: allow-list mode; a JSON file mapping sha256 to document, read at
+   * start-up. Only those operations run, by hash; automatic persisted queries cannot register.
+   * Default: unset, any document runs and automatic persisted queries are on.
+   */
+  persistedOperations: PersistedOperations | undefined;
+  /** `CSRF_PREVENTION`: require a preflight-forcing header on GET and simple POST requests. Default false. */
+  csrfPrevention: boolean;
+  /**
+   * `CORS_ORIGINS`: browser origins allowed to call the gateway; `['*']` any, `[]` none (`none`).
+   * Default `*`, but none when `NODE_ENV` is `production`.
+   */
+  corsOrigins: readonly string[];
+  /** `BATCHING_LIMIT`: operations in one batched (JSON array) request at most; 0 turns batching off. Default 0. */
+  batchingLimit: number;
+  /** `GRAPHIQL`: serve GraphiQL to browsers on /graphql. Default true, but false when `NODE_ENV` is `production`. */
+  graphiql: boolean;
+  /**
+   * `INTROSPECTION`: answer `__schema` and `__type`; when off, "Did you mean …" suggestions are
+   * hidden too. Default true, but false when `NODE_ENV` is `production`.
+   */
+  introspection: boolean;
 }
 
 /** Thrown by `loadConfig` with every problem found, one per line. */
@@ -83,6 +144,10 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const DAY_S = 86_400;
+/** Shortest API key accepted: long enough that guessing is hopeless (e.g. `openssl rand -hex 16`). */
+const MIN_API_KEY_LENGTH = 16;
+/** Visible ASCII: no spaces, nothing a header cannot carry. */
+const SAFE_KEY = /^[\x21-\x7e]+$/;
 
 type Env = Record<string, string | undefined>;
 
@@ -90,6 +155,8 @@ type Env = Record<string, string | undefined>;
 export function loadConfig(env: Env): Config {
   const problems: string[] = [];
   const read = createReader(env, problems);
+  // Production posture: GraphiQL, introspection and cross-origin calls are off unless asked for.
+  const production = env.NODE_ENV?.trim() === 'production';
   const config: Config = {
     port: read.int('PORT', 4000, 0, 65_535),
     host: read.string('HOST', '0.0.0.0'),
@@ -102,6 +169,7 @@ export function loadConfig(env: Env): Config {
     tokenTimeoutMs: read.int('TOKEN_TIMEOUT_MS', 5000, 1, 600_000),
     requestTimeoutMs: read.int('REQUEST_TIMEOUT_MS', 15_000, 1, 600_000),
     maxPageSize: read.int('MAX_PAGE_SIZE', 100, 1, 1000),
+    maxUpstreamCallsPerOperation: read.int('MAX_UPSTREAM_CALLS_PER_OPERATION', 100, 1, 100_000),
     cacheTtlCitiesS: read.int('CACHE_TTL_CITIES_S', 3600, 1, 7 * DAY_S),
     cacheTtlSitesS: read.int('CACHE_TTL_SITES_S', 30, 1, 7 * DAY_S),
     cacheTtlProductsS: read.int('CACHE_TTL_PRODUCTS_S', 600, 1, 7 * DAY_S),
@@ -110,8 +178,22 @@ export function loadConfig(env: Env): Config {
     cacheStaleIfErrorS: read.int('CACHE_STALE_IF_ERROR_S', 300, 0, 7 * DAY_S),
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     maxRequestBodyBytes: read.int('MAX_REQUEST_BODY_BYTES', 1_048_576, 1024, 104_857_600),
+    apiKeys: read.keys('GATEWAY_API_KEYS', MIN_API_KEY_LENGTH),
+    rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     demoLatencyMs: read.int('DEMO_LATENCY_MS', 5, 0, 10_000),
+    maxQueryDepth: read.int('MAX_QUERY_DEPTH', 6, 1, 100),
+    maxAliases: read.int('MAX_ALIASES', 15, 0, 1000),
+    maxQueryTokens: read.int('MAX_QUERY_TOKENS', 1000, 10, 100_000),
+    maxDirectives: read.int('MAX_DIRECTIVES', 50, 0, 1000),
+    maxQueryCost: read.int('MAX_QUERY_COST', 1000, 1, 1_000_000),
+    exposeQueryLimits: read.bool('EXPOSE_QUERY_LIMITS', false),
+    persistedOperations: read.persistedOperations('PERSISTED_OPERATIONS_FILE'),
+    csrfPrevention: read.bool('CSRF_PREVENTION', false),
+    corsOrigins: read.origins('CORS_ORIGINS', production ? [] : ['*']),
+    batchingLimit: read.int('BATCHING_LIMIT', 0, 0, 100),
+    graphiql: read.bool('GRAPHIQL', !production),
+    introspection: read.bool('INTROSPECTION', !production),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -142,6 +224,13 @@ interface Reader {
   string(name: string, fallback: string): string;
   oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T;
   url(name: string): string | undefined;
+  /** Comma-separated secrets, each `minLength` or more visible ASCII characters; never echoed. */
+  keys(name: string, minLength: number): readonly string[];
+  /** `true`/`false`/`1`/`0`, any case. */
+  bool(name: string, fallback: boolean): boolean;
+  /** `*`, `none`, or comma-separated origins (`https://app.example.com`). */
+  origins(name: string, fallback: readonly string[]): readonly string[];
+  persistedOperations(name: string): PersistedOperations | undefined;
 }
 
 function createReader(env: Env, problems: string[]): Reader {
@@ -171,6 +260,17 @@ function createReader(env: Env, problems: string[]): Reader {
       }
       return match;
     },
+    keys(name, minLength) {
+      const raw = env[name];
+      if (!present(raw)) return [];
+      const keys = raw.split(',').map((key) => key.trim());
+      // Positions only: a key is a secret, and a typo in one would show most of it.
+      const bad = keys.flatMap((key, index) => (SAFE_KEY.test(key) && key.length >= minLength ? [] : [index + 1]));
+      if (bad.length === 0) return keys;
+      problems.push(`${name} must be comma-separated keys, each of at least ${minLength} visible ASCII characters, `
+        + `but key ${bad.join(', ')} of ${keys.length} is not (values not shown)`);
+      return [];
+    },
     url(name) {
       const raw = env[name];
       if (!present(raw)) return undefined;
@@ -181,7 +281,39 @@ function createReader(env: Env, problems: string[]): Reader {
       }
       return raw.trim().replace(/\/+$/, '');
     },
+    bool(name, fallback) {
+      const raw = env[name];
+      if (!present(raw)) return fallback;
+      const value = BOOLEANS.get(raw.trim().toLowerCase());
+      if (value === undefined) problems.push(`${name} must be true, false, 1 or 0, but got: ${JSON.stringify(raw)}`);
+      return value ?? fallback;
+    },
+    origins(name, fallback) {
+      const raw = env[name];
+      if (!present(raw)) return fallback;
+      const value = raw.trim().toLowerCase();
+      if (value === '*' || value === 'none') return value === '*' ? ['*'] : [];
+      const listed = raw.split(',').map((text) => text.trim());
+      const bad = listed.filter((text) => toOrigin(text) === undefined);
+      if (bad.length === 0) return listed.map((text) => toOrigin(text)!);
+      problems.push(`${name} must be *, none or comma-separated origins like https://app.example.com, but got: ${JSON.stringify(bad.join(','))}`);
+      return fallback;
+    },
+    persistedOperations(name) {
+      const raw = env[name];
+      return present(raw) ? readPersistedOperationsFile(name, raw.trim(), problems) : undefined;
+    },
   };
+}
+
+const BOOLEANS = new Map([['true', true], ['1', true], ['false', false], ['0', false]]);
+
+// Private: `https://App.example.com/` → `https://app.example.com`, as browsers send it; a path,
+// query, credentials or another scheme is a mistake.
+function toOrigin(text: string): string | undefined {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) return undefined;
+  return url.origin;
 }
 
 function present(value: string | undefined): value is string {

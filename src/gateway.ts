@@ -13,9 +13,18 @@ import { createContextFactory, type GatewayContext } from './context.js';
 import { EXAMPLE_QUERY } from './example-query.js';
 import { createSources } from './loaders/sources.js';
 import type { Logger } from './logger.js';
+import { createMetrics } from './observability/metrics.js';
+import { createObservers } from './observability/observers.js';
+import { withRequestIds } from './observability/request-record.js';
 import { maskError } from './plugins/mask-error.js';
+import { useApiKeys } from './plugins/use-api-keys.js';
 import { useHealth } from './plugins/use-health.js';
+import { useMetrics } from './plugins/use-metrics.js';
+import { useRateLimit } from './plugins/use-rate-limit.js';
+import { useRequestLog } from './plugins/use-request-log.js';
+import { batchingOptions, corsOptions, protectionPlugins } from './plugins/use-protection.js';
 import { useRequestScope } from './plugins/use-request-scope.js';
+import { useUpstreamBudget } from './plugins/upstream-budget/use-upstream-budget.js';
 import { resolvers } from './resolvers/index.js';
 import { createUpstreamApi } from './upstream/api.js';
 import { createUpstreamClient } from './upstream/client.js';
@@ -41,6 +50,10 @@ const TYPE_DEFS = readFileSync(new URL('../schema.graphql', import.meta.url), 'u
 
 export function createGateway(config: GatewayConfig, { logger, clock }: GatewayDependencies): Gateway {
   const { upstream } = config;
+  // Shared components log through `log`: a line written on a request's behalf carries its id.
+  const log = withRequestIds(logger);
+  const metrics = createMetrics({ breakerStates: () => client.breakerStates(), cacheEntries: () => cache.size });
+  const observers = createObservers(metrics);
   const tokens = createTokenManager({
     tokenUrl: upstream.tokenUrl,
     clientId: upstream.clientId,
@@ -48,7 +61,8 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     scope: upstream.scope,
     clientAuth: upstream.clientAuth,
     timeoutMs: config.tokenTimeoutMs,
-    logger,
+    logger: log,
+    observer: observers.tokens,
   });
   const client = createUpstreamClient({
     baseUrl: upstream.baseUrl,
@@ -58,16 +72,18 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     maxQueue: config.upstreamMaxQueue,
     breakerCooldownMs: config.upstreamBreakerCooldownMs,
     tokens,
-    logger,
+    logger: log,
+    observer: observers.upstream,
   });
   const cache = createLruCache({
     maxEntries: config.cacheMaxEntries,
     staleWhileRevalidateMs: config.cacheStaleWhileRevalidateS * 1000,
     staleIfErrorMs: config.cacheStaleIfErrorS * 1000,
     ...(clock ? { clock } : {}),
-    onBackgroundError: (key, error) => logger.warn({ key, code: codeOf(error) }, 'background refresh failed'),
+    observer: observers.cache,
+    onBackgroundError: (key, error) => log.warn({ key, code: codeOf(error) }, 'background refresh failed'),
   });
-  const sources = createSources(createUpstreamApi(client, logger), cache, {
+  const sources = createSources(createUpstreamApi(client, log), cache, {
     citiesMs: config.cacheTtlCitiesS * 1000,
     sitesMs: config.cacheTtlSitesS * 1000,
     productsMs: config.cacheTtlProductsS * 1000,
@@ -77,10 +93,21 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
     context: createContextFactory(sources, config),
     maskedErrors: { maskError },
-    logging: yogaLogger(logger),
-    graphiql: { title: 'vending-graph', defaultQuery: EXAMPLE_QUERY },
+    logging: yogaLogger(log),
+    graphiql: config.graphiql && { title: 'vending-graph', defaultQuery: EXAMPLE_QUERY },
     landingPage: false,
-    plugins: [useHealth(tokens), useRequestScope()],
+    cors: corsOptions(config.corsOrigins),
+    batching: batchingOptions(config.batchingLimit),
+    plugins: [
+      useRequestLog(logger, metrics),
+      useHealth(client),
+      useApiKeys(config.apiKeys),
+      useMetrics(metrics),
+      useRateLimit(config.rateLimitPerMinute),
+      ...protectionPlugins(config),
+      useRequestScope(),
+      useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
+    ],
   });
 
   return {
@@ -96,13 +123,16 @@ function codeOf(error: unknown): string {
   return isUpstreamError(error) ? error.code : 'INTERNAL_SERVER_ERROR';
 }
 
-// Private: yoga's logger interface over pino.
+// Private: yoga's logger interface over pino. Yoga logs each error it masks; an upstream
+// failure was already logged once, as a warning, by the upstream client, so here it is debug.
 function yogaLogger(logger: Logger) {
   const forward =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
     (first: unknown, ...rest: unknown[]) => {
-      if (first instanceof Error) logger[level]({ err: first }, first.message);
-      else logger[level](rest.length > 0 ? { details: rest } : {}, String(first));
+      if (first instanceof Error) {
+        const upstream = isUpstreamError((first as { originalError?: unknown }).originalError ?? first);
+        logger[upstream ? 'debug' : level]({ err: first }, first.message);
+      } else logger[level](rest.length > 0 ? { details: rest } : {}, String(first));
     };
   return { debug: forward('debug'), info: forward('info'), warn: forward('warn'), error: forward('error') };
 }

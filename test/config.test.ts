@@ -32,6 +32,7 @@ describe('configuration', () => {
       tokenTimeoutMs: 5000,
       requestTimeoutMs: 15_000,
       maxPageSize: 100,
+      maxUpstreamCallsPerOperation: 100,
       cacheTtlCitiesS: 3600,
       cacheTtlSitesS: 30,
       cacheTtlProductsS: 600,
@@ -40,9 +41,32 @@ describe('configuration', () => {
       cacheStaleIfErrorS: 300,
       shutdownGraceMs: 10_000,
       maxRequestBodyBytes: 1_048_576,
+      apiKeys: [],
+      rateLimitPerMinute: 0,
       logLevel: 'info',
       demoLatencyMs: 5,
+      maxQueryDepth: 6,
+      maxAliases: 15,
+      maxQueryTokens: 1000,
+      maxDirectives: 50,
+      maxQueryCost: 1000,
+      exposeQueryLimits: false,
+      persistedOperations: undefined,
+      csrfPrevention: false,
+      corsOrigins: ['*'],
+      batchingLimit: 0,
+      graphiql: true,
+      introspection: true,
     });
+  });
+
+  it('turns GraphiQL, introspection and cross-origin calls off by default in production, each back on by its variable', () => {
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ graphiql: false, introspection: false, corsOrigins: [] });
+    expect(loadConfig({ NODE_ENV: 'production', GRAPHIQL: 'true', INTROSPECTION: '1', CORS_ORIGINS: 'https://App.example.com/' }))
+      .toMatchObject({ graphiql: true, introspection: true, corsOrigins: ['https://app.example.com'] });
+    expect(loadConfig({ CORS_ORIGINS: 'none', CSRF_PREVENTION: 'TRUE', BATCHING_LIMIT: '5' }))
+      .toMatchObject({ corsOrigins: [], csrfPrevention: true, batchingLimit: 5 });
+    expect(problemsOf({ GRAPHIQL: 'yes', CORS_ORIGINS: 'https://app.example.com/path', MAX_QUERY_DEPTH: '0' })).toHaveLength(3);
   });
 
   it('reads a full upstream configuration', () => {
