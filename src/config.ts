@@ -75,6 +75,11 @@ export interface Config {
   /** `MAX_REQUEST_BODY_BYTES`: largest request body accepted; larger gets 413. Default 1048576. */
   maxRequestBodyBytes: number;
   /**
+   * `RESPONSE_CACHE_MAX_BYTES`: bytes of whole answers kept for identical requests (each until
+   * the first of its data stops being fresh). Default 67108864 (64 MiB); 0 turns it off.
+   */
+  responseCacheMaxBytes: number;
+  /**
    * `GATEWAY_API_KEYS`: comma-separated keys a client must present as `Authorization: Bearer
    * <key>` or `x-api-key: <key>`; each at least 16 visible ASCII characters (no spaces or
    * commas); never logged or echoed. Default: none, the gateway is open.
@@ -176,6 +181,7 @@ export function loadConfig(env: Env): Config {
     cacheStaleIfErrorS: read.int('CACHE_STALE_IF_ERROR_S', 300, 0, 7 * DAY_S),
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     maxRequestBodyBytes: read.int('MAX_REQUEST_BODY_BYTES', 1_048_576, 1024, 104_857_600),
+    responseCacheMaxBytes: read.int('RESPONSE_CACHE_MAX_BYTES', 67_108_864, 0, 4_294_967_296),
     apiKeys: read.keys('GATEWAY_API_KEYS', MIN_API_KEY_LENGTH),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),

@@ -23,6 +23,7 @@ import { useMetrics } from './plugins/use-metrics.js';
 import { useRateLimit } from './plugins/use-rate-limit.js';
 import { useRequestLog } from './plugins/use-request-log.js';
 import { batchingOptions, corsOptions, protectionPlugins } from './plugins/use-protection.js';
+import { useResponseCache } from './plugins/use-response-cache.js';
 import { useRequestScope } from './plugins/use-request-scope.js';
 import { useUpstreamBudget } from './plugins/upstream-budget/use-upstream-budget.js';
 import { resolvers } from './resolvers/index.js';
@@ -105,6 +106,7 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
       useMetrics(metrics),
       useRateLimit(config.rateLimitPerMinute),
       ...protectionPlugins(config),
+      useResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance }),
       useRequestScope(),
       useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
     ],

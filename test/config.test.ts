@@ -41,6 +41,7 @@ describe('configuration', () => {
       cacheStaleIfErrorS: 300,
       shutdownGraceMs: 10_000,
       maxRequestBodyBytes: 1_048_576,
+      responseCacheMaxBytes: 67_108_864,
       apiKeys: [],
       rateLimitPerMinute: 0,
       logLevel: 'info',

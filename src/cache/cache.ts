@@ -40,8 +40,9 @@ export interface CacheObserver {
   /**
    * One call per `getOrLoad`, once its result is known. `kind` is the key's prefix up to the
    * first `:` (`site` for `site:S000001`, `products` for `products:1:50`), a bounded set.
+   * `expiresAt` is when the value served stops being fresh, on the cache's clock (ms).
    */
-  onLookup?(kind: string, result: LookupResult): void;
+  onLookup?(kind: string, result: LookupResult, expiresAt: number): void;
 }
 
 /** The kind of data a key names: its prefix up to the first `:` (the whole key without one). */

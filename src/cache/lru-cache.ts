@@ -34,7 +34,8 @@ export function createLruCache(options: LruCacheOptions): Cache {
   const sieMs = options.staleIfErrorMs ?? 0;
   const lru = new LRUCache<string, Entry>({ max: options.maxEntries, perf: clock });
   const inFlight = createInFlight();
-  const tell = (key: string, result: LookupResult) => options.observer?.onLookup?.(kindOfKey(key), result);
+  const tell = (key: string, result: LookupResult, expiresAt: number) =>
+    options.observer?.onLookup?.(kindOfKey(key), result, expiresAt);
 
   const store = (key: string, value: unknown, ttlMs: number) =>
     lru.set(key, { value, loadedAt: clock.now(), ttlMs }, { ttl: ttlMs + Math.max(swrMs, sieMs) });
@@ -50,15 +51,15 @@ export function createLruCache(options: LruCacheOptions): Cache {
   async function refreshOrStale<T>(key: string, entry: Entry, ttlMs: number, load: (signal: AbortSignal) => Promise<T>, scope?: LoadScope) {
     try {
       const value = await inFlight.join(key, loadAndStore(key, ttlMs, load), scope?.signal);
-      tell(key, 'miss');
+      tell(key, 'miss', clock.now() + ttlMs);
       return value;
     } catch (error) {
       const age = clock.now() - entry.loadedAt;
       if (age > entry.ttlMs + sieMs) {
-        tell(key, 'miss');
+        tell(key, 'miss', clock.now());
         throw error;
       }
-      tell(key, 'stale');
+      tell(key, 'stale', clock.now());
       scope?.onStale?.({ key, ageSeconds: Math.floor(age / 1000) });
       return entry.value as T;
     }
@@ -68,16 +69,16 @@ export function createLruCache(options: LruCacheOptions): Cache {
     async getOrLoad<T>(key: string, ttlMs: number, load: (signal: AbortSignal) => Promise<T>, scope?: LoadScope): Promise<T> {
       const entry = lru.get(key);
       if (entry === undefined) {
-        tell(key, 'miss');
+        tell(key, 'miss', clock.now() + ttlMs);
         return inFlight.join(key, loadAndStore(key, ttlMs, load), scope?.signal);
       }
       const age = clock.now() - entry.loadedAt;
       if (age <= entry.ttlMs) {
-        tell(key, 'hit');
+        tell(key, 'hit', entry.loadedAt + entry.ttlMs);
         return entry.value as T;
       }
       if (age <= entry.ttlMs + swrMs) {
-        tell(key, 'stale');
+        tell(key, 'stale', clock.now());
         inFlight.startInBackground(key, loadAndStore(key, ttlMs, load), (error) => options.onBackgroundError?.(key, error));
         return entry.value as T;
       }

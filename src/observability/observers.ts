@@ -27,10 +27,11 @@ export function createObservers(metrics: GatewayMetrics): Observers {
       onTokenRequest: ({ outcome }) => metrics.tokenRequest(outcome),
     },
     cache: {
-      onLookup(kind, result) {
+      onLookup(kind, result, expiresAt) {
         metrics.cacheLookup(kind, result);
         const record = currentRequest();
         if (record === undefined) return;
+        record.dataExpiresAt = Math.min(record.dataExpiresAt, expiresAt);
         if (result === 'hit') record.cacheHits += 1;
         else if (result === 'miss') record.cacheMisses += 1;
         else record.cacheStale += 1;

@@ -35,6 +35,10 @@ export interface RequestRecord {
   cacheHits: number;
   cacheMisses: number;
   cacheStale: number;
+  /** When the first of the data this request read stops being fresh (the shared cache's clock, ms). */
+  dataExpiresAt: number;
+  /** Whether the whole answer came from the response cache (`hit`) or had to be made (`miss`). */
+  responseCache: 'hit' | 'miss' | undefined;
   /** `extensions.code` of every error in the response. */
   readonly errorCodes: Set<string>;
 }
@@ -67,6 +71,8 @@ export function createRequestRecord(id: string, logger: Logger): RequestRecord {
     cacheHits: 0,
     cacheMisses: 0,
     cacheStale: 0,
+    dataExpiresAt: Number.POSITIVE_INFINITY,
+    responseCache: undefined,
     errorCodes: new Set(),
   };
 }

@@ -85,6 +85,7 @@ function logAndCount(record: RequestRecord, status: number, metrics: GatewayMetr
     cacheHits: record.cacheHits,
     cacheMisses: record.cacheMisses,
     cacheStale: record.cacheStale,
+    ...(record.responseCache === undefined ? {} : { responseCache: record.responseCache }),
     errorCodes: [...record.errorCodes],
     ...(record.client === undefined ? {} : { client: record.client }),
   }, 'graphql request');

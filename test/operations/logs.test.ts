@@ -10,7 +10,8 @@ describe('structured logs and request ids', () => {
   afterEach(() => h.close());
 
   it('writes one line per GraphQL request with operation, status, duration, upstream calls, cache hits and request id', async () => {
-    h = await startGateway();
+    // Whole answers not reused here: the second request must run to show its data-cache hits.
+    h = await startGateway({ env: { RESPONSE_CACHE_MAX_BYTES: '0' } });
     const site = h.mock.catalog.sites[0]!;
     const cold = await post(h, SITE, { variables: { c: site.code }, headers: { 'x-request-id': 'cold-1' } });
     const warm = await post(h, SITE, { variables: { c: site.code }, headers: { 'x-request-id': 'warm-2' } });
@@ -26,6 +27,16 @@ describe('structured logs and request ids', () => {
     expect(first.cacheMisses).toBeGreaterThan(0);
     expect(second).toMatchObject({ upstreamCalls: 0, cacheMisses: 0 });
     expect(second.cacheHits).toBeGreaterThan(0);
+  });
+
+  it('says when an answer came whole from the response cache', async () => {
+    h = await startGateway();
+    const site = h.mock.catalog.sites[0]!;
+    await post(h, SITE, { variables: { c: site.code } });
+    await post(h, SITE, { variables: { c: site.code } });
+    const [first, second] = requestLines(h);
+    expect(first).toMatchObject({ operation: 'SiteWithLanes', responseCache: 'miss' });
+    expect(second).toMatchObject({ operation: 'SiteWithLanes', responseCache: 'hit', upstreamCalls: 0, cacheHits: 0 });
   });
 
   it('reports the error codes of a failed request, and warns once per upstream failure with its request id', async () => {

@@ -74,7 +74,7 @@ describe('/metrics', () => {
   });
 
   it('counts a cache miss, then a hit, then a stale serve, by kind of data', async () => {
-    h = await startGateway({ env: { CACHE_TTL_PRODUCTS_S: '60', UPSTREAM_RETRIES: '0' } });
+    h = await startGateway({ env: { CACHE_TTL_PRODUCTS_S: '60', UPSTREAM_RETRIES: '0', RESPONSE_CACHE_MAX_BYTES: '0' } });
     const product = { kind: 'product' };
     await post(h, PRODUCT, { variables: { g: 'G00001' } });
     let text = await scrape(h);
