@@ -17,23 +17,33 @@ export interface CapState {
   cap: number | undefined;
 }
 
+export interface ReadOptions<T> {
+  /** Keeps a page learnt on the way (page 1 at the cap) where it will be looked for. */
+  remember?: (page: number, pageSize: number, result: UpstreamPage<T>) => void;
+  /** The list's total, when already known: cut pages need not ask for it first. */
+  knownTotal?: number;
+}
+
 /** Items `(page - 1) * pageSize` to `page * pageSize - 1`, and the total. */
 export async function readRange<T>(
   fetchPage: PageFetcher<T>,
   state: CapState,
   page: number,
   pageSize: number,
+  { remember, knownTotal }: ReadOptions<T> = {},
 ): Promise<UpstreamPage<T>> {
   const offset = (page - 1) * pageSize;
   if (state.cap !== undefined && pageSize > state.cap) {
-    return readCapped(fetchPage, state.cap, offset, pageSize);
+    return readCapped(fetchPage, state.cap, offset, pageSize, knownTotal);
   }
   const result = await fetchPage(page, pageSize);
   if (!looksCapped(result, offset, pageSize)) return result;
   const cap = await learnCap(fetchPage, page, pageSize, result);
   if (cap === undefined) return result;
   state.cap = cap;
-  // On page 1 the short answer is exactly upstream page 1 at the cap: no need to ask again.
+  // On page 1 the short answer is exactly upstream page 1 at the cap: no need to ask again,
+  // now or later (`remember` keeps it where a cap-sized page 1 will be looked for).
+  if (page === 1) remember?.(1, cap, result);
   return readCapped(fetchPage, cap, offset, pageSize, result.total, page === 1 ? result : undefined);
 }
 
@@ -41,12 +51,19 @@ export async function readRange<T>(
 const MAX_WALK_PAGES = 1000;
 
 /** Every item of a list: the first page, then the rest in parallel. */
-export async function readAll<T>(fetchPage: PageFetcher<T>, state: CapState, pageSize: number): Promise<(T | null)[]> {
-  const first = await readRange(fetchPage, state, 1, pageSize);
+export async function readAll<T>(
+  fetchPage: PageFetcher<T>,
+  state: CapState,
+  pageSize: number,
+  remember?: ReadOptions<T>['remember'],
+): Promise<(T | null)[]> {
+  const first = await readRange(fetchPage, state, 1, pageSize, { remember });
   // A `total` beyond reason is a defect of the answer, not a reason to fan out.
   const pages = Math.min(Math.ceil(first.total / pageSize), MAX_WALK_PAGES);
   const rest = await Promise.all(
-    Array.from({ length: Math.max(0, pages - 1) }, (_, i) => readRange(fetchPage, state, i + 2, pageSize)),
+    Array.from({ length: Math.max(0, pages - 1) }, (_, i) =>
+      readRange(fetchPage, state, i + 2, pageSize, { remember, knownTotal: first.total }),
+    ),
   );
   return [first, ...rest].flatMap((result) => result.items);
 }

@@ -67,6 +67,8 @@ export interface Sources {
   site(code: string, scope: SourceScope): Promise<SiteRecord | null>;
   /** Products by goods code, through the product list when that costs fewer calls. */
   products(goodsCodes: readonly string[], scope: SourceScope): Promise<(ProductRecord | null | Error)[]>;
+  /** Fetches the first product-list page (its size decides the product plan) unless known; never fails. */
+  prefetchProducts(scope: SourceScope): void;
   /** The city of each site (null where unknown), walking list-with-points on a miss. */
   citiesOfSites(siteCodes: readonly string[], scope: SourceScope): Promise<(SiteCity | null)[]>;
   /** What is known of each list. */
@@ -132,11 +134,19 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       );
   }
 
+  // A page learnt on the way (page 1 at the cap, seen while discovering the cap) is kept.
+  const remember = <K extends ListKind>(kind: K) => (p: number, s: number, result: UpstreamPage<KindRecord[K]>) =>
+    cache.set(`${kind}:${p}:${s}`, result, ttlOf[kind]);
+
+  // One client page of a list, assembled from cached upstream pages.
+  const read = <K extends ListKind>(kind: K, page: number, pageSize: number, scope: SourceScope) =>
+    readRange(fetcher(kind, scope), facts[kind], page, pageSize, { remember: remember(kind) });
+
   // A whole list, as one shared load; its pages belong to that load, not to whoever started it.
   const walk = <K extends ListKind>(kind: K, scope: SourceScope): Promise<(KindRecord[K] | null)[]> =>
     cache.getOrLoad(`${kind}:walk`, ttlOf[kind], async (signal) => {
       const pages: SourceScope = { signal, chargeUpstreamCall: () => scope.chargeUpstreamCall?.() };
-      return readAll(fetcher(kind, pages), facts[kind], WALK_PAGE_SIZE);
+      return readAll(fetcher(kind, pages), facts[kind], WALK_PAGE_SIZE, remember(kind));
     }, scope);
 
   const product = (goodsCode: string, scope: SourceScope) =>
@@ -146,7 +156,7 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
   async function walkIsCheaper(unknown: number, scope: SourceScope): Promise<boolean> {
     if (unknown < 2) return false;
     if (facts.products.total === undefined && unknown >= PRODUCT_PROBE_MIN) {
-      await fetcher('products', scope)(1, WALK_PAGE_SIZE).catch(() => undefined);
+      await read('products', 1, WALK_PAGE_SIZE, scope).catch(() => undefined);
     }
     const { total, cap } = facts.products;
     return total !== undefined && Math.ceil(total / Math.min(cap ?? WALK_PAGE_SIZE, WALK_PAGE_SIZE)) < unknown;
@@ -154,7 +164,7 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
 
   return {
     async page(kind, page, pageSize, scope) {
-      const { items, total } = await readRange(fetcher(kind, scope), facts[kind], page, pageSize);
+      const { items, total } = await read(kind, page, pageSize, scope);
       return { items: items.filter(isRecord), total };
     },
     cities: (scope) =>
@@ -169,6 +179,11 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       // A failed walk is no failure: the details below are asked for one by one instead.
       if (await walkIsCheaper(unknown, scope)) await walk('products', scope).catch(() => undefined);
       return Promise.all(goodsCodes.map((code) => product(code, scope).catch((error: unknown) => toError(error))));
+    },
+    prefetchProducts(scope) {
+      if (facts.products.total !== undefined && cache.peek(`products:walk`) !== undefined) return;
+      // The walk's own first page (same upstream pages, so nothing is asked twice).
+      read('products', 1, WALK_PAGE_SIZE, scope).catch(() => undefined);
     },
     async citiesOfSites(siteCodes, scope) {
       const known = () => siteCodes.map((code) => cache.peek<SiteCity>(`siteCity:${code}`) ?? null);

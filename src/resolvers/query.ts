@@ -1,7 +1,11 @@
 import type { QueryResolvers } from '../generated/resolvers-types.js';
 import { codeArg, pageArgs } from './arguments.js';
 import { resolveNode } from './node.js';
-import { selectedFieldsOf } from './selection.js';
+import { selectedFieldsOf, selectsPath } from './selection.js';
+
+/** From this many sites, a page's lanes hold more products than the product list has pages, as a rule. */
+const PREFETCH_MIN_SITES = 5;
+const LANE_PRODUCTS = ['items', 'points', 'cargoLanes', 'product'];
 
 /** Site fields that only list-with-points (or a per-site lookup) can answer. */
 const FIELDS_NEEDING_POINTS = ['points', 'city'];
@@ -22,6 +26,9 @@ export const Query: QueryResolvers = {
     // (never a detail call per site).
     const selected = selectedFieldsOf(info, 'items');
     const kind = FIELDS_NEEDING_POINTS.some((field) => selected.has(field)) ? 'sitesWithPoints' : 'sites';
+    // Many lanes' products will be wanted: learn the product list's size alongside the sites,
+    // not after them, so the plan for products is ready when the lanes are.
+    if (pageSize >= PREFETCH_MIN_SITES && selectsPath(info, LANE_PRODUCTS)) loaders.prefetchProducts();
     return { ...(await loaders.page(kind, page, pageSize)), page, pageSize };
   },
 

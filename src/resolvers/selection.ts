@@ -16,6 +16,16 @@ export function selectedFieldsOf(info: GraphQLResolveInfo, child: string): Set<s
   return names;
 }
 
+/** Whether the current field selects `path` below it, e.g. `['items', 'points', 'cargoLanes', 'product']`. */
+export function selectsPath(info: GraphQLResolveInfo, path: readonly string[]): boolean {
+  let level: readonly FieldNode[] = info.fieldNodes;
+  for (const name of path) {
+    level = level.flatMap((node) => fieldsOf(node.selectionSet, info.fragments)).filter((f) => f.name.value === name);
+    if (level.length === 0) return false;
+  }
+  return true;
+}
+
 /** The fields of a selection set, fragments flattened (a validated document has no fragment cycles). */
 export function fieldsOf(
   selectionSet: SelectionSetNode | undefined,

@@ -67,6 +67,19 @@ describe('upstream calls: batching and caching', () => {
     }
   });
 
+  it('asks for the product list alongside the sites page, so a deep page takes 2 waves of upstream calls', async () => {
+    h = await startGateway({ mock: { latencyMs: 100, catalog: { products: 300 }, behaviour: { maxPageSize: 100 } } });
+    await fetch(`${h.url}/readyz`); // the token, fetched before
+    h.mock.resetCounters();
+    const { errors } = await h.query(DEEP, { n: 20 });
+    expect(errors).toBeUndefined();
+    // A wave: calls that start together, before any earlier call could have answered.
+    const starts = h.mock.callLog().filter((c) => c.path !== '/oauth/token').map((c) => c.at).sort((a, b) => a - b);
+    const waves = starts.filter((at, i) => i === 0 || at - starts[i - 1]! >= 80).length;
+    expect(waves).toBe(2);
+    expect(callsByPath(h.mock)).toEqual({ '/api/site/list-with-points': 1, '/api/products/list': 3 });
+  });
+
   it('asks for a few products one by one, sharing each load between aliases', async () => {
     h = await startGateway();
     const [g1, g2] = h.mock.catalog.products.map((product) => product.goodsCode);
