@@ -3,29 +3,22 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 export type { Logger };
 
 /**
- * Paths pino replaces with `[redacted]` wherever they appear in a log object, as a second line of
- * defence: the code never puts a token or the client secret into a log call in the first place.
+ * Paths pino replaces with `[redacted]`, as a second line of defence: the code never puts a
+ * token, the client secret or an API key into a log call in the first place. Top-level and
+ * header paths only: wildcard paths (`*.token`) make pino walk every object of every line,
+ * which cost a tenth of the warm path's CPU (one line per request).
  */
 const REDACT_PATHS = [
   'authorization',
-  '*.authorization',
   'headers.authorization',
-  '*.headers.authorization',
   'access_token',
-  '*.access_token',
   'clientSecret',
-  '*.clientSecret',
   'client_secret',
-  '*.client_secret',
   'token',
-  '*.token',
-  // Clients' API keys (GATEWAY_API_KEYS), as a header or as configuration.
-  '["x-api-key"]',
-  '*["x-api-key"]',
-  'headers["x-api-key"]',
-  '*.headers["x-api-key"]',
   'apiKeys',
-  '*.apiKeys',
+  // Clients' API keys (GATEWAY_API_KEYS) as a header.
+  '["x-api-key"]',
+  'headers["x-api-key"]',
 ];
 
 /** The one logger factory: JSON lines on stdout (or `destination`, which tests capture). */
