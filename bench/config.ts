@@ -1,0 +1,63 @@
+/**
+ * What the benchmark runs at: the issue's scale and durations, in one place. Only durations and
+ * the gateway's log level can be overridden from the environment, so that a short development
+ * run (`BENCH_SECONDS=3`) exercises exactly the same scenarios as a full one.
+ */
+import { fileURLToPath } from 'node:url';
+
+/** Benchmark scale of the mock upstream: 30 cities, 2,000 × 4 × 8 lanes, 1,000 products. */
+export const CATALOG = { cities: 30, sites: 2000, pointsPerSite: 4, lanesPerPoint: 8, products: 1000 } as const;
+/** Delay of every upstream call, token endpoint included, in ms. */
+export const UPSTREAM_LATENCY_MS = 20;
+/** The upstream silently caps `pageSize` at this. */
+export const UPSTREAM_MAX_PAGE_SIZE = 100;
+
+/** Sites in the cold deep query (scenario a). */
+export const COLD_SITES = 50;
+/** Sites in the warm deep query: small enough that the load generator is not the bottleneck. */
+export const WARM_SITES = 10;
+/** The product of the small query. */
+export const SMALL_GOODS_CODE = 'G00001';
+
+/** Concurrent client connections of every load run. */
+export const CONNECTIONS = 32;
+/** Length of each measured load run, in seconds (default 15; `BENCH_SECONDS=3` for development). */
+export const SECONDS = positiveNumber('BENCH_SECONDS', 15);
+/** Unmeasured load before each measured run, so JIT, pools and caches settle. */
+export const WARMUP_SECONDS = Math.min(2, Math.max(1, Math.round(SECONDS / 5)));
+/**
+ * Connections a client app opens to one host: browsers allow 6 over HTTP/1.1 (OkHttp 5). The
+ * "without the gateway" baseline fetches products through this many.
+ */
+export const CLIENT_CONNECTIONS = 6;
+/** Upstream sockets Mesh may open: the gateway's own default `UPSTREAM_MAX_CONCURRENCY`. */
+export const MESH_MAX_SOCKETS = 32;
+/** Mesh's response-cache TTL in ms: the gateway's TTL for sites (`CACHE_TTL_SITES_S`, 30 s). */
+export const MESH_CACHE_TTL_MS = 30_000;
+/**
+ * Cache TTL (sites, products, cities) of the gateway in the token-expiry scenario, in s. With
+ * the defaults (30 s and more) the mixed workload is served from cache within seconds, and no
+ * call would meet the expired token; 1 s keeps a steady stream of calls going upstream.
+ */
+export const EXPIRY_CACHE_TTL_S = 1;
+/** The gateway's log level: its default (`info`, one line per request), as it is deployed. */
+export const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
+
+/** Core of the system under test (gateway, bare server, Mesh: one at a time). */
+export const SUT_CORE = 0;
+/** Core of the load generator (this process) and the mock upstream. */
+export const LOAD_CORE = 1;
+
+/** The repository root. */
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
+export const MESH_DIR = fileURLToPath(new URL('./peers/mesh/', import.meta.url));
+
+// Private: a positive number from the environment, else `fallback`; anything else is an error.
+function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a number > 0, but got: ${JSON.stringify(raw)}`);
+  return value;
+}

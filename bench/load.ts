@@ -1,0 +1,79 @@
+/**
+ * A load run: autocannon (programmatic, in this process, which runs on the load generator's
+ * core) posting GraphQL requests over `CONNECTIONS` keep-alive connections, and what the load
+ * generator itself spent, so that a saturated generator is visible in the results.
+ */
+import autocannon, { type RequestTemplate } from 'autocannon';
+import { CONNECTIONS } from './config.js';
+
+/** What one run measured. Latencies in ms. */
+export interface LoadResult {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  latencyMeanMs: number;
+  /** Requests answered within the run. */
+  requests: number;
+  /** Requests sent, answered or not (those open when the run stopped are abandoned). */
+  requestsSent: number;
+  /** Socket errors and timeouts, plus non-2xx answers, plus 2xx answers whose body has `errors`. */
+  clientErrors: number;
+  non2xx: number;
+  /** Answers carrying GraphQL `errors` (only counted when `checkBodies` is on). */
+  graphqlErrors: number;
+  bytesPerResponse: number;
+  seconds: number;
+  /** The load generator's CPU over the run, in % of one core (100 = saturated). */
+  loadGeneratorCpuPercent: number;
+}
+
+/** A load run: one fixed body, or a fresh body per request from `nextBody`. */
+export interface LoadOptions {
+  url: string;
+  seconds: number;
+  body?: string;
+  nextBody?: () => string;
+  /** Read every answer and count those with GraphQL `errors` (costs the generator some CPU). */
+  checkBodies?: boolean;
+  /** Called once, `at` seconds into the run (e.g. to expire tokens mid-run). */
+  midRun?: { at: number; action: () => Promise<void> };
+}
+
+/** Run autocannon against `options.url` and summarise. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  let graphqlErrors = 0;
+  const template: RequestTemplate = { method: 'POST', headers: { 'content-type': 'application/json' }, body: options.body ?? '' };
+  if (options.nextBody) template.setupRequest = (request) => ({ ...request, body: options.nextBody!() });
+  if (options.checkBodies) template.onResponse = (status, body) => { if (status < 300 && body.includes('"errors"')) graphqlErrors += 1; };
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const instance = autocannon({ url: options.url, connections: CONNECTIONS, duration: options.seconds, timeout: 20, requests: [template] });
+  let midRunDone: Promise<void> | undefined;
+  const timer = options.midRun && setTimeout(() => { midRunDone = options.midRun!.action(); }, options.midRun.at * 1000);
+  const result = await instance;
+  clearTimeout(timer);
+  await midRunDone;
+  const wallMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const requests = result.requests.total;
+  return {
+    requestsPerSecond: round(result.requests.average, 1),
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    latencyMeanMs: round(result.latency.average, 2),
+    requests,
+    requestsSent: result.requests.sent,
+    clientErrors: result.errors + result.timeouts + result.non2xx + graphqlErrors,
+    non2xx: result.non2xx,
+    graphqlErrors,
+    bytesPerResponse: requests > 0 ? Math.round(result.throughput.total / requests) : 0,
+    seconds: result.duration,
+    loadGeneratorCpuPercent: round(((cpu.user + cpu.system) / 1000 / wallMs) * 100, 1),
+  };
+}
+
+/** `value` rounded to `digits` decimals. */
+export function round(value: number, digits = 0): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

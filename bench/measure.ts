@@ -1,0 +1,110 @@
+/**
+ * Every measurement of a run, in an order that keeps them independent: the gateway's scenarios
+ * on one process (cold first, then warm, mixed, and a catalog walk for memory after load), a
+ * fresh one for memory with just the catalog, another (short cache TTLs) for token expiry, the
+ * bare server, the REST clients, and Mesh last. Only one system under test
+ * runs at a time, on its core.
+ */
+import { COLD_SITES, EXPIRY_CACHE_TTL_S, SMALL_GOODS_CODE, UPSTREAM_MAX_PAGE_SIZE, WARM_SITES } from './config.js';
+import type { LoadResult } from './load.js';
+import type { BenchMock } from './mock.js';
+import { startBare } from './peers/bare.js';
+import { meshVersions, startMesh } from './peers/mesh.js';
+import { memoryMb, startGateway, stopProcess, type RunningProcess } from './processes.js';
+import { deepQuery, smallQuery } from './queries.js';
+import { coldDeep, type ColdResult } from './scenarios/cold.js';
+import { mixedLoad, tokenExpiryUnderLoad, type ExpiryResult, type MixedResult } from './scenarios/mixed.js';
+import { restClients, tokenFor, type RestClientResult } from './scenarios/rest-client.js';
+import { rssFullCatalog, type RssResult } from './scenarios/rss.js';
+import { bareLoad, warmLoad, type WarmResult } from './scenarios/warm.js';
+
+/** Everything measured, before ratios and targets are derived. */
+export interface Measurements {
+  gateway: {
+    cold: ColdResult; warmDeep: WarmResult; warmSmall: WarmResult; mixed: MixedResult; expiry: ExpiryResult;
+    /** A fresh gateway after walking the catalog (the headline figure). */
+    rss: RssResult;
+    /** The gateway that ran cold, warm and mixed, after walking the catalog too. */
+    rssAfterLoad: RssResult;
+  };
+  bare: { deep: LoadResult; small: LoadResult };
+  mesh: { cold: ColdResult; warmDeep: WarmResult; warmSmall: WarmResult; mixed: MixedResult; rssMbAfterRuns: number; versions: Record<string, string> };
+  restClients: RestClientResult[];
+  coldDeepMinimum: { sitePages: number; distinctProducts: number; productListPages: number; total: number };
+}
+
+/** Run every scenario against every server. */
+export async function measureAll(mock: BenchMock): Promise<Measurements> {
+  const gateway = await gatewayScenarios(mock);
+  step('RSS of a fresh gateway with the whole catalog cached');
+  const rss = await withProcess(startGateway(mock), (gw) => rssFullCatalog(`${gw.url}/graphql`, gw.pid, mock));
+  step(`token expiry under load (fresh gateway, ${EXPIRY_CACHE_TTL_S} s cache TTLs)`);
+  const ttl = String(EXPIRY_CACHE_TTL_S);
+  const expiryGateway = startGateway(mock, { CACHE_TTL_SITES_S: ttl, CACHE_TTL_PRODUCTS_S: ttl, CACHE_TTL_CITIES_S: ttl });
+  const expiry = await withProcess(expiryGateway, (gw) => tokenExpiryUnderLoad(`${gw.url}/graphql`, mock, mock));
+  step('bare node:http server on the same bytes');
+  const bare = await withProcess(startBare({ deep: gateway.warmDeep.body, small: gateway.warmSmall.body }), async (server) => ({
+    deep: await bareLoad(`${server.url}/deep`, JSON.stringify(deepQuery('gateway', WARM_SITES))),
+    small: await bareLoad(`${server.url}/small`, JSON.stringify(smallQuery('gateway', SMALL_GOODS_CODE))),
+  }));
+  step('REST clients without the gateway');
+  const rest = await restClients(mock);
+  const mesh = await meshScenarios(mock);
+  return { gateway: { ...gateway, rss, expiry }, bare, mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock) };
+}
+
+// Private: cold, warm deep, warm small, mixed, then the catalog walk and RSS, on one gateway.
+async function gatewayScenarios(mock: BenchMock): Promise<Omit<Measurements['gateway'], 'expiry' | 'rss'>> {
+  return withProcess(startGateway(mock), async (gw) => {
+    const url = `${gw.url}/graphql`;
+    step('gateway: cold deep query');
+    const cold = await coldDeep(url, 'gateway', mock);
+    step('gateway: warm deep and small queries');
+    const warmDeep = await warmLoad(url, deepQuery('gateway', WARM_SITES), mock, 'gateway warm deep query');
+    const warmSmall = await warmLoad(url, smallQuery('gateway', SMALL_GOODS_CODE), mock, 'gateway small query');
+    step('gateway: mixed workload');
+    const mixed = await mixedLoad(url, 'gateway', mock, mock);
+    step('gateway: whole catalog through the gateway, then RSS after all that load');
+    const rssAfterLoad = await rssFullCatalog(url, gw.pid, mock);
+    return { cold, warmDeep, warmSmall, mixed, rssAfterLoad };
+  });
+}
+
+// Private: the same scenarios on Mesh, handed a token fetched from the mock.
+async function meshScenarios(mock: BenchMock): Promise<Measurements['mesh']> {
+  step('GraphQL Mesh: start');
+  return withProcess(startMesh(mock.url, await tokenFor(mock)), async (mesh) => {
+    const url = `${mesh.url}/graphql`;
+    step('GraphQL Mesh: cold deep query');
+    const cold = await coldDeep(url, 'mesh', mock);
+    step('GraphQL Mesh: warm deep and small queries (response cache on)');
+    const warmDeep = await warmLoad(url, deepQuery('mesh', WARM_SITES), mock, 'Mesh warm deep query');
+    const warmSmall = await warmLoad(url, smallQuery('mesh', SMALL_GOODS_CODE), mock, 'Mesh small query');
+    step('GraphQL Mesh: mixed workload');
+    const mixed = await mixedLoad(url, 'mesh', mock, mock);
+    return { cold, warmDeep, warmSmall, mixed, rssMbAfterRuns: memoryMb(mesh.pid).rss, versions: meshVersions() };
+  });
+}
+
+// Private: site pages + the smaller of distinct products and product-list pages.
+async function coldMinimum(mock: BenchMock): Promise<Measurements['coldDeepMinimum']> {
+  const sitePages = Math.ceil(COLD_SITES / UPSTREAM_MAX_PAGE_SIZE);
+  const distinctProducts = await mock.distinctGoods(COLD_SITES);
+  const productListPages = Math.ceil(mock.goodsCodes.length / UPSTREAM_MAX_PAGE_SIZE);
+  return { sitePages, distinctProducts, productListPages, total: sitePages + Math.min(distinctProducts, productListPages) };
+}
+
+// Private: start a server, use it, always stop it.
+async function withProcess<T>(starting: Promise<RunningProcess>, use: (server: RunningProcess) => Promise<T>): Promise<T> {
+  const server = await starting;
+  try {
+    return await use(server);
+  } finally {
+    await stopProcess(server.child);
+  }
+}
+
+// Private: progress on stderr (stdout stays free for whoever pipes the bench).
+function step(what: string): void {
+  console.error(`bench: ${what}`);
+}

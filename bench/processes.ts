@@ -1,0 +1,118 @@
+/**
+ * Child processes of the bench: pinning to a core with `taskset`, the built gateway, waiting
+ * for a server, resident memory, and a clean stop.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GATEWAY_LOG_LEVEL, ROOT, SUT_CORE } from './config.js';
+
+/** Whether `taskset` works here (Linux with util-linux); without it nothing is pinned. */
+export const CAN_PIN = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+/** `command args` run on `core` only, when taskset is available. taskset execs, so the pid is the command's. */
+export function pinned(core: number, command: string, args: string[]): [string, string[]] {
+  return CAN_PIN ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+}
+
+/** A server the bench started. */
+export interface RunningProcess {
+  /** Its base address, e.g. `http://127.0.0.1:4321`. */
+  url: string;
+  pid: number;
+  child: ChildProcess;
+}
+
+/** Where the gateway's upstream is and how to sign in to it. */
+export interface UpstreamAddress {
+  url: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/**
+ * Start `dist/main.js` pinned to the system-under-test core, as it is deployed
+ * (`NODE_ENV=production`, default settings), and wait until `/readyz` passes: readiness means
+ * it holds an upstream token, as a load balancer would wait for before sending traffic. The
+ * port is picked here rather than read from the log, so any `LOG_LEVEL` works.
+ */
+export async function startGateway(upstream: UpstreamAddress, env: Record<string, string> = {}): Promise<RunningProcess> {
+  const port = await freePort();
+  const [command, args] = pinned(SUT_CORE, process.execPath, ['dist/main.js']);
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: GATEWAY_LOG_LEVEL,
+      UPSTREAM_BASE_URL: upstream.url,
+      OAUTH_TOKEN_URL: upstream.tokenUrl,
+      OAUTH_CLIENT_ID: upstream.clientId,
+      OAUTH_CLIENT_SECRET: upstream.clientSecret,
+      ...env,
+    },
+    // The gateway still formats and writes its log lines (its cost, as deployed); /dev/null takes
+    // them, so that reading them costs the load generator's core nothing. A crash's stack is on stderr.
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await waitUntilOk(`${url}/readyz`, { method: 'GET' }, child);
+    return { url, pid: child.pid!, child };
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+}
+
+/** Poll `url` until it answers 2xx (at most `timeoutMs`); fail at once if `child` exits meanwhile. */
+export async function waitUntilOk(url: string, init: RequestInit, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: the server exited (${child.exitCode ?? child.signalCode})`);
+    try {
+      const response = await fetch(url, init);
+      await response.arrayBuffer();
+      if (response.ok) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer 2xx within ${timeoutMs} ms (last: ${last})`);
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+export async function stopProcess(child: ChildProcess, graceMs = 5000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Resident and peak resident memory of a process, in MB (from /proc/<pid>/status). */
+export function memoryMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+}
+
+/** A TCP port free right now on 127.0.0.1, for servers that cannot be told port 0. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,131 @@
+/**
+ * `bench/results/latest.json`: the headline ratios and counts the issue names, the targets
+ * judged against them, the run's settings and machine, and every raw figure.
+ */
+import * as config from '../config.js';
+import { round } from '../load.js';
+import type { Machine } from '../machine.js';
+import type { Measurements } from '../measure.js';
+
+/** One target of the issue, judged. `met` is null where the issue sets no threshold. */
+export interface Target {
+  what: string;
+  target: string;
+  actual: string;
+  met: boolean | null;
+}
+
+/** The whole results file. */
+export type Results = ReturnType<typeof buildResults>;
+
+/** Derive ratios, headline counts and targets from the measurements. */
+export function buildResults(m: Measurements, machine: Machine, run: { date: string; durationSeconds: number }) {
+  const headline = headlineOf(m);
+  return {
+    date: run.date,
+    shortRun: config.SECONDS < 15,
+    durationSeconds: run.durationSeconds,
+    ...headline,
+    targets: judge(m, headline, run.durationSeconds),
+    machine,
+    settings: settings(),
+    raw: stripBodies(m),
+  };
+}
+
+type Headline = ReturnType<typeof headlineOf>;
+
+// Private: the figures the issue names, under the names it gives them.
+function headlineOf(m: Measurements) {
+  const g = m.gateway;
+  const perProduct = m.restClients.find((r) => r.strategy === 'per product');
+  const listPages = m.restClients.find((r) => r.strategy === 'list pages');
+  return {
+    ratios: {
+      warmVsBare: round(g.warmDeep.requestsPerSecond / m.bare.deep.requestsPerSecond, 3),
+      warmVsMeshCache: round(g.warmDeep.requestsPerSecond / m.mesh.warmDeep.requestsPerSecond, 2),
+      smallWarmVsBare: round(g.warmSmall.requestsPerSecond / m.bare.small.requestsPerSecond, 3),
+      smallWarmVsMeshCache: round(g.warmSmall.requestsPerSecond / m.mesh.warmSmall.requestsPerSecond, 2),
+      coldLatencyMeshOverGateway: round(m.mesh.cold.latencyMs / g.cold.latencyMs, 2),
+      coldLatencyRestClientOverGateway: round((perProduct?.latencyMs ?? NaN) / g.cold.latencyMs, 2),
+    },
+    upstreamCalls: {
+      coldDeep: g.cold.upstreamCalls,
+      coldDeepMinimum: m.coldDeepMinimum.total,
+      warmDeep: g.warmDeep.upstreamCalls,
+      warmSmall: g.warmSmall.upstreamCalls,
+      meshColdDeep: m.mesh.cold.upstreamCalls,
+      restClientPerProduct: perProduct?.calls ?? NaN,
+      restClientListPages: listPages?.calls ?? NaN,
+      mixedPer1000Requests: { gateway: g.mixed.upstreamCallsPer1000Requests, meshCache: m.mesh.mixed.upstreamCallsPer1000Requests },
+    },
+    roundTrips: {
+      coldDeep: g.cold.roundTrips,
+      meshColdDeep: m.mesh.cold.roundTrips,
+      restClientPerProduct: perProduct?.roundTrips ?? NaN,
+      restClientListPages: listPages?.roundTrips ?? NaN,
+    },
+    tokenRequestsAtExpiry: g.expiry.tokenRequestsAfterExpiry,
+    clientErrorsAtExpiry: g.expiry.clientErrors,
+    rssMbFullCatalog: g.rss.rssMb,
+    rssMbFullCatalogAfterLoad: g.rssAfterLoad.rssMb,
+  };
+}
+
+// Private: the issue's targets beside this run's figures.
+function judge(m: Measurements, h: Headline, seconds: number): Target[] {
+  const { ratios: r, upstreamCalls: calls } = h;
+  const e = m.gateway.expiry;
+  const t = (what: string, target: string, actual: string | number, met: boolean | null): Target => ({ what, target, actual: String(actual), met });
+  // A ratio over the bare server overstates the gateway when the load generator, not the bare server, was the limit.
+  const bareBound = (x: { loadGeneratorCpuPercent: number }): string => (x.loadGeneratorCpuPercent >= 85 ? ` (bare run bounded by the load generator, ${x.loadGeneratorCpuPercent} % CPU)` : '');
+  const mixed = `gateway ${calls.mixedPer1000Requests.gateway} calls/1000 req, p99 ${m.gateway.mixed.latencyP99Ms} ms; `
+    + `Mesh ${calls.mixedPer1000Requests.meshCache} calls/1000 req, p99 ${m.mesh.mixed.latencyP99Ms} ms`;
+  return [
+    t('Cold deep query: upstream calls', `≤ coldDeepMinimum (${calls.coldDeepMinimum})`, calls.coldDeep, calls.coldDeep <= calls.coldDeepMinimum),
+    t('Cold deep query: sequential round trips', '≤ 3', h.roundTrips.coldDeep, h.roundTrips.coldDeep <= 3),
+    t('Cold deep query: Mesh latency ÷ gateway latency', '≥ 5', r.coldLatencyMeshOverGateway, r.coldLatencyMeshOverGateway >= 5),
+    t('Warm: upstream calls (deep + small runs)', '0', `${calls.warmDeep} + ${calls.warmSmall}`, calls.warmDeep + calls.warmSmall === 0),
+    t('Warm 10-site deep req/s ÷ bare server', '≥ 0.7', `${r.warmVsBare}${bareBound(m.bare.deep)}`, r.warmVsBare >= 0.7),
+    t('Warm 10-site deep req/s ÷ Mesh with cache', '≥ 2', r.warmVsMeshCache, r.warmVsMeshCache >= 2),
+    t('Small query req/s ÷ Mesh with cache', '≥ 2', r.smallWarmVsMeshCache, r.smallWarmVsMeshCache >= 2),
+    t('Mixed workload beside Mesh with cache', 'report', mixed, null),
+    // Without upstream calls after the expiry nothing met the dead token: not exercised, so not judged.
+    t('Token expiry under load: token requests', '1', `${h.tokenRequestsAtExpiry} (${e.upstreamCallsAfterExpiry} upstream calls after the expiry, ${e.tokenTimeoutAnswers} refused)`,
+      e.upstreamCallsAfterExpiry === 0 ? null : h.tokenRequestsAtExpiry === 1),
+    t('Token expiry under load: client errors', '0', h.clientErrorsAtExpiry, h.clientErrorsAtExpiry === 0),
+    t('RSS with the whole catalog cached', '< 250 MB', `${h.rssMbFullCatalog} MB (${h.rssMbFullCatalogAfterLoad} MB after the load runs)`, h.rssMbFullCatalog < 250),
+    t('`bench/run.ts` end to end (build not included)', '< 10 min', `${seconds} s`, seconds < 600),
+  ];
+}
+
+// Private: what the run was configured with.
+function settings() {
+  return {
+    catalog: config.CATALOG,
+    upstreamLatencyMs: config.UPSTREAM_LATENCY_MS,
+    upstreamMaxPageSize: config.UPSTREAM_MAX_PAGE_SIZE,
+    connections: config.CONNECTIONS,
+    seconds: config.SECONDS,
+    warmupSeconds: config.WARMUP_SECONDS,
+    coldSites: config.COLD_SITES,
+    warmSites: config.WARM_SITES,
+    smallGoodsCode: config.SMALL_GOODS_CODE,
+    clientConnections: config.CLIENT_CONNECTIONS,
+    meshMaxSockets: config.MESH_MAX_SOCKETS,
+    meshCacheTtlMs: config.MESH_CACHE_TTL_MS,
+    gatewayLogLevel: config.GATEWAY_LOG_LEVEL,
+    expiryCacheTtlS: config.EXPIRY_CACHE_TTL_S,
+    cores: { systemUnderTest: config.SUT_CORE, loadGeneratorAndMock: config.LOAD_CORE },
+  };
+}
+
+// Private: the raw measurements with replayed bodies reduced to their size.
+function stripBodies(m: Measurements) {
+  const strip = <T extends { body: Buffer }>({ body, ...rest }: T) => ({ ...rest, responseBytes: body.length });
+  return {
+    ...m,
+    gateway: { ...m.gateway, warmDeep: strip(m.gateway.warmDeep), warmSmall: strip(m.gateway.warmSmall) },
+    mesh: { ...m.mesh, warmDeep: strip(m.mesh.warmDeep), warmSmall: strip(m.mesh.warmSmall) },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * `npm run bench`: builds the gateway (the npm script), then this: the mock upstream at
+ * benchmark scale, the gateway, a bare `node:http` server and GraphQL Mesh, each measured in
+ * turn (`measure.ts`); results to `bench/results/latest.json`, `bench/results/chart.svg` and
+ * `bench/RESULTS.md`. Not part of `npm test`.
+ *
+ *   npm run bench                      # full run: 15 s per load run, about 5 minutes
+ *   BENCH_SECONDS=3 npx tsx bench/run.ts   # quick check of the harness (dist/ must be built)
+ *
+ * The driver re-executes itself under `taskset -c 1`: autocannon runs here, and the load
+ * generator must not share a core with the server it measures (core 0).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { LOAD_CORE, ROOT } from './config.js';
+import { describeMachine } from './machine.js';
+import { measureAll } from './measure.js';
+import { startMock } from './mock.js';
+import { composeMesh, ensureMeshInstalled } from './peers/mesh.js';
+import { CAN_PIN } from './processes.js';
+import { writeReports } from './report.js';
+import { buildResults } from './report/results.js';
+
+if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
+  const child = spawn('taskset', ['-c', String(LOAD_CORE), process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_PINNED: '1' },
+  });
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const machine = describeMachine();
+  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run bench` (it builds first)');
+  // Installing and composing Mesh happen before anything is measured, so they skew nothing.
+  ensureMeshInstalled();
+  composeMesh();
+  const mock = await startMock();
+  try {
+    const measurements = await measureAll(mock);
+    const durationSeconds = Math.round((Date.now() - started) / 1000);
+    const results = buildResults(measurements, machine, { date: new Date(started).toISOString(), durationSeconds });
+    writeReports(results);
+    console.error(`bench: done in ${durationSeconds} s; ratios ${JSON.stringify(results.ratios)}`);
+    console.error('bench: wrote bench/results/latest.json, bench/results/chart.svg, bench/RESULTS.md');
+  } finally {
+    await mock.close();
+  }
+}
