@@ -14,6 +14,8 @@ export interface Reader {
   string(name: string, fallback: string): string;
   oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T;
   url(name: string): string | undefined;
+  /** A `redis://` or `rediss://` URL with a host; never echoed (it may carry a password). */
+  redisUrl(name: string): string | undefined;
   /** Comma-separated secrets, each `minLength` or more visible ASCII characters; never echoed. */
   keys(name: string, minLength: number): readonly string[];
   /** `true`/`false`/`1`/`0`, any case. */
@@ -70,6 +72,16 @@ export function createReader(env: Env, problems: string[]): Reader {
         return undefined;
       }
       return raw.trim().replace(/\/+$/, '');
+    },
+    redisUrl(name) {
+      const raw = env[name];
+      if (!present(raw)) return undefined;
+      const url = URL.canParse(raw.trim()) ? new URL(raw.trim()) : undefined;
+      if (!url || !/^rediss?:$/.test(url.protocol) || url.hostname === '') {
+        problems.push(`${name} must be a redis:// or rediss:// URL with a host (value not shown: it may hold a password)`);
+        return undefined;
+      }
+      return raw.trim();
     },
     bool(name, fallback) {
       const raw = env[name];

@@ -24,6 +24,19 @@ export interface UpstreamConfig {
   clientAuth: ClientAuth;
 }
 
+/** Where replicas share their cache and upstream token (see scale-out.ts). */
+export interface RedisConfig {
+  /** `REDIS_URL`: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS; never logged or echoed. */
+  url: string;
+  /** `REDIS_COMMAND_TIMEOUT_MS`: bound on each Redis command, in ms; slower counts as Redis down. Default 200. */
+  commandTimeoutMs: number;
+  /**
+   * `REDIS_FILL_WAIT_MS`: how long replicas wait for the one replica loading the same data (it
+   * holds a lock that long at most) before loading it themselves, in ms. Default 2000.
+   */
+  fillWaitMs: number;
+}
+
 export interface Config {
   /** `PORT`: TCP port to listen on. Default 4000; 0 picks a free port. */
   port: number;
@@ -76,7 +89,8 @@ export interface Config {
   maxRequestBodyBytes: number;
   /**
    * `RESPONSE_CACHE_MAX_BYTES`: bytes of whole answers kept for identical requests (each until
-   * the first of its data stops being fresh). Default 67108864 (64 MiB); 0 turns it off.
+   * the first of its data stops being fresh). Default 33554432 (32 MiB, within the 250 MB RSS
+   * budget beside a whole cached catalog); 0 turns it off.
    */
   responseCacheMaxBytes: number;
   /**
@@ -136,6 +150,8 @@ export interface Config {
    * hidden too. Default true, but false when `NODE_ENV` is `production`.
    */
   introspection: boolean;
+  /** `REDIS_URL` and its tunables; `undefined` (no `REDIS_URL`): single-process mode. */
+  redis: RedisConfig | undefined;
 }
 
 /** Thrown by `loadConfig` with every problem found, one per line. */
@@ -181,7 +197,7 @@ export function loadConfig(env: Env): Config {
     cacheStaleIfErrorS: read.int('CACHE_STALE_IF_ERROR_S', 300, 0, 7 * DAY_S),
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     maxRequestBodyBytes: read.int('MAX_REQUEST_BODY_BYTES', 1_048_576, 1024, 104_857_600),
-    responseCacheMaxBytes: read.int('RESPONSE_CACHE_MAX_BYTES', 67_108_864, 0, 4_294_967_296),
+    responseCacheMaxBytes: read.int('RESPONSE_CACHE_MAX_BYTES', 33_554_432, 0, 4_294_967_296),
     apiKeys: read.keys('GATEWAY_API_KEYS', MIN_API_KEY_LENGTH),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
@@ -198,9 +214,18 @@ export function loadConfig(env: Env): Config {
     batchingLimit: read.int('BATCHING_LIMIT', 0, 0, 100),
     graphiql: read.bool('GRAPHIQL', !production),
     introspection: read.bool('INTROSPECTION', !production),
+    redis: readRedis(read),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+// Private: the tunables are checked even without REDIS_URL, so a typo is found before it matters.
+function readRedis(read: Reader): RedisConfig | undefined {
+  const url = read.redisUrl('REDIS_URL');
+  const commandTimeoutMs = read.int('REDIS_COMMAND_TIMEOUT_MS', 200, 1, 60_000);
+  const fillWaitMs = read.int('REDIS_FILL_WAIT_MS', 2000, 0, 600_000);
+  return url === undefined ? undefined : { url, commandTimeoutMs, fillWaitMs };
 }
 
 function readUpstream(env: Env, read: Reader, problems: string[]): UpstreamConfig | undefined {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { createLruCache } from './cache/lru-cache.js';
+import { createLruCache, type LruCacheOptions } from './cache/lru-cache.js';
 import type { Clock } from './cache/cache.js';
 import type { Config, UpstreamConfig } from './config.js';
 import { createContextFactory, type GatewayContext } from './context.js';
@@ -27,6 +27,7 @@ import { useResponseCache } from './plugins/use-response-cache.js';
 import { useRequestScope } from './plugins/use-request-scope.js';
 import { useUpstreamBudget } from './plugins/upstream-budget/use-upstream-budget.js';
 import { resolvers } from './resolvers/index.js';
+import { createScaleOut } from './scale-out.js';
 import { createUpstreamApi } from './upstream/api.js';
 import { createUpstreamClient } from './upstream/client.js';
 import { isUpstreamError } from './upstream/errors.js';
@@ -53,7 +54,13 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
   const { upstream } = config;
   // Shared components log through `log`: a line written on a request's behalf carries its id.
   const log = withRequestIds(logger);
-  const metrics = createMetrics({ breakerStates: () => client.breakerStates(), cacheEntries: () => cache.size });
+  // With REDIS_URL, replicas share the cache and the token through Redis (scale-out.ts).
+  const scaleOut = config.redis && createScaleOut(config.redis, {
+    upstream, tokenTimeoutMs: config.tokenTimeoutMs, logger: log, onError: (operation) => metrics.redisError(operation),
+  });
+  const metrics = createMetrics({
+    breakerStates: () => client.breakerStates(), cacheEntries: () => cache.size, ...(scaleOut ? { redisState: scaleOut.state } : {}),
+  });
   const observers = createObservers(metrics);
   const tokens = createTokenManager({
     tokenUrl: upstream.tokenUrl,
@@ -64,6 +71,7 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     timeoutMs: config.tokenTimeoutMs,
     logger: log,
     observer: observers.tokens,
+    store: scaleOut?.tokenStore,
   });
   const client = createUpstreamClient({
     baseUrl: upstream.baseUrl,
@@ -76,14 +84,15 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     logger: log,
     observer: observers.upstream,
   });
-  const cache = createLruCache({
+  const cacheOptions: LruCacheOptions = {
     maxEntries: config.cacheMaxEntries,
     staleWhileRevalidateMs: config.cacheStaleWhileRevalidateS * 1000,
     staleIfErrorMs: config.cacheStaleIfErrorS * 1000,
     ...(clock ? { clock } : {}),
     observer: observers.cache,
     onBackgroundError: (key, error) => log.warn({ key, code: codeOf(error) }, 'background refresh failed'),
-  });
+  };
+  const cache = scaleOut ? scaleOut.cache(cacheOptions) : createLruCache(cacheOptions);
   const sources = createSources(createUpstreamApi(client, log), cache, {
     citiesMs: config.cacheTtlCitiesS * 1000,
     sitesMs: config.cacheTtlSitesS * 1000,
@@ -101,7 +110,7 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     batching: batchingOptions(config.batchingLimit),
     plugins: [
       useRequestLog(logger, metrics),
-      useHealth(client),
+      useHealth(client, scaleOut?.state),
       useApiKeys(config.apiKeys),
       useMetrics(metrics),
       useRateLimit(config.rateLimitPerMinute),
@@ -117,6 +126,7 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     async close() {
       await client.close();
       await tokens.close();
+      await scaleOut?.close();
     },
   };
 }

@@ -41,7 +41,7 @@ describe('configuration', () => {
       cacheStaleIfErrorS: 300,
       shutdownGraceMs: 10_000,
       maxRequestBodyBytes: 1_048_576,
-      responseCacheMaxBytes: 67_108_864,
+      responseCacheMaxBytes: 33_554_432,
       apiKeys: [],
       rateLimitPerMinute: 0,
       logLevel: 'info',
@@ -145,5 +145,18 @@ describe('configuration', () => {
     });
     expect(problems.join('\n')).not.toContain('pa55word');
     expect(problems.join('\n')).not.toContain('s3cr3t-value');
+  });
+
+  it('reads REDIS_URL and its tunables, refusing other schemes without echoing the URL', () => {
+    expect(loadConfig({}).redis).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'rediss://:pa55word@redis.internal:6380/2', REDIS_FILL_WAIT_MS: '500' }).redis).toEqual({
+      url: 'rediss://:pa55word@redis.internal:6380/2',
+      commandTimeoutMs: 200,
+      fillWaitMs: 500,
+    });
+    const problems = problemsOf({ REDIS_URL: 'http://:pa55word@redis.internal', REDIS_COMMAND_TIMEOUT_MS: '0' });
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toContain('REDIS_URL must be a redis:// or rediss:// URL');
+    expect(problems.join('\n')).not.toContain('pa55word');
   });
 });

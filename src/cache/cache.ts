@@ -1,8 +1,8 @@
 /**
  * The shared cache, as the loaders see it: a key-value store with a TTL per entry, in-flight
  * de-duplication, stale serving and cancellation. The in-process LRU level (lru-cache.ts)
- * implements it today; a shared second level (Redis) can sit behind the same interface later
- * without touching loaders or resolvers.
+ * implements it for a single process; with Redis, the tiered cache (tiered-cache.ts) puts a level
+ * shared by the replicas under it, behind the same interface.
  *
  * Values may be `null` (a cached "not found"); errors are never stored.
  */

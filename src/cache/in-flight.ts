@@ -5,6 +5,8 @@
  * stale-while-revalidate refresh) is never aborted by callers leaving.
  */
 
+import { setMaxListeners } from 'node:events';
+
 interface Flight {
   promise: Promise<unknown>;
   controller: AbortController;
@@ -17,6 +19,8 @@ export interface InFlight {
   join<T>(key: string, load: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** Starts `load` for `key` unless one runs, and waits for nothing; its failure goes to `onError`. */
   startInBackground(key: string, load: (signal: AbortSignal) => Promise<unknown>, onError: (error: unknown) => void): void;
+  /** Whether a load of `key` runs now. */
+  has(key: string): boolean;
   /** Loads running now. */
   readonly size: number;
 }
@@ -26,6 +30,8 @@ export function createInFlight(): InFlight {
 
   function start(key: string, load: (signal: AbortSignal) => Promise<unknown>, background: boolean): Flight {
     const controller = new AbortController();
+    // A walk's pages, retries and queued attempts all listen on one load's signal.
+    setMaxListeners(0, controller.signal);
     const flight: Flight = { promise: Promise.resolve(), controller, waiters: 0, background };
     flight.promise = (async () => {
       try {
@@ -48,6 +54,7 @@ export function createInFlight(): InFlight {
       if (flights.has(key)) return;
       start(key, load, true).promise.catch(onError);
     },
+    has: (key) => flights.has(key),
     get size() {
       return flights.size;
     },

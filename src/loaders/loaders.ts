@@ -14,8 +14,8 @@ export interface Loaders {
   siteByCode: DataLoader<string, SiteRecord | null>;
   cityByCode: DataLoader<string, CityRecord | null>;
   cityBySiteCode: DataLoader<string, SiteCity | null>;
-  /** Starts learning the product list (its first page) in the background, for the product plan. */
-  prefetchProducts(): void;
+  /** Starts loading the product list in the background for a page of `sites` sites' lanes. */
+  prefetchProducts(sites: number): void;
   /** One client page of a list. */
   page<K extends ListKind>(kind: K, page: number, pageSize: number): Promise<PageResult<KindRecord[K]>>;
 }
@@ -39,7 +39,7 @@ export function createLoaders(sources: Sources, scope: SourceScope): Loaders {
       return codes.map((code) => cities.get(code) ?? null);
     }),
     cityBySiteCode: new DataLoader((codes) => sources.citiesOfSites(codes, scope)),
-    prefetchProducts: () => sources.prefetchProducts(scope),
+    prefetchProducts: (sites) => sources.prefetchProducts(sites, scope),
     page: <K extends ListKind>(kind: K, page: number, pageSize: number) =>
       pages.load({ kind, page, pageSize }) as Promise<PageResult<KindRecord[K]>>,
   };

@@ -10,7 +10,8 @@
  *    answer for a TTL that depends on what it holds: cities change rarely, sites carry stock and
  *    change often, products in between. Its loads are de-duplicated in flight, so concurrent
  *    requests needing the same upstream call share one call. Errors are never stored. Keys name
- *    the operation and its arguments, never the token.
+ *    the operation and its arguments, never the token. With REDIS_URL a Redis level under it is
+ *    shared by the replicas (cache/tiered-cache.ts); `peek` still sees this process only.
  *
  * Lists prime entities: a list-with-points page stores each site under `site:<code>` (with its
  * points) and its city under `siteCity:<code>`; a product list page stores `product:<goodsCode>`.
@@ -67,8 +68,13 @@ export interface Sources {
   site(code: string, scope: SourceScope): Promise<SiteRecord | null>;
   /** Products by goods code, through the product list when that costs fewer calls. */
   products(goodsCodes: readonly string[], scope: SourceScope): Promise<(ProductRecord | null | Error)[]>;
-  /** Fetches the first product-list page (its size decides the product plan) unless known; never fails. */
-  prefetchProducts(scope: SourceScope): void;
+  /**
+   * For a page of `sites` sites whose lanes' products are wanted: fetches the product list's
+   * first page (its size decides the plan) and, when the list has no more pages than sites
+   * (each site brings at least one new goods code, as a rule), the rest, without waiting for
+   * the lanes. In the background; never fails.
+   */
+  prefetchProducts(sites: number, scope: SourceScope): void;
   /** The city of each site (null where unknown), walking list-with-points on a miss. */
   citiesOfSites(siteCodes: readonly string[], scope: SourceScope): Promise<(SiteCity | null)[]>;
   /** What is known of each list. */
@@ -106,9 +112,8 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
   function primeSites(result: UpstreamPage<SiteRecord>) {
     for (const site of result.items.filter(isRecord)) {
       cache.set(`site:${site.code}`, site, ttl.sitesMs);
-      if (site.cityCode === null) continue;
-      const city: SiteCity = { code: site.cityCode, name: site.cityName ?? site.cityCode };
-      cache.set(`siteCity:${site.code}`, city, ttl.citiesMs);
+      const city = cityOfSite(site);
+      if (city !== null) cache.set(`siteCity:${site.code}`, city, ttl.citiesMs);
     }
     return result;
   }
@@ -158,8 +163,13 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
     if (facts.products.total === undefined && unknown >= PRODUCT_PROBE_MIN) {
       await read('products', 1, WALK_PAGE_SIZE, scope).catch(() => undefined);
     }
+    return walkPages() < unknown;
+  }
+
+  // Upstream pages a walk of the product list takes (Infinity while its size is unknown).
+  function walkPages(): number {
     const { total, cap } = facts.products;
-    return total !== undefined && Math.ceil(total / Math.min(cap ?? WALK_PAGE_SIZE, WALK_PAGE_SIZE)) < unknown;
+    return total === undefined ? Number.POSITIVE_INFINITY : Math.ceil(total / Math.min(cap ?? WALK_PAGE_SIZE, WALK_PAGE_SIZE));
   }
 
   return {
@@ -180,17 +190,23 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       if (await walkIsCheaper(unknown, scope)) await walk('products', scope).catch(() => undefined);
       return Promise.all(goodsCodes.map((code) => product(code, scope).catch((error: unknown) => toError(error))));
     },
-    prefetchProducts(scope) {
-      if (facts.products.total !== undefined && cache.peek(`products:walk`) !== undefined) return;
+    prefetchProducts(sites, scope) {
+      if (cache.peek(`products:walk`) !== undefined) return;
       // The walk's own first page (same upstream pages, so nothing is asked twice).
-      read('products', 1, WALK_PAGE_SIZE, scope).catch(() => undefined);
+      read('products', 1, WALK_PAGE_SIZE, scope)
+        .then(() => {
+          if (walkPages() <= sites) return walk('products', scope);
+        })
+        .catch(() => undefined);
     },
     async citiesOfSites(siteCodes, scope) {
-      const known = () => siteCodes.map((code) => cache.peek<SiteCity>(`siteCity:${code}`) ?? null);
-      const first = known();
-      if (!first.includes(null)) return first;
-      await walk('sitesWithPoints', scope); // one walk per sites TTL, however many requests miss
-      return known();
+      const known = siteCodes.map((code) => cache.peek<SiteCity>(`siteCity:${code}`) ?? null);
+      if (!known.includes(null)) return known;
+      // One walk per sites TTL, however many requests miss. Its sites say their cities even where
+      // the entries it primed are not in this process's cache: evicted, or primed by another
+      // replica (with a shared cache level the walk itself may come from that replica).
+      const walked = citiesOfWalk(await walk('sitesWithPoints', scope));
+      return known.map((city, i) => city ?? walked.get(siteCodes[i]!) ?? null);
     },
     facts: (kind) => ({ cap: facts[kind].cap, total: facts[kind].total }),
     isCached: (key) => cache.peek(key) !== undefined,
@@ -203,6 +219,25 @@ function charged<T>(scope: SourceScope, load: (signal: AbortSignal) => Promise<T
     scope.chargeUpstreamCall?.();
     return load(signal);
   };
+}
+
+// Private: what a site says of its city (list-with-points only).
+function cityOfSite(site: SiteRecord): SiteCity | null {
+  return site.cityCode === null ? null : { code: site.cityCode, name: site.cityName ?? site.cityCode };
+}
+
+// Private: site code → city, from a walk of list-with-points; built once per walk result.
+const walkCities = new WeakMap<readonly (SiteRecord | null)[], Map<string, SiteCity>>();
+function citiesOfWalk(sites: readonly (SiteRecord | null)[]): Map<string, SiteCity> {
+  let cities = walkCities.get(sites);
+  if (cities === undefined) {
+    cities = new Map(sites.filter(isRecord).flatMap((site) => {
+      const city = cityOfSite(site);
+      return city === null ? [] : [[site.code, city] as const];
+    }));
+    walkCities.set(sites, cities);
+  }
+  return cities;
 }
 
 // Private: drops the placeholders of broken items once positions no longer matter.

@@ -14,6 +14,8 @@
  *   (0 closed, 1 half-open, 2 open).
  * - `gateway_cache_lookups_total` {kind, result}: `hit`, `miss`, `stale`; `gateway_cache_entries`.
  * - `gateway_token_requests_total` {outcome}: token requests, `ok` or the failure's outcome.
+ * - With Redis (REDIS_URL) only: `gateway_redis_up` (1 in use, 0 down: caching in-process) and
+ *   `gateway_redis_errors_total` {operation}: failed Redis operations, each fallen back from.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LookupResult } from '../cache/cache.js';
@@ -28,12 +30,16 @@ export interface GatewayMetrics {
   upstreamAttemptEnded(attempt: AttemptEnd): void;
   cacheLookup(kind: string, result: LookupResult): void;
   tokenRequest(outcome: string): void;
+  /** A Redis operation failed (`cache_read`, `cache_write`, `cache_lock`, `cache_decode`, `token_*`). */
+  redisError(operation: string): void;
 }
 
 /** State read when metrics are scraped. */
 export interface MetricSources {
   breakerStates(): Record<string, 'closed' | 'open' | 'half-open'>;
   cacheEntries(): number;
+  /** Whether Redis is in use; absent without REDIS_URL (then no Redis families). */
+  redisState?(): 'up' | 'down';
 }
 
 /**
@@ -94,6 +100,7 @@ export function createMetrics(sources: MetricSources): GatewayMetrics {
     name: 'gateway_token_requests_total', help: 'Upstream token requests by outcome (ok, or how they failed)',
     labelNames: ['outcome'] as const, registers,
   });
+  const redisErrors = sources.redisState === undefined ? undefined : redisFamilies(registers, sources.redisState);
   const operationLabel = createOperationLabels();
 
   return {
@@ -116,7 +123,22 @@ export function createMetrics(sources: MetricSources): GatewayMetrics {
     },
     cacheLookup: (kind, result) => lookups.inc({ kind, result }),
     tokenRequest: (outcome) => tokenRequests.inc({ outcome }),
+    redisError: (operation) => redisErrors?.inc({ operation }),
   };
+}
+
+// Private: the Redis families, registered only when Redis is configured.
+function redisFamilies(registers: Registry[], state: () => 'up' | 'down') {
+  const up = new Gauge({
+    name: 'gateway_redis_up', help: 'Whether Redis is in use (1), or down and the gateway caching in-process (0)', registers,
+    collect() {
+      up.set(state() === 'up' ? 1 : 0);
+    },
+  });
+  return new Counter({
+    name: 'gateway_redis_errors_total', help: 'Failed Redis operations by name; each fell back to in-process caching or the own token',
+    labelNames: ['operation'] as const, registers,
+  });
 }
 
 // Private: the first MAX_OPERATION_LABELS names keep their own label.

@@ -45,6 +45,8 @@ export function useResponseCache({ maxBytes, clock }: ResponseCacheOptions): Plu
     maxEntrySize: Math.floor(maxBytes * MAX_ENTRY_SHARE),
     sizeCalculation: (entry) => entry.body.byteLength + entry.etag.length + 64,
     perf: clock,
+    // lru-cache reuses a clock reading for 1 ms by default; an answer must not outlive its data.
+    ttlResolution: 0,
   });
   const keys = new WeakMap<Request, string>();
   let graphqlEndpoint = '/graphql';

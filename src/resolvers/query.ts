@@ -28,7 +28,7 @@ export const Query: QueryResolvers = {
     const kind = FIELDS_NEEDING_POINTS.some((field) => selected.has(field)) ? 'sitesWithPoints' : 'sites';
     // Many lanes' products will be wanted: learn the product list's size alongside the sites,
     // not after them, so the plan for products is ready when the lanes are.
-    if (pageSize >= PREFETCH_MIN_SITES && selectsPath(info, LANE_PRODUCTS)) loaders.prefetchProducts();
+    if (pageSize >= PREFETCH_MIN_SITES && selectsPath(info, LANE_PRODUCTS)) loaders.prefetchProducts(pageSize);
     return { ...(await loaders.page(kind, page, pageSize)), page, pageSize };
   },
 

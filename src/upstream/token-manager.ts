@@ -4,6 +4,8 @@ import type { TokenManager } from './contracts.js';
 import { UpstreamError } from './errors.js';
 import { observed, type TokenObserver } from './observer.js';
 import { parseTokenAnswer } from './token-answer.js';
+import { tokenRequestBody, tokenRequestHeaders } from './token-request.js';
+import type { StoredToken, TokenStore } from './token-store.js';
 import { send } from './transport.js';
 
 export interface TokenManagerOptions {
@@ -45,8 +47,16 @@ export interface TokenManagerOptions {
    * such a token is kept until `invalidate`.
    */
   refreshSkewMs?: number;
-  /** The clock, in milliseconds. Default: `Date.now`. */
+  /** The clock, in milliseconds since the epoch (a store's tokens carry its times). Default: `Date.now`. */
   now?: () => number;
+  /**
+   * Where replicas share the token (Redis). With one, a refresh first takes a token another
+   * replica stored, and a token request happens under the store's lock, so the fleet makes one;
+   * a refused token is removed from the store too. A token in memory is still used without
+   * asking the store, and the guarantees above (single flight, proactive refresh, backoff) hold
+   * per process; while backing off, only a stored token is taken. Default: none (this process alone).
+   */
+  store?: TokenStore;
   /** Dispatcher for token requests. Default: an own keep-alive undici `Pool`, closed by `close()`. */
   dispatcher?: Dispatcher;
   /** Receives token fetches and failures (never the token or the secret). Default: silent. */
@@ -61,14 +71,6 @@ const DEFAULT_MAX_FAILURE_BACKOFF_MS = 30_000;
 const MAX_SKEW_SHARE = 0.1;
 const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
 
-interface CurrentToken {
-  value: string;
-  /** Clock time (ms) from which the token counts as used up; `undefined`: never. */
-  usedUpAt: number | undefined;
-  /** Clock time (ms) at which the upstream stops accepting it; `undefined`: unknown. */
-  expiresAt: number | undefined;
-}
-
 /** The last token request failed: no new one before `retryAt` (clock time, ms). */
 interface LastFailure {
   error: UpstreamError;
@@ -82,7 +84,7 @@ interface LastFailure {
  * their failures. After a failure, calls fail fast until a backoff has passed (1 s, doubling up
  * to 30 s by default); then the next call tries once more, and one success ends the backoff.
  * Nothing runs while idle: expiry and backoff are checked when a token is asked for, not by a
- * timer.
+ * timer. With a `store`, replicas share the token and its refreshes (see the option).
  *
  * @example
  * const tokens = createTokenManager({ tokenUrl, clientId, clientSecret, clientAuth: 'basic', timeoutMs: 5000 });
@@ -95,14 +97,17 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     ? new Pool(url.origin, { connections: 2, connect: { timeout: options.timeoutMs } })
     : undefined;
   const dispatcher = options.dispatcher ?? (ownDispatcher as Dispatcher);
-  let current: CurrentToken | undefined;
+  let current: StoredToken | undefined;
   let inFlight: Promise<string> | undefined;
   let lastFailure: LastFailure | undefined;
   let failuresInRow = 0;
   let tokenRequests = 0;
   let closing: Promise<void> | undefined;
+  const { store } = options;
+  // The last token the upstream refused: never taken back from the store.
+  let rejected: string | undefined;
 
-  async function fetchToken(): Promise<string> {
+  async function fetchToken(): Promise<StoredToken> {
     tokenRequests += 1;
     const startedAt = now();
     try {
@@ -120,15 +125,12 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       const answer = parseTokenAnswer(response, url.pathname, options.clientSecret);
       // Counted from when the request was sent, so the upstream's clock is never behind ours.
       const lifetimeMs = answer.expiresInS === undefined ? undefined : answer.expiresInS * 1000;
-      current = {
+      options.logger?.info({ expiresInS: answer.expiresInS, tokenRequests }, 'fetched an upstream token');
+      return {
         value: answer.accessToken,
         usedUpAt: usedUpAt(startedAt, lifetimeMs, options.refreshSkewMs),
         expiresAt: lifetimeMs === undefined ? undefined : startedAt + lifetimeMs,
       };
-      lastFailure = undefined;
-      failuresInRow = 0;
-      options.logger?.info({ expiresInS: answer.expiresInS, tokenRequests }, 'fetched an upstream token');
-      return answer.accessToken;
     } catch (error) {
       const backoffMs = failureBackoff(options, failuresInRow);
       failuresInRow += 1;
@@ -139,12 +141,26 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     }
   }
 
-  // One token request at a time, none while backing off after a failure.
+  // A token obtained (requested here or taken from the store) ends any backoff.
+  function settle(token: StoredToken): string {
+    current = token;
+    lastFailure = undefined;
+    failuresInRow = 0;
+    return token.value;
+  }
+
+  // One token request at a time, none while backing off after a failure (though a token another
+  // replica stored is taken then); with a store, one request for the whole fleet.
   function refresh(): Promise<string> {
     if (inFlight !== undefined) return inFlight;
-    if (lastFailure !== undefined && now() < lastFailure.retryAt) return Promise.reject(backingOff(lastFailure, now()));
+    const failure = lastFailure !== undefined && now() < lastFailure.retryAt ? lastFailure : undefined;
+    if (failure !== undefined && store === undefined) return Promise.reject(backingOff(failure, now()));
     const tell = (outcome: string, durationMs: number) => options.observer?.onTokenRequest?.({ outcome, durationMs });
-    inFlight = observed(fetchToken, () => 'ok', tell).finally(() => {
+    const request = () => observed(fetchToken, () => 'ok', tell);
+    const obtained = store === undefined ? request()
+      : failure === undefined ? store.refresh(request, rejected)
+        : store.current(rejected).then((token) => token ?? Promise.reject(backingOff(failure, now())));
+    inFlight = obtained.then(settle).finally(() => {
       inFlight = undefined;
     });
     return inFlight;
@@ -167,6 +183,9 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     },
     invalidate(token) {
       if (current?.value === token) current = undefined;
+      if (rejected === token) return; // 50 callers refused with one token: one removal
+      rejected = token;
+      store?.invalidate(token);
     },
     get tokenRequests() {
       return tokenRequests;
@@ -201,32 +220,4 @@ function backingOff(last: LastFailure, nowMs: number): UpstreamError {
     path: error.path, status: error.status, upstreamCode: error.upstreamCode, upstreamMsg: error.upstreamMsg,
     transient: error.transient, cause: error,
   });
-}
-
-function tokenRequestHeaders(options: TokenManagerOptions): Record<string, string> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
-    accept: 'application/json',
-  };
-  if (options.clientAuth === 'basic') {
-    const pair = `${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`;
-    headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
-  }
-  return headers;
-}
-
-function tokenRequestBody(options: TokenManagerOptions): string {
-  const form = new URLSearchParams({ grant_type: 'client_credentials' });
-  if (options.scope !== undefined) form.set('scope', options.scope);
-  if (options.clientAuth === 'post') {
-    form.set('client_id', options.clientId);
-    form.set('client_secret', options.clientSecret);
-  }
-  return form.toString();
-}
-
-// Private: RFC 6749 §2.3.1 asks for the application/x-www-form-urlencoded encoding of id and
-// secret before base64, which is what URLSearchParams serialises (space as `+`, `:` escaped).
-function formEncode(value: string): string {
-  return new URLSearchParams([['', value]]).toString().slice(1);
 }

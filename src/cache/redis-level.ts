@@ -1,0 +1,87 @@
+/**
+ * The shared level of the tiered cache: entries in Redis, read and written by every replica.
+ *
+ * Keys are the cache's keys under a prefix that carries the format version and the upstream
+ * (`vg:v1:<upstream hash>:site:S000001`), so a new version never reads old shapes and two
+ * upstreams never mix. An entry keeps its wall-clock load time and TTL (entry-codec.ts), and
+ * Redis drops it once its TTL and the longer stale window have passed. A fill (a load nobody in
+ * the fleet has) runs once across the replicas (redis/fill.ts). Whatever Redis does, this level
+ * never throws a Redis error at a caller: a failed read is a miss, a failed write is skipped.
+ */
+import type { Logger } from '../logger.js';
+import type { RedisConnection } from '../redis/connection.js';
+import { fillOnce } from '../redis/fill.js';
+import { decodeEntry, encodeEntry } from './entry-codec.js';
+import type { SharedEntry, SharedLevel } from './tiered-cache.js';
+
+export interface RedisLevelOptions {
+  connection: RedisConnection;
+  /** Prefix of every key, format version and upstream included, e.g. `vg:v1:3f2a9c1b04de:`. */
+  prefix: string;
+  /** How long an entry stays in Redis past its TTL (the longer stale window), in ms. */
+  keepPastTtlMs: number;
+  /** Life of a fill lock, and how long other replicas wait for that fill before loading themselves, in ms. */
+  fillWaitMs: number;
+  /** The wall clock replicas share, in ms since the epoch. Default `Date.now`. */
+  now?: () => number;
+  /** Told of values that could not be read (warn). Default: silent. */
+  logger?: Logger;
+}
+
+export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
+  const { connection, prefix } = options;
+  const now = options.now ?? Date.now;
+
+  async function read(key: string): Promise<SharedEntry | undefined> {
+    const bytes = await connection.run('cache_read', (redis) => redis.getBuffer(prefix + key));
+    if (bytes === undefined || bytes === null) return undefined;
+    const entry = decodeEntry(bytes);
+    if (entry === undefined) {
+      connection.failed('cache_decode');
+      options.logger?.warn({ key }, 'unreadable value in redis ignored; loading afresh');
+      return undefined;
+    }
+    // Replicas' clocks differ a little: an entry "from the future" is simply new.
+    return { value: entry.value, ageMs: Math.max(0, now() - entry.loadedAt), ttlMs: entry.ttlMs };
+  }
+
+  async function write(key: string, value: unknown, ttlMs: number): Promise<void> {
+    if (!connection.usable) return;
+    let bytes: Buffer;
+    try {
+      bytes = encodeEntry({ value, loadedAt: now(), ttlMs });
+    } catch {
+      connection.failed('cache_encode'); // not JSON data: kept in this process only
+      return;
+    }
+    await connection.run('cache_write', (redis) => redis.set(prefix + key, bytes, 'PX', Math.ceil(ttlMs + options.keepPastTtlMs)));
+  }
+
+  const fresh = async (key: string) => {
+    const entry = await read(key);
+    return entry !== undefined && entry.ageMs <= entry.ttlMs ? entry : undefined;
+  };
+
+  return {
+    read,
+    write(key, value, ttlMs) {
+      void write(key, value, ttlMs);
+    },
+    fill(key, ttlMs, load, signal) {
+      const produce = async () => {
+        const value = await load(signal);
+        await write(key, value, ttlMs); // stored before the lock is released, so waiters find it
+        return { value, ageMs: 0, ttlMs };
+      };
+      if (!connection.usable) return produce();
+      return fillOnce(connection, {
+        key: prefix + key,
+        waitMs: options.fillWaitMs,
+        operation: 'cache_lock',
+        check: () => fresh(key),
+        produce,
+        signal,
+      });
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Announcements between replicas: a replica that has filled a key (or given its fill up)
+ * publishes the key on one channel, and every replica's subscriber connection wakes its local
+ * waiters for that key. Waiters never rely on announcements alone: one missed while the
+ * subscriber reconnects costs a waiter its poll interval, nothing more.
+ */
+import type { Redis } from 'ioredis';
+
+/** One waiter's interest in a key, from `watch` until `stop`. */
+export interface Watch {
+  /**
+   * Resolves `true` at the next announcement of the key (one heard since the watch started, or
+   * since the last `next`, counts), `false` after `ms`; rejects with the reason when `signal` aborts.
+   */
+  next(ms: number, signal?: AbortSignal): Promise<boolean>;
+  stop(): void;
+}
+
+export interface Notices {
+  /** Starts listening for announcements of `key` (a full Redis key). */
+  watch(key: string): Watch;
+}
+
+interface Listener {
+  heard: boolean;
+  wake: (() => void) | undefined;
+}
+
+export function createNotices(subscriber: Redis, channel: string): Notices {
+  const listeners = new Map<string, Set<Listener>>();
+  subscriber.on('message', (from: string, key: string) => {
+    if (from !== channel) return;
+    for (const listener of listeners.get(key) ?? []) {
+      listener.heard = true;
+      listener.wake?.();
+    }
+  });
+
+  return {
+    watch(key) {
+      const listener: Listener = { heard: false, wake: undefined };
+      const set = listeners.get(key) ?? new Set();
+      set.add(listener);
+      listeners.set(key, set);
+      return {
+        next: (ms, signal) => nextNotice(listener, ms, signal),
+        stop() {
+          set.delete(listener);
+          if (set.size === 0 && listeners.get(key) === set) listeners.delete(key);
+        },
+      };
+    },
+  };
+}
+
+// Private: waits for the listener to hear its key, `ms` to pass, or `signal` to abort.
+function nextNotice(listener: Listener, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (listener.heard) {
+    listener.heard = false;
+    return Promise.resolve(true);
+  }
+  return new Promise((resolve, reject) => {
+    const end = () => {
+      clearTimeout(timer);
+      listener.wake = undefined;
+      signal?.removeEventListener('abort', abort);
+    };
+    const abort = () => {
+      end();
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      end();
+      resolve(false);
+    }, Math.max(0, ms));
+    listener.wake = () => {
+      end();
+      listener.heard = false;
+      resolve(true);
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * Scale-out: with `REDIS_URL`, the replicas behind a load balancer share one cache and one
+ * upstream token through Redis, so upstream load and token requests stay flat as replicas are
+ * added. Without it, none of this runs and the gateway is a single process.
+ *
+ * Redis keys (all under `vg:v1:`, the format version: a release that changes what is stored
+ * bumps it, and never reads the old shapes):
+ * - `vg:v1:cache:<upstream>:<cache key>`  cache entries (cache/entry-codec.ts), `<upstream>`
+ *   a hash of UPSTREAM_BASE_URL, so fleets in front of different upstreams never mix;
+ * - `vg:v1:token:<client>`                the token (a hash of token URL, client id and scope);
+ * - `<either>:lock`                       the lock of one replica's fill or token request;
+ * - channel `vg:v1:filled`                announcements of finished fills (redis/notices.ts).
+ */
+import { createHash } from 'node:crypto';
+import type { Cache } from './cache/cache.js';
+import type { LruCacheOptions } from './cache/lru-cache.js';
+import { createRedisLevel } from './cache/redis-level.js';
+import { createTieredCache } from './cache/tiered-cache.js';
+import type { RedisConfig, UpstreamConfig } from './config.js';
+import type { Logger } from './logger.js';
+import { createRedisConnection } from './redis/connection.js';
+import { createRedisTokenStore } from './upstream/redis-token-store.js';
+import type { TokenStore } from './upstream/token-store.js';
+
+export type RedisState = 'up' | 'down';
+
+export interface ScaleOut {
+  /** The replica's cache: `options` for its in-process level, Redis under it. */
+  cache(options: LruCacheOptions): Cache;
+  /** Where the token manager shares the token. */
+  readonly tokenStore: TokenStore;
+  /** Whether Redis is in use now (`/readyz`, `gateway_redis_up`). */
+  state(): RedisState;
+  close(): Promise<void>;
+}
+
+export interface ScaleOutSettings {
+  upstream: UpstreamConfig;
+  /** TOKEN_TIMEOUT_MS: the token refresh lock outlives one token request. */
+  tokenTimeoutMs: number;
+  logger: Logger;
+  /** Told of every failed Redis operation, by name (metrics). */
+  onError(operation: string): void;
+}
+
+const VERSION_PREFIX = 'vg:v1:';
+/** Added to TOKEN_TIMEOUT_MS for the refresh lock: the request, then storing its token. */
+const TOKEN_LOCK_MARGIN_MS = 1000;
+
+export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): ScaleOut {
+  const { upstream, logger } = settings;
+  const connection = createRedisConnection({
+    url: redis.url,
+    commandTimeoutMs: redis.commandTimeoutMs,
+    channel: `${VERSION_PREFIX}filled`,
+    logger,
+    onError: settings.onError,
+  });
+  const tokenStore = createRedisTokenStore({
+    connection,
+    key: `${VERSION_PREFIX}token:${digest(upstream.tokenUrl, upstream.clientId, upstream.scope ?? '')}`,
+    waitMs: settings.tokenTimeoutMs + TOKEN_LOCK_MARGIN_MS,
+  });
+  return {
+    cache(options) {
+      const shared = createRedisLevel({
+        connection,
+        prefix: `${VERSION_PREFIX}cache:${digest(upstream.baseUrl)}:`,
+        keepPastTtlMs: Math.max(options.staleWhileRevalidateMs ?? 0, options.staleIfErrorMs ?? 0),
+        fillWaitMs: redis.fillWaitMs,
+        logger,
+      });
+      return createTieredCache({ ...options, shared });
+    },
+    tokenStore,
+    state: () => (connection.up ? 'up' : 'down'),
+    close: () => connection.close(),
+  };
+}
+
+// Private: a short, stable name for what `parts` identify (not secret, but not spelled out).
+function digest(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 12);
+}

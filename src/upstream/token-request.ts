@@ -1,0 +1,35 @@
+/**
+ * The body and headers of a client_credentials token request (RFC 6749 §4.4), for the token
+ * manager. The secret goes where `clientAuth` says, and nowhere else.
+ */
+import type { TokenManagerOptions } from './token-manager.js';
+
+type RequestSettings = Pick<TokenManagerOptions, 'clientId' | 'clientSecret' | 'scope' | 'clientAuth'>;
+
+export function tokenRequestHeaders(options: RequestSettings): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
+  if (options.clientAuth === 'basic') {
+    const pair = `${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+  }
+  return headers;
+}
+
+export function tokenRequestBody(options: RequestSettings): string {
+  const form = new URLSearchParams({ grant_type: 'client_credentials' });
+  if (options.scope !== undefined) form.set('scope', options.scope);
+  if (options.clientAuth === 'post') {
+    form.set('client_id', options.clientId);
+    form.set('client_secret', options.clientSecret);
+  }
+  return form.toString();
+}
+
+// Private: RFC 6749 §2.3.1 asks for the application/x-www-form-urlencoded encoding of id and
+// secret before base64, which is what URLSearchParams serialises (space as `+`, `:` escaped).
+function formEncode(value: string): string {
+  return new URLSearchParams([['', value]]).toString().slice(1);
+}

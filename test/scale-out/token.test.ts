@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFleet, succeeded, type Fleet } from './fleet.js';
+
+const SITE = 'query ($c: String!) { site(code: $c) { code name } }';
+
+describe('one upstream token for the whole fleet', () => {
+  let fleet: Fleet | undefined;
+  afterEach(async () => {
+    await fleet?.close();
+    fleet = undefined;
+  });
+
+  it('makes exactly 1 token request when the token expires with traffic on both replicas', async () => {
+    fleet = await startFleet({ mock: { latencyMs: 10 } });
+    const { a, b, mock } = fleet;
+    const sites = mock.catalog.sites.map((site) => site.code);
+    const first = await Promise.all(sites.slice(0, 10).map((c, i) => fleet!.replica(i).query(SITE, { c })));
+    expect(first.every(succeeded)).toBe(true);
+    expect(mock.calls('/oauth/token')).toBe(1); // the replicas started together and still made one
+    const [before] = mock.issuedTokens();
+
+    mock.resetCounters();
+    mock.expireAllTokens();
+    // Uncached sites, so every query calls the upstream with the expired token on both replicas.
+    const answers = await Promise.all(sites.slice(10, 50).map((c, i) => fleet!.replica(i).query(SITE, { c })));
+    expect(answers.every(succeeded)).toBe(true);
+    expect(mock.calls('/oauth/token')).toBe(1);
+
+    // Both replicas use the new token from now on, and the fleet's copy is the new one.
+    const [, renewed] = mock.issuedTokens();
+    expect(renewed).toBeDefined();
+    mock.resetCounters();
+    await a.query(SITE, { c: sites[50]! });
+    await b.query(SITE, { c: sites[51]! });
+    expect(mock.callLog().map((call) => call.authorization)).toEqual([`Bearer ${renewed}`, `Bearer ${renewed}`]);
+    const stored = await fleet.redis.client().get((await fleet.redis.client().keys('vg:v1:token:*'))[0]!);
+    expect(JSON.parse(stored!).value).toBe(renewed);
+    expect(renewed).not.toBe(before);
+  });
+
+  it('refreshes the token once for the fleet when both replicas reach its refresh point', async () => {
+    fleet = await startFleet({ mock: { tokenLifetimeS: 2 } }); // used up at 1.8 s, expired at 2 s
+    const sites = fleet.mock.catalog.sites.map((site) => site.code);
+    let next = 0;
+    const traffic = () => Promise.all([0, 1, 2, 3].map((i) => fleet!.replica(i).query(SITE, { c: sites[next++]! })));
+    expect((await traffic()).every(succeeded)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1850));
+    expect((await traffic()).every(succeeded)).toBe(true); // still the old token, the new one coming
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await traffic()).every(succeeded)).toBe(true); // the old one has expired by now
+    expect(fleet.mock.calls('/oauth/token')).toBe(2);
+  });
+
+  it('takes the token another replica stored instead of requesting one, and ignores an unreadable one', async () => {
+    fleet = await startFleet();
+    await fleet.a.query(SITE, { c: fleet.mock.catalog.sites[0]!.code });
+    const redis = fleet.redis.client();
+    const [key] = await redis.keys('vg:v1:token:*');
+    await redis.set(key!, 'not a token');
+    fleet.mock.resetCounters();
+
+    // B has no token yet: the stored value is no token, so B requests one and stores it.
+    expect(succeeded(await fleet.b.query(SITE, { c: fleet.mock.catalog.sites[1]!.code }))).toBe(true);
+    expect(fleet.mock.calls('/oauth/token')).toBe(1);
+    expect(JSON.parse((await redis.get(key!))!).value).toBe(fleet.mock.issuedTokens()[1]);
+  });
+});
