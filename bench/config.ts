@@ -40,6 +40,18 @@ export const MESH_CACHE_TTL_MS = 30_000;
  * call would meet the expired token; 1 s keeps a steady stream of calls going upstream.
  */
 export const EXPIRY_CACHE_TTL_S = 1;
+/** Replica counts of the scale-out scenario: every replica shares one Redis (`REDIS_URL`). */
+export const SCALE_OUT_REPLICAS = [1, 2, 4] as const;
+/**
+ * Length of each scale-out run, in s: at most 10, so that three replica counts (each with fresh
+ * replicas, a warm-up and quiet periods) take about a minute and the whole run stays well
+ * under 10 minutes.
+ */
+export const SCALE_OUT_SECONDS = Math.min(SECONDS, 10);
+/** Scenarios that can run on their own (`BENCH_ONLY=scale-out`): no reports are written then. */
+export const ONLY_CHOICES = ['scale-out'] as const;
+/** `BENCH_ONLY`, when set: that scenario alone, for development. */
+export const ONLY = onlyChoice(process.env.BENCH_ONLY);
 /** The gateway's log level: its default (`info`, one line per request), as it is deployed. */
 export const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
 
@@ -60,4 +72,12 @@ function positiveNumber(name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a number > 0, but got: ${JSON.stringify(raw)}`);
   return value;
+}
+
+// Private: `BENCH_ONLY` checked against the scenarios that can run alone; unset or empty: all.
+function onlyChoice(raw: string | undefined): (typeof ONLY_CHOICES)[number] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const choice = ONLY_CHOICES.find((name) => name === raw.trim());
+  if (choice === undefined) throw new Error(`BENCH_ONLY must be one of ${ONLY_CHOICES.join(', ')}, but got: ${JSON.stringify(raw)}`);
+  return choice;
 }

@@ -29,7 +29,11 @@ export interface LoadResult {
 
 /** A load run: one fixed body, or a fresh body per request from `nextBody`. */
 export interface LoadOptions {
-  url: string;
+  /**
+   * One server, or several (replicas): autocannon then gives connection i to `url[i % n]` for
+   * the whole run, so with `CONNECTIONS` a multiple of n each server gets the same share.
+   */
+  url: string | string[];
   seconds: number;
   body?: string;
   nextBody?: () => string;
@@ -39,7 +43,7 @@ export interface LoadOptions {
   midRun?: { at: number; action: () => Promise<void> };
 }
 
-/** Run autocannon against `options.url` and summarise. */
+/** Run autocannon against `options.url` (one or several servers, one histogram) and summarise. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let graphqlErrors = 0;
   const template: RequestTemplate = { method: 'POST', headers: { 'content-type': 'application/json' }, body: options.body ?? '' };

@@ -2,8 +2,8 @@
  * Every measurement of a run, in an order that keeps them independent: the gateway's scenarios
  * on one process (cold first, then warm, mixed, and a catalog walk for memory after load), a
  * fresh one for memory with just the catalog, another (short cache TTLs) for token expiry, the
- * bare server, the REST clients, and Mesh last. Only one system under test
- * runs at a time, on its core.
+ * scale-out replicas sharing one Redis (`scale-out.ts`), the bare server, the REST clients, and
+ * Mesh last. Only one system under test runs at a time, on its core.
  */
 import { COLD_SITES, EXPIRY_CACHE_TTL_S, SMALL_GOODS_CODE, UPSTREAM_MAX_PAGE_SIZE, WARM_SITES } from './config.js';
 import type { LoadResult } from './load.js';
@@ -14,8 +14,10 @@ import { memoryMb, startGateway, stopProcess, type RunningProcess } from './proc
 import { deepQuery, smallQuery } from './queries.js';
 import { coldDeep, type ColdResult } from './scenarios/cold.js';
 import { mixedLoad, tokenExpiryUnderLoad, type ExpiryResult, type MixedResult } from './scenarios/mixed.js';
+import { measureScaleOut } from './scale-out.js';
 import { restClients, tokenFor, type RestClientResult } from './scenarios/rest-client.js';
 import { rssFullCatalog, type RssResult } from './scenarios/rss.js';
+import type { ScaleOutResult } from './scenarios/scale-out.js';
 import { bareLoad, warmLoad, type WarmResult } from './scenarios/warm.js';
 
 /** Everything measured, before ratios and targets are derived. */
@@ -27,6 +29,8 @@ export interface Measurements {
     /** The gateway that ran cold, warm and mixed, after walking the catalog too. */
     rssAfterLoad: RssResult;
   };
+  /** 1, 2 and 4 replicas sharing one Redis (`SCALE_OUT_REPLICAS`). */
+  scaleOut: ScaleOutResult[];
   bare: { deep: LoadResult; small: LoadResult };
   mesh: { cold: ColdResult; warmDeep: WarmResult; warmSmall: WarmResult; mixed: MixedResult; rssMbAfterRuns: number; versions: Record<string, string> };
   restClients: RestClientResult[];
@@ -42,6 +46,7 @@ export async function measureAll(mock: BenchMock): Promise<Measurements> {
   const ttl = String(EXPIRY_CACHE_TTL_S);
   const expiryGateway = startGateway(mock, { CACHE_TTL_SITES_S: ttl, CACHE_TTL_PRODUCTS_S: ttl, CACHE_TTL_CITIES_S: ttl });
   const expiry = await withProcess(expiryGateway, (gw) => tokenExpiryUnderLoad(`${gw.url}/graphql`, mock, mock));
+  const scaleOut = await measureScaleOut(mock);
   step('bare node:http server on the same bytes');
   const bare = await withProcess(startBare({ deep: gateway.warmDeep.body, small: gateway.warmSmall.body }), async (server) => ({
     deep: await bareLoad(`${server.url}/deep`, JSON.stringify(deepQuery('gateway', WARM_SITES))),
@@ -50,7 +55,7 @@ export async function measureAll(mock: BenchMock): Promise<Measurements> {
   step('REST clients without the gateway');
   const rest = await restClients(mock);
   const mesh = await meshScenarios(mock);
-  return { gateway: { ...gateway, rss, expiry }, bare, mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock) };
+  return { gateway: { ...gateway, rss, expiry }, scaleOut, bare, mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock) };
 }
 
 // Private: cold, warm deep, warm small, mixed, then the catalog walk and RSS, on one gateway.

@@ -6,6 +6,8 @@
  *
  *   npm run bench                      # full run: 15 s per load run, about 5 minutes
  *   BENCH_SECONDS=3 npx tsx bench/run.ts   # quick check of the harness (dist/ must be built)
+ *   BENCH_ONLY=scale-out BENCH_SECONDS=3 npx tsx bench/run.ts   # one scenario; figures on stdout,
+ *                                      # no report written (the reports need every scenario)
  *
  * The driver re-executes itself under `taskset -c 1`: autocannon runs here, and the load
  * generator must not share a core with the server it measures (core 0).
@@ -13,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { LOAD_CORE, ROOT } from './config.js';
+import { LOAD_CORE, ONLY, ROOT } from './config.js';
 import { describeMachine } from './machine.js';
 import { measureAll } from './measure.js';
 import { startMock } from './mock.js';
@@ -21,6 +23,7 @@ import { composeMesh, ensureMeshInstalled } from './peers/mesh.js';
 import { CAN_PIN } from './processes.js';
 import { writeReports } from './report.js';
 import { buildResults } from './report/results.js';
+import { measureScaleOut } from './scale-out.js';
 
 if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
   const child = spawn('taskset', ['-c', String(LOAD_CORE), process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
@@ -29,7 +32,7 @@ if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
   });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  main().catch((error: unknown) => {
+  (ONLY === 'scale-out' ? scaleOutOnly() : main()).catch((error: unknown) => {
     console.error(error);
     process.exit(1);
   });
@@ -50,6 +53,21 @@ async function main(): Promise<void> {
     writeReports(results);
     console.error(`bench: done in ${durationSeconds} s; ratios ${JSON.stringify(results.ratios)}`);
     console.error('bench: wrote bench/results/latest.json, bench/results/chart.svg, bench/RESULTS.md');
+  } finally {
+    await mock.close();
+  }
+}
+
+// Private: `BENCH_ONLY=scale-out`: that scenario alone, its figures as JSON on stdout. Nothing is
+// written, so that latest.json and RESULTS.md always come from one complete run.
+async function scaleOutOnly(): Promise<void> {
+  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first');
+  const started = Date.now();
+  const mock = await startMock();
+  try {
+    const runs = await measureScaleOut(mock);
+    process.stdout.write(JSON.stringify(runs, null, 2) + '\n');
+    console.error(`bench: scale-out only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
   } finally {
     await mock.close();
   }

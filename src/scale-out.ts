@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import type { Cache } from './cache/cache.js';
 import type { LruCacheOptions } from './cache/lru-cache.js';
 import { createRedisLevel } from './cache/redis-level.js';
-import { createTieredCache } from './cache/tiered-cache.js';
+import { createLruCache } from './cache/lru-cache.js';
 import type { RedisConfig, UpstreamConfig } from './config.js';
 import type { Logger } from './logger.js';
 import { createRedisConnection } from './redis/connection.js';
@@ -70,7 +70,7 @@ export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): 
         fillWaitMs: redis.fillWaitMs,
         logger,
       });
-      return createTieredCache({ ...options, shared });
+      return createLruCache({ ...options, shared });
     },
     tokenStore,
     state: () => (connection.up ? 'up' : 'down'),

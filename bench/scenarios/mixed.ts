@@ -49,6 +49,9 @@ function per1000(calls: number, requests: number): number {
 
 /** Token expiry during a mixed run. */
 export interface ExpiryResult extends LoadResult {
+  /** Every API call of the run (those that met the dead token and their retries included). */
+  upstreamCalls: number;
+  upstreamCallsPer1000Requests: number;
   /** Seconds into the run when every token was expired. */
   expiredAtSeconds: number;
   tokenRequestsAfterExpiry: number;
@@ -59,20 +62,21 @@ export interface ExpiryResult extends LoadResult {
 }
 
 /**
- * Run the mixed workload against `graphqlUrl`, expiring every token halfway. The gateway should
- * be one whose caches keep sending calls upstream (see `EXPIRY_CACHE_TTL_S`), or nothing meets
- * the dead token.
+ * Run the mixed workload against `graphqlUrl` (or several replicas' URLs, see `runLoad`) for
+ * `seconds`, expiring every token halfway. The gateway should be one whose caches keep sending
+ * calls upstream (see `EXPIRY_CACHE_TTL_S`), or nothing meets the dead token. Upstream calls are
+ * counted as in `mixedLoad`: from here until the upstream is quiet after the run.
  */
-export async function tokenExpiryUnderLoad(graphqlUrl: string, mock: BenchMock, keys: MixKeys): Promise<ExpiryResult> {
+export async function tokenExpiryUnderLoad(graphqlUrl: string | string[], mock: BenchMock, keys: MixKeys, seconds = SECONDS): Promise<ExpiryResult> {
   await mock.reset();
   let atExpiry: Record<string, number> = {};
   const result = await runLoad({
     url: graphqlUrl,
-    seconds: SECONDS,
+    seconds,
     nextBody: () => randomMixedBody('gateway', keys),
     checkBodies: true,
     midRun: {
-      at: SECONDS / 2,
+      at: seconds / 2,
       action: async () => {
         atExpiry = await mock.calls();
         await mock.expireAllTokens();
@@ -80,10 +84,13 @@ export async function tokenExpiryUnderLoad(graphqlUrl: string, mock: BenchMock, 
     },
   });
   await mock.untilQuiet();
-  const after = callsBetween(atExpiry, await mock.calls());
+  const total = await mock.calls();
+  const after = callsBetween(atExpiry, total);
   return {
     ...result,
-    expiredAtSeconds: SECONDS / 2,
+    upstreamCalls: apiCalls(total),
+    upstreamCallsPer1000Requests: per1000(apiCalls(total), result.requestsSent),
+    expiredAtSeconds: seconds / 2,
     tokenRequestsAfterExpiry: after['/oauth/token'] ?? 0,
     upstreamCallsAfterExpiry: apiCalls(after),
     tokenTimeoutAnswers: await mock.tokenTimeouts(),

@@ -16,7 +16,8 @@ declare module 'autocannon' {
   }
 
   export interface Options extends AutocannonRequest {
-    url: string;
+    /** Several URLs: connection i goes to `url[i % url.length]` for the whole run. */
+    url: string | string[];
     connections?: number;
     duration?: number;
     pipelining?: number;

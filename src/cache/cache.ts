@@ -1,8 +1,7 @@
 /**
  * The shared cache, as the loaders see it: a key-value store with a TTL per entry, in-flight
  * de-duplication, stale serving and cancellation. The in-process LRU level (lru-cache.ts)
- * implements it for a single process; with Redis, the tiered cache (tiered-cache.ts) puts a level
- * shared by the replicas under it, behind the same interface.
+ * implements it, alone or (with REDIS_URL) in front of a level the replicas share.
  *
  * Values may be `null` (a cached "not found"); errors are never stored.
  */

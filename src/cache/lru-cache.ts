@@ -1,6 +1,42 @@
+/**
+ * The cache a replica uses: the in-process LRU level (lru-cache: bounded in entries, least
+ * recently used out, each entry kept for its TTL plus the longer stale window), optionally in
+ * front of a level every replica shares (Redis, redis-level.ts).
+ *
+ * - A fresh local entry answers at once: no round trip on the warm path.
+ * - On a local miss the shared level (if any) is read, once per key per process however many
+ *   callers miss together; what it holds is taken in with its age, so it expires here when it
+ *   expires there.
+ * - Freshness and the stale windows are judged against each entry's load time (cache.ts says
+ *   what `getOrLoad` serves when).
+ * - A load goes through the in-process, reference-counted in-flight table, then through the
+ *   shared level's fill, which lets one replica load while the others wait for its result.
+ * - `set` (lists priming entities) stores locally and writes through without waiting; `peek` is
+ *   local only (it is synchronous), so callers must not take a `peek` miss for "nobody has it".
+ *
+ * The shared level never throws its own failures: when Redis is down, this is the LRU level.
+ */
 import { LRUCache } from 'lru-cache';
 import { kindOfKey, type Cache, type CacheObserver, type Clock, type LoadScope, type LookupResult } from './cache.js';
 import { createInFlight } from './in-flight.js';
+
+/** An entry of the shared level, as a replica sees it. */
+export interface SharedEntry {
+  value: unknown;
+  /** Time since it was loaded (by any replica), in ms. */
+  ageMs: number;
+  ttlMs: number;
+}
+
+/** What the tiered cache needs of the shared level. None of these rejects on a level failure. */
+export interface SharedLevel {
+  /** The entry stored under `key`, if any and readable. */
+  read(key: string): Promise<SharedEntry | undefined>;
+  /** A fresh entry: loaded with `load` (and stored), or the one another replica loaded meanwhile. */
+  fill(key: string, ttlMs: number, load: (signal: AbortSignal) => Promise<unknown>, signal: AbortSignal): Promise<SharedEntry>;
+  /** Stores `value` without waiting. */
+  write(key: string, value: unknown, ttlMs: number): void;
+}
 
 export interface LruCacheOptions {
   /** Entries held before the least recently used is evicted. */
@@ -15,63 +51,83 @@ export interface LruCacheOptions {
   onBackgroundError?(key: string, error: unknown): void;
   /** Told how each `getOrLoad` was answered (metrics). Default: none. */
   observer?: CacheObserver;
+  /** A level shared with other replicas, behind this one. Default: none (this process only). */
+  shared?: SharedLevel;
 }
+
 
 interface Entry {
   value: unknown;
+  /** On this process's clock: the shared load time, moved by the entry's age. */
   loadedAt: number;
   ttlMs: number;
 }
 
-/**
- * The in-process level: lru-cache holds entries (bounded in number, least recently used out)
- * for their TTL plus the longer stale window; freshness is judged here against each entry's
- * load time, and loads go through the shared, reference-counted in-flight table.
- */
+type Load<T> = (signal: AbortSignal) => Promise<T>;
+
+/** No shared level: nothing to read, a fill is the load itself, nothing to write. */
+const IN_PROCESS_ONLY: SharedLevel = {
+  read: async () => undefined,
+  fill: async (_key, ttlMs, load, signal) => ({ value: await load(signal), ageMs: 0, ttlMs }),
+  write: () => {},
+};
+
 export function createLruCache(options: LruCacheOptions): Cache {
+  const shared = options.shared ?? IN_PROCESS_ONLY;
   const clock = options.clock ?? performance;
   const swrMs = options.staleWhileRevalidateMs ?? 0;
   const sieMs = options.staleIfErrorMs ?? 0;
+  const keepMs = Math.max(swrMs, sieMs);
   const lru = new LRUCache<string, Entry>({ max: options.maxEntries, perf: clock });
-  const inFlight = createInFlight();
+  const reads = createInFlight();
+  const loads = createInFlight();
   const tell = (key: string, result: LookupResult, expiresAt: number) =>
     options.observer?.onLookup?.(kindOfKey(key), result, expiresAt);
 
-  const store = (key: string, value: unknown, ttlMs: number) =>
-    lru.set(key, { value, loadedAt: clock.now(), ttlMs }, { ttl: ttlMs + Math.max(swrMs, sieMs) });
-
-  function loadAndStore<T>(key: string, ttlMs: number, load: (signal: AbortSignal) => Promise<T>) {
-    return async (signal: AbortSignal) => {
-      const value = await load(signal);
-      store(key, value, ttlMs);
-      return value;
-    };
+  // Keeps an entry here for what is left of its TTL and stale window; none left: not kept.
+  function takeIn(key: string, { value, ageMs, ttlMs }: SharedEntry): Entry | undefined {
+    const leftMs = ttlMs + keepMs - ageMs;
+    if (leftMs <= 0) return undefined;
+    const entry = { value, loadedAt: clock.now() - ageMs, ttlMs };
+    lru.set(key, entry, { ttl: leftMs });
+    return entry;
   }
 
-  async function refreshOrStale<T>(key: string, entry: Entry, ttlMs: number, load: (signal: AbortSignal) => Promise<T>, scope?: LoadScope) {
+  const readShared = (key: string, signal: AbortSignal | undefined) =>
+    reads.join(key, async () => {
+      const found = await shared.read(key);
+      return found && takeIn(key, found);
+    }, signal);
+
+  const fill = (key: string, ttlMs: number, load: Load<unknown>) => async (signal: AbortSignal) => {
+    const entry = await shared.fill(key, ttlMs, load, signal);
+    return takeIn(key, entry) ?? { value: entry.value, loadedAt: clock.now() - entry.ageMs, ttlMs: entry.ttlMs };
+  };
+
+  // A load shared by this process's callers and, through the fill, by the replicas. When it
+  // fails, `stale` (if any) is served while within the stale-if-error window.
+  async function loadShared<T>(key: string, ttlMs: number, load: Load<T>, scope?: LoadScope, stale?: Entry): Promise<T> {
     try {
-      const value = await inFlight.join(key, loadAndStore(key, ttlMs, load), scope?.signal);
-      tell(key, 'miss', clock.now() + ttlMs);
-      return value;
+      const entry = await loads.join(key, fill(key, ttlMs, load), scope?.signal);
+      tell(key, 'miss', entry.loadedAt + entry.ttlMs);
+      return entry.value as T;
     } catch (error) {
-      const age = clock.now() - entry.loadedAt;
-      if (age > entry.ttlMs + sieMs) {
+      const age = stale === undefined ? Infinity : clock.now() - stale.loadedAt;
+      if (stale === undefined || age > stale.ttlMs + sieMs) {
         tell(key, 'miss', clock.now());
         throw error;
       }
       tell(key, 'stale', clock.now());
       scope?.onStale?.({ key, ageSeconds: Math.floor(age / 1000) });
-      return entry.value as T;
+      return stale.value as T;
     }
   }
 
   return {
-    async getOrLoad<T>(key: string, ttlMs: number, load: (signal: AbortSignal) => Promise<T>, scope?: LoadScope): Promise<T> {
-      const entry = lru.get(key);
-      if (entry === undefined) {
-        tell(key, 'miss', clock.now() + ttlMs);
-        return inFlight.join(key, loadAndStore(key, ttlMs, load), scope?.signal);
-      }
+    async getOrLoad<T>(key: string, ttlMs: number, load: Load<T>, scope?: LoadScope): Promise<T> {
+      // A load already running here will bring the entry: no need to ask Redis meanwhile.
+      const entry = lru.get(key) ?? (loads.has(key) ? undefined : await readShared(key, scope?.signal));
+      if (entry === undefined) return loadShared(key, ttlMs, load, scope);
       const age = clock.now() - entry.loadedAt;
       if (age <= entry.ttlMs) {
         tell(key, 'hit', entry.loadedAt + entry.ttlMs);
@@ -79,17 +135,18 @@ export function createLruCache(options: LruCacheOptions): Cache {
       }
       if (age <= entry.ttlMs + swrMs) {
         tell(key, 'stale', clock.now());
-        inFlight.startInBackground(key, loadAndStore(key, ttlMs, load), (error) => options.onBackgroundError?.(key, error));
+        loads.startInBackground(key, fill(key, ttlMs, load), (error) => options.onBackgroundError?.(key, error));
         return entry.value as T;
       }
-      return refreshOrStale(key, entry, ttlMs, load, scope);
+      return loadShared(key, ttlMs, load, scope, entry);
     },
     peek<T>(key: string): T | undefined {
       const entry = lru.get(key);
       return entry !== undefined && clock.now() - entry.loadedAt <= entry.ttlMs ? (entry.value as T) : undefined;
     },
     set<T>(key: string, value: T, ttlMs: number): void {
-      store(key, value, ttlMs);
+      lru.set(key, { value, loadedAt: clock.now(), ttlMs }, { ttl: ttlMs + keepMs });
+      shared.write(key, value, ttlMs);
     },
     get size() {
       return lru.size;

@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { fillOnce } from '../redis/fill.js';
 import { decodeEntry, encodeEntry } from './entry-codec.js';
-import type { SharedEntry, SharedLevel } from './tiered-cache.js';
+import type { SharedEntry, SharedLevel } from './lru-cache.js';
 
 export interface RedisLevelOptions {
   connection: RedisConnection;

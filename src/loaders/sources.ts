@@ -11,7 +11,7 @@
  *    change often, products in between. Its loads are de-duplicated in flight, so concurrent
  *    requests needing the same upstream call share one call. Errors are never stored. Keys name
  *    the operation and its arguments, never the token. With REDIS_URL a Redis level under it is
- *    shared by the replicas (cache/tiered-cache.ts); `peek` still sees this process only.
+ *    shared by the replicas (cache/lru-cache.ts); `peek` still sees this process only.
  *
  * Lists prime entities: a list-with-points page stores each site under `site:<code>` (with its
  * points) and its city under `siteCity:<code>`; a product list page stores `product:<goodsCode>`.
