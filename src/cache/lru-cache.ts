@@ -28,7 +28,7 @@ export interface SharedEntry {
   ttlMs: number;
 }
 
-/** What the tiered cache needs of the shared level. None of these rejects on a level failure. */
+/** What the LRU level needs of a shared level behind it. None of these rejects on a level failure. */
 export interface SharedLevel {
   /** The entry stored under `key`, if any and readable. */
   read(key: string): Promise<SharedEntry | undefined>;

@@ -1,5 +1,5 @@
 /**
- * The shared level of the tiered cache: entries in Redis, read and written by every replica.
+ * The level the replicas share, behind each one's LRU level: entries in Redis, read and written by every replica.
  *
  * Keys are the cache's keys under a prefix that carries the format version and the upstream
  * (`vg:v1:<upstream hash>:site:S000001`), so a new version never reads old shapes and two
