@@ -3,7 +3,7 @@
  * core) posting GraphQL requests over `CONNECTIONS` keep-alive connections, and what the load
  * generator itself spent, so that a saturated generator is visible in the results.
  */
-import autocannon, { type RequestTemplate } from 'autocannon';
+import autocannon, { type RequestTemplate, type Result } from 'autocannon';
 import { CONNECTIONS } from './config.js';
 
 /** What one run measured. Latencies in ms. */
@@ -34,7 +34,10 @@ export interface LoadOptions {
    * the whole run, so with `CONNECTIONS` a multiple of n each server gets the same share.
    */
   url: string | string[];
+  /** Length of the run; with `amount`, the most it may last (it is stopped there). */
   seconds: number;
+  /** Send this many requests (at least `CONNECTIONS`), however long they take, up to `seconds`. */
+  amount?: number;
   body?: string;
   nextBody?: () => string;
   /** Read every answer and count those with GraphQL `errors` (costs the generator some CPU). */
@@ -45,23 +48,47 @@ export interface LoadOptions {
 
 /** Run autocannon against `options.url` (one or several servers, one histogram) and summarise. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  let graphqlErrors = 0;
-  const template: RequestTemplate = { method: 'POST', headers: { 'content-type': 'application/json' }, body: options.body ?? '' };
-  if (options.nextBody) template.setupRequest = (request) => ({ ...request, body: options.nextBody!() });
-  if (options.checkBodies) template.onResponse = (status, body) => { if (status < 300 && body.includes('"errors"')) graphqlErrors += 1; };
+  const checked = { graphqlErrors: 0 };
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const instance = autocannon({ url: options.url, connections: CONNECTIONS, duration: options.seconds, timeout: 20, requests: [template] });
+  const instance = autocannon({
+    url: options.url, connections: CONNECTIONS, duration: options.seconds, timeout: 20, requests: [requestTemplate(options, checked)],
+    ...(options.amount === undefined ? {} : { amount: options.amount }),
+  });
+  // With `amount`, autocannon ignores `duration`: this keeps `seconds` as the bound.
+  const cap = options.amount === undefined ? undefined : setTimeout(() => instance.stop(), options.seconds * 1000);
+  // Such a run reports at its next whole-second tick; its last answer says when it really ended.
+  let lastAnswer = started;
+  if (options.amount !== undefined) instance.on('response', () => { lastAnswer = performance.now(); });
   let midRunDone: Promise<void> | undefined;
   const timer = options.midRun && setTimeout(() => { midRunDone = options.midRun!.action(); }, options.midRun.at * 1000);
   const result = await instance;
+  clearTimeout(cap);
   clearTimeout(timer);
   await midRunDone;
-  const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
+  const byAmount = options.amount !== undefined && lastAnswer > started;
+  const wallMs = (byAmount ? lastAnswer : performance.now()) - started;
+  // autocannon averages whole-second samples; a run bound by `amount` ends within its last second.
+  const timing = !byAmount
+    ? { perSecond: result.requests.average, seconds: result.duration }
+    : { perSecond: result.requests.total / (wallMs / 1000), seconds: round(wallMs / 1000, 2) };
+  return summarise(result, timing, checked.graphqlErrors, ((cpu.user + cpu.system) / 1000 / wallMs) * 100);
+}
+
+// Private: the request autocannon repeats: a fixed body or a fresh one each time, answers checked or not.
+function requestTemplate(options: LoadOptions, checked: { graphqlErrors: number }): RequestTemplate {
+  const template: RequestTemplate = { method: 'POST', headers: { 'content-type': 'application/json' }, body: options.body ?? '' };
+  if (options.nextBody) template.setupRequest = (request) => ({ ...request, body: options.nextBody!() });
+  if (options.checkBodies) template.onResponse = (status, body) => { if (status < 300 && body.includes('"errors"')) checked.graphqlErrors += 1; };
+  return template;
+}
+
+// Private: autocannon's result in the bench's terms.
+function summarise(result: Result, timing: { perSecond: number; seconds: number }, graphqlErrors: number, cpuPercent: number): LoadResult {
   const requests = result.requests.total;
   return {
-    requestsPerSecond: round(result.requests.average, 1),
+    requestsPerSecond: round(timing.perSecond, 1),
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
     latencyMeanMs: round(result.latency.average, 2),
@@ -71,8 +98,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     non2xx: result.non2xx,
     graphqlErrors,
     bytesPerResponse: requests > 0 ? Math.round(result.throughput.total / requests) : 0,
-    seconds: result.duration,
-    loadGeneratorCpuPercent: round(((cpu.user + cpu.system) / 1000 / wallMs) * 100, 1),
+    seconds: timing.seconds,
+    loadGeneratorCpuPercent: round(cpuPercent, 1),
   };
 }
 

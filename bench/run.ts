@@ -22,7 +22,7 @@ import { startMock } from './mock.js';
 import { composeMesh, ensureMeshInstalled } from './peers/mesh.js';
 import { CAN_PIN } from './processes.js';
 import { writeReports } from './report.js';
-import { buildResults } from './report/results.js';
+import { buildResults, scaleOutRow } from './report/results.js';
 import { measureScaleOut } from './scale-out.js';
 
 if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
@@ -67,6 +67,7 @@ async function scaleOutOnly(): Promise<void> {
   try {
     const runs = await measureScaleOut(mock);
     process.stdout.write(JSON.stringify(runs, null, 2) + '\n');
+    for (const run of runs) console.error(`bench: ${JSON.stringify(scaleOutRow(run))}`);
     console.error(`bench: scale-out only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
   } finally {
     await mock.close();

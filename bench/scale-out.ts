@@ -1,29 +1,31 @@
 /**
- * The scale-out measurements: one private redis-server for the whole scenario, then for each
- * replica count (`SCALE_OUT_REPLICAS`) a flushed Redis and freshly started replicas, so every
- * count starts from the same cold caches and compares like with like. All replicas are pinned
- * to the system-under-test core, like the single gateway: more replicas add no CPU, so what the
- * figures show is the cost and the benefit of sharing, not of more hardware.
+ * The scale-out measurements (`scenarios/scale-out.ts`): one private redis-server for the whole
+ * scenario; for each replica count (`SCALE_OUT_REPLICAS`), two runs, each on freshly started
+ * replicas and a flushed Redis, so that every count starts from the same cold caches and no
+ * token. All replicas are pinned to the system-under-test core, like the single gateway: more
+ * replicas add no CPU, so the figures show what sharing costs and saves, not more hardware.
  */
 import { CONNECTIONS, EXPIRY_CACHE_TTL_S, SCALE_OUT_REPLICAS } from './config.js';
 import type { BenchMock } from './mock.js';
 import { startGateway, stopProcess, type RunningProcess } from './processes.js';
-import { startRedis } from './redis.js';
-import { scaleOutLoad, type ScaleOutResult } from './scenarios/scale-out.js';
+import { startRedis, type BenchRedis } from './redis.js';
+import { expiryLoad, sharedCacheLoad, type ReplicaHealth, type ScaleOutResult } from './scenarios/scale-out.js';
 
-/** Every replica count's run, in `SCALE_OUT_REPLICAS` order. */
+/** Every replica count's runs, in `SCALE_OUT_REPLICAS` order. */
 export async function measureScaleOut(mock: BenchMock): Promise<ScaleOutResult[]> {
   const redis = await startRedis();
   try {
     const results: ScaleOutResult[] = [];
     for (const replicas of SCALE_OUT_REPLICAS) {
-      console.error(`bench: scale-out, ${replicas} replica(s) sharing one Redis (flushed), ${CONNECTIONS / replicas} connections each`);
-      await redis.flush();
-      results.push(await withReplicas(replicas, mock, redis.url, async (gateways) => {
-        const urls = gateways.map((gw) => `${gw.url}/graphql`);
-        const run = await scaleOutLoad(urls, mock, mock);
-        return { replicas, ...run, redisErrors: await redisErrors(gateways) };
-      }));
+      // Equal connections per replica (autocannon assigns them round-robin): the load is even.
+      if (CONNECTIONS % replicas !== 0) throw new Error(`CONNECTIONS (${CONNECTIONS}) must be a multiple of the replica count (${replicas})`);
+      step(`${replicas} replica(s), ${CONNECTIONS / replicas} connections each: shared cache, default TTLs`);
+      const sharedCache = await onFreshReplicas(replicas, redis, mock, {}, (urls) => sharedCacheLoad(urls, mock, mock));
+      step(`${replicas} replica(s): token expiry under load, ${EXPIRY_CACHE_TTL_S} s cache TTLs`);
+      const ttl = String(EXPIRY_CACHE_TTL_S);
+      const shortTtls = { CACHE_TTL_SITES_S: ttl, CACHE_TTL_PRODUCTS_S: ttl, CACHE_TTL_CITIES_S: ttl };
+      const expiry = await onFreshReplicas(replicas, redis, mock, shortTtls, (urls) => expiryLoad(urls, mock, mock));
+      results.push({ replicas, sharedCache, expiry });
     }
     return results;
   } finally {
@@ -31,32 +33,32 @@ export async function measureScaleOut(mock: BenchMock): Promise<ScaleOutResult[]
   }
 }
 
-// Private: start `count` replicas at once against `redisUrl`, use them, always stop them all.
-async function withReplicas<T>(count: number, mock: BenchMock, redisUrl: string, use: (gateways: RunningProcess[]) => Promise<T>): Promise<T> {
-  // Equal connections per replica (autocannon assigns them round-robin): the load is even.
-  if (CONNECTIONS % count !== 0) throw new Error(`CONNECTIONS (${CONNECTIONS}) must be a multiple of the replica count (${count})`);
-  const ttl = String(EXPIRY_CACHE_TTL_S);
-  const env = { REDIS_URL: redisUrl, CACHE_TTL_SITES_S: ttl, CACHE_TTL_PRODUCTS_S: ttl, CACHE_TTL_CITIES_S: ttl };
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startGateway(mock, env)));
+// Private: flush Redis, start `count` replicas on it, run `use` on their GraphQL URLs, add what
+// their metrics say of Redis, and always stop them all.
+async function onFreshReplicas<T>(count: number, redis: BenchRedis, mock: BenchMock, env: Record<string, string>,
+  use: (graphqlUrls: string[]) => Promise<T>): Promise<T & ReplicaHealth> {
+  await redis.flush();
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startGateway(mock, { ...env, REDIS_URL: redis.url })));
   const gateways = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   try {
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
     await Promise.all(gateways.map(expectRedisUp));
-    return await use(gateways);
+    const result = await use(gateways.map((gw) => `${gw.url}/graphql`));
+    return { ...result, redisErrors: await redisErrors(gateways) };
   } finally {
     await Promise.all(gateways.map((gw) => stopProcess(gw.child)));
   }
 }
 
-// Private: a replica that is not using Redis would fetch and hold its own token, and the
-// figures would not be about sharing: fail rather than measure that.
+// Private: a replica not using Redis would fetch alone and hold its own token, and the figures
+// would not be about sharing: fail rather than measure that.
 async function expectRedisUp(gateway: RunningProcess): Promise<void> {
   const readiness = (await (await fetch(`${gateway.url}/readyz`)).json()) as { redis?: string };
   if (readiness.redis !== 'up') throw new Error(`replica ${gateway.url}: /readyz says redis is ${readiness.redis ?? 'not configured'}`);
 }
 
-// Private: `gateway_redis_errors_total` summed over every operation and replica.
+// Private: `gateway_redis_errors_total`, every operation, summed over the replicas.
 async function redisErrors(gateways: RunningProcess[]): Promise<number> {
   const counts = await Promise.all(gateways.map(async (gw) => {
     const text = await (await fetch(`${gw.url}/metrics`)).text();
@@ -65,4 +67,9 @@ async function redisErrors(gateways: RunningProcess[]): Promise<number> {
       .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
   }));
   return counts.reduce((a, b) => a + b, 0);
+}
+
+// Private: progress on stderr, as measure.ts does.
+function step(what: string): void {
+  console.error(`bench: scale-out, ${what}`);
 }

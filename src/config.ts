@@ -28,7 +28,8 @@ export interface UpstreamConfig {
 export interface RedisConfig {
   /** `REDIS_URL`: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS; never logged or echoed. */
   url: string;
-  /** `REDIS_COMMAND_TIMEOUT_MS`: bound on each Redis command, in ms; slower counts as Redis down. Default 200. */
+  /** `REDIS_COMMAND_TIMEOUT_MS`: bound on each Redis command, in ms; slower counts as Redis down. Default 1000:
+   * long enough that a busy replica's own event-loop lag is not taken for a Redis outage. */
   commandTimeoutMs: number;
   /**
    * `REDIS_FILL_WAIT_MS`: how long replicas wait for the one replica loading the same data (it
@@ -223,7 +224,7 @@ export function loadConfig(env: Env): Config {
 // Private: the tunables are checked even without REDIS_URL, so a typo is found before it matters.
 function readRedis(read: Reader): RedisConfig | undefined {
   const url = read.redisUrl('REDIS_URL');
-  const commandTimeoutMs = read.int('REDIS_COMMAND_TIMEOUT_MS', 200, 1, 60_000);
+  const commandTimeoutMs = read.int('REDIS_COMMAND_TIMEOUT_MS', 1000, 1, 60_000);
   const fillWaitMs = read.int('REDIS_FILL_WAIT_MS', 2000, 0, 600_000);
   return url === undefined ? undefined : { url, commandTimeoutMs, fillWaitMs };
 }

@@ -151,7 +151,7 @@ describe('configuration', () => {
     expect(loadConfig({}).redis).toBeUndefined();
     expect(loadConfig({ REDIS_URL: 'rediss://:pa55word@redis.internal:6380/2', REDIS_FILL_WAIT_MS: '500' }).redis).toEqual({
       url: 'rediss://:pa55word@redis.internal:6380/2',
-      commandTimeoutMs: 200,
+      commandTimeoutMs: 1000,
       fillWaitMs: 500,
     });
     const problems = problemsOf({ REDIS_URL: 'http://:pa55word@redis.internal', REDIS_COMMAND_TIMEOUT_MS: '0' });

@@ -6,6 +6,7 @@ import * as config from '../config.js';
 import { round } from '../load.js';
 import type { Machine } from '../machine.js';
 import type { Measurements } from '../measure.js';
+import type { ScaleOutResult } from '../scenarios/scale-out.js';
 
 /** One target of the issue, judged. `met` is null where the issue sets no threshold. */
 export interface Target {
@@ -26,6 +27,7 @@ export function buildResults(m: Measurements, machine: Machine, run: { date: str
     shortRun: config.SECONDS < 15,
     durationSeconds: run.durationSeconds,
     ...headline,
+    scaleOut: m.scaleOut.map(scaleOutRow),
     targets: judge(m, headline, run.durationSeconds),
     machine,
     settings: settings(),
@@ -48,6 +50,7 @@ function headlineOf(m: Measurements) {
       smallWarmVsMeshCache: round(g.warmSmall.requestsPerSecond / m.mesh.warmSmall.requestsPerSecond, 2),
       coldLatencyMeshOverGateway: round(m.mesh.cold.latencyMs / g.cold.latencyMs, 2),
       coldLatencyRestClientOverGateway: round((perProduct?.latencyMs ?? NaN) / g.cold.latencyMs, 2),
+      scaleOutCallsSpread: callsSpread(m.scaleOut),
     },
     upstreamCalls: {
       coldDeep: g.cold.upstreamCalls,
@@ -95,7 +98,46 @@ function judge(m: Measurements, h: Headline, seconds: number): Target[] {
       e.upstreamCallsAfterExpiry === 0 ? null : h.tokenRequestsAtExpiry === 1),
     t('Token expiry under load: client errors', '0', h.clientErrorsAtExpiry, h.clientErrorsAtExpiry === 0),
     t('RSS with the whole catalog cached', '< 250 MB', `${h.rssMbFullCatalog} MB (${h.rssMbFullCatalogAfterLoad} MB after the load runs)`, h.rssMbFullCatalog < 250),
+    ...scaleOutTargets(m.scaleOut, r.scaleOutCallsSpread),
     t('`bench/run.ts` end to end (build not included)', '< 10 min', `${seconds} s`, seconds < 600),
+  ];
+}
+
+/** One replica count of the scale-out scenario, as `latest.json` and RESULTS.md give it. */
+export function scaleOutRow(x: ScaleOutResult) {
+  return {
+    replicas: x.replicas,
+    reqPerS: x.sharedCache.requestsPerSecond,
+    p99Ms: x.sharedCache.latencyP99Ms,
+    upstreamCallsPer1000: x.sharedCache.upstreamCallsPer1000Requests,
+    tokenRequestsAtExpiry: x.expiry.tokenRequestsAfterExpiry,
+    clientErrors: x.sharedCache.clientErrors + x.expiry.clientErrors,
+    /** Redis operations that failed and fell back to the replica alone (both runs). */
+    redisErrors: x.sharedCache.redisErrors + x.expiry.redisErrors,
+  };
+}
+
+// Private: max ÷ min of upstream calls per 1,000 requests over the replica counts (1 = flat).
+// Null when one count made no call and another did: no ratio says how far apart they are.
+function callsSpread(runs: ScaleOutResult[]): number | null {
+  const per1000 = runs.map((x) => x.sharedCache.upstreamCallsPer1000Requests);
+  const max = Math.max(...per1000);
+  const min = Math.min(...per1000);
+  if (max === 0) return 1;
+  return min === 0 ? null : round(max / min, 3);
+}
+
+// Private: the issue's two scale-out targets.
+function scaleOutTargets(runs: ScaleOutResult[], spread: number | null): Target[] {
+  const each = (figure: (x: ScaleOutResult) => string | number): string => runs.map((x) => `${x.replicas}: ${figure(x)}`).join(', ');
+  const tokens = runs.map((x) => x.expiry.tokenRequestsAfterExpiry);
+  // As for the single gateway: a count with no upstream call after the expiry did not exercise it.
+  const exercised = runs.every((x) => x.expiry.upstreamCallsAfterExpiry > 0);
+  return [
+    { what: `Scale-out ${runs.map((x) => x.replicas).join(' / ')} replicas: upstream calls per 1,000 requests, max ÷ min`, target: '≤ 1.1 (flat within 10 %)',
+      actual: `${spread ?? 'n/a'} (${each((x) => x.sharedCache.upstreamCallsPer1000Requests)})`, met: spread !== null && spread <= 1.1 },
+    { what: 'Scale-out: token requests at expiry, each replica count', target: '1',
+      actual: `${each((x) => `${x.expiry.tokenRequestsAfterExpiry} (${x.expiry.upstreamCallsAfterExpiry} calls after)`)}`, met: exercised ? tokens.every((n) => n === 1) : null },
   ];
 }
 
@@ -116,6 +158,13 @@ function settings() {
     meshCacheTtlMs: config.MESH_CACHE_TTL_MS,
     gatewayLogLevel: config.GATEWAY_LOG_LEVEL,
     expiryCacheTtlS: config.EXPIRY_CACHE_TTL_S,
+    scaleOut: {
+      replicas: config.SCALE_OUT_REPLICAS,
+      warmupRequests: config.SCALE_OUT_WARMUP_REQUESTS,
+      requests: config.SCALE_OUT_REQUESTS,
+      maxSeconds: config.SCALE_OUT_MAX_SECONDS,
+      expirySeconds: config.SCALE_OUT_EXPIRY_SECONDS,
+    },
     cores: { systemUnderTest: config.SUT_CORE, loadGeneratorAndMock: config.LOAD_CORE },
   };
 }

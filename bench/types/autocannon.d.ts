@@ -20,6 +20,8 @@ declare module 'autocannon' {
     url: string | string[];
     connections?: number;
     duration?: number;
+    /** Requests to send in all; `duration` is then ignored. */
+    amount?: number;
     pipelining?: number;
     timeout?: number;
     requests?: RequestTemplate[];
@@ -51,6 +53,8 @@ declare module 'autocannon' {
 
   export interface Instance extends Promise<Result> {
     stop(): void;
+    /** Every answer, as it arrives (response time in ms). */
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
   }
 
   function autocannon(options: Options): Instance;

@@ -125,18 +125,14 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
   }
 
   // The upstream pages of each list, through the cache, on behalf of one caller.
+  // Every page seen, whoever loaded it (this process, or another replica through the shared
+  // level), tells the list's size: the product plan needs it.
   function fetcher<K extends ListKind>(kind: K, scope: SourceScope): PageFetcher<KindRecord[K]> {
-    return (p, s) =>
-      cache.getOrLoad(
-        `${kind}:${p}:${s}`,
-        ttlOf[kind],
-        charged(scope, async (signal) => {
-          const result = await listCalls[kind](p, s, signal);
-          facts[kind].total = result.total;
-          return result;
-        }),
-        scope,
-      );
+    return async (p, s) => {
+      const result = await cache.getOrLoad(`${kind}:${p}:${s}`, ttlOf[kind], charged(scope, (signal) => listCalls[kind](p, s, signal)), scope);
+      facts[kind].total = result.total;
+      return result;
+    };
   }
 
   // A page learnt on the way (page 1 at the cap, seen while discovering the cap) is kept.

@@ -25,7 +25,8 @@ export interface FleetOptions {
 export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   const redis = await startRedis();
   const mock = await createMockUpstream(options.mock);
-  const env = { REDIS_URL: redis.url, ...options.env };
+  // A short command timeout keeps the Redis-down tests quick.
+  const env = { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '200', ...options.env };
   const [a, b] = await Promise.all([startGateway({ sharedMock: mock, env }), startGateway({ sharedMock: mock, env })]);
   return {
     mock,
