@@ -20,7 +20,7 @@ const gateway = spawn(process.execPath, ['dist/main.js'], {
     ...process.env,
     PORT: '0',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'info',
+    LOG_LEVEL: process.env.SOAK_LOG_LEVEL ?? 'info',
     UPSTREAM_BASE_URL: mock.url,
     OAUTH_TOKEN_URL: mock.tokenUrl,
     OAUTH_CLIENT_ID: mock.clientId,

@@ -21,7 +21,15 @@ const REDACT_PATHS = [
   'headers["x-api-key"]',
 ];
 
+/**
+ * Log bytes waiting for a slow stdout at most. pino writes asynchronously and, by default,
+ * buffers without bound: a log reader that falls behind (one line per request) grew the
+ * gateway's memory by hundreds of MB in the soak run. Past this, lines are dropped.
+ */
+const MAX_BUFFERED_LOG_BYTES = 8 * 1024 * 1024;
+
 /** The one logger factory: JSON lines on stdout (or `destination`, which tests capture). */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination);
+  const out = destination ?? pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES });
+  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, out);
 }
