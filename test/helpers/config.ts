@@ -1,0 +1,12 @@
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+/** The problems `loadConfig` reports for `env` (none: an empty list). */
+export function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  return [];
+}
