@@ -112,6 +112,23 @@ describe('resilience: answering while the upstream misbehaves', () => {
     expect(h.mock.calls('/api/site/detail')).toBe(1);
   });
 
+  it('survives a failing background refresh: the stale value is served, the failure logged, nothing crashes', async () => {
+    h = await startGateway({
+      env: { CACHE_TTL_SITES_S: '30', CACHE_STALE_WHILE_REVALIDATE_S: '60', UPSTREAM_RETRIES: '0', RESPONSE_CACHE_MAX_BYTES: '0' },
+    });
+    const site = h.mock.catalog.sites[0]!;
+    await h.query(SITE_STOCK, { c: site.code });
+    h.mock.fault('/api/site/detail', 'http503');
+    h.clock.advance(31_000);
+    const stale = await h.query(SITE_STOCK, { c: site.code });
+    expect(stale.errors).toBeUndefined();
+    expect(stale.data.site.code).toBe(site.code);
+    await until(() => h.logs.some((line) => line.includes('background refresh failed')));
+    h.mock.clearFaults();
+    const next = await h.query(`{ cities { total } }`);
+    expect(next.data.cities.total).toBe(h.mock.catalog.cities.length);
+  });
+
   it('serves stale-if-error with a stale marker, and the error once past the window', async () => {
     h = await startGateway({ env: { CACHE_TTL_SITES_S: '30', CACHE_STALE_IF_ERROR_S: '120', UPSTREAM_RETRIES: '0' } });
     const site = h.mock.catalog.sites[1]!;
