@@ -5,6 +5,7 @@ import type { SiteRecord, ProductRecord, LaneRecord } from '../upstream/records.
 import type { GatewayContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -36,7 +37,11 @@ export type Query = {
   cities: CityPage;
   /** The city with this code, or null when there is none. */
   city?: Maybe<City>;
-  /** One page of sites (venues). */
+  /**
+   * One page of sites (venues). Without filters, the upstream's own list in its order. With
+   * `cityCode` or `enabledOnly: true`, the sites that match, in the same order, answered from the
+   * gateway's catalog index (see `extensions.dataAge`); `FEATURE_DISABLED` when the index is off.
+   */
   sites: SitePage;
   /** The site with this code, with its points, or null when there is none. */
   site?: Maybe<Site>;
@@ -44,6 +49,18 @@ export type Query = {
   products: ProductPage;
   /** The product with this goods code, or null when there is none. */
   product?: Maybe<Product>;
+  /**
+   * Sites within `radiusKm` of a point, nearest first, with their great-circle distance. Answered
+   * from the gateway's catalog index (its age is in `extensions.dataAge`); `FEATURE_DISABLED` when
+   * the index is off. Sites without valid coordinates are never near anything.
+   */
+  sitesNear: Array<SiteDistance>;
+  /**
+   * Products whose name contains `text` and whose IP (licensed property) is `ipName`, both
+   * case-insensitive, in the upstream's product order; with neither, the first products. Answered
+   * from the gateway's catalog index; `FEATURE_DISABLED` when the index is off.
+   */
+  searchProducts: Array<Product>;
 };
 
 
@@ -82,6 +99,8 @@ export type QueryCityArgs = {
 export type QuerySitesArgs = {
   page?: InputMaybe<Scalars['Int']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
+  cityCode?: InputMaybe<Scalars['String']['input']>;
+  enabledOnly?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -110,6 +129,77 @@ export type QueryProductsArgs = {
  */
 export type QueryProductArgs = {
   goodsCode: Scalars['String']['input'];
+};
+
+
+/**
+ * The graph of the Vending-Machine Open Platform: cities, sites (venues), points (machines in a
+ * site), cargo lanes (slots holding a product) and products. Read-only.
+ */
+export type QuerySitesNearArgs = {
+  lat: Scalars['Float']['input'];
+  lng: Scalars['Float']['input'];
+  radiusKm?: InputMaybe<Scalars['Float']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  cityCode?: InputMaybe<Scalars['String']['input']>;
+  openAt?: InputMaybe<Scalars['String']['input']>;
+  enabledOnly?: InputMaybe<Scalars['Boolean']['input']>;
+  hasProduct?: InputMaybe<Scalars['String']['input']>;
+  inStockOnly?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+/**
+ * The graph of the Vending-Machine Open Platform: cities, sites (venues), points (machines in a
+ * site), cargo lanes (slots holding a product) and products. Read-only.
+ */
+export type QuerySearchProductsArgs = {
+  text?: InputMaybe<Scalars['String']['input']>;
+  ipName?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A site and how far it is from the point asked about. */
+export type SiteDistance = {
+  __typename?: 'SiteDistance';
+  /** The site. */
+  site: Site;
+  /** Great-circle (haversine) distance from the point asked about, in km. */
+  distanceKm: Scalars['Float']['output'];
+};
+
+/** Where a product is: one cargo lane holding it, with its machine and site. */
+export type Availability = {
+  __typename?: 'Availability';
+  /** The site the machine is in. */
+  site: Site;
+  /** The machine. */
+  point: Point;
+  /** The cargo lane holding the product. */
+  lane: CargoLane;
+  /** Items of the product in this lane. */
+  stock: Scalars['Int']['output'];
+  /** Great-circle distance from `near`, in km; null when no `near` was given. */
+  distanceKm?: Maybe<Scalars['Float']['output']>;
+};
+
+/** A site's stock, across all its machines' lanes. */
+export type SiteStock = {
+  __typename?: 'SiteStock';
+  /** Cargo lanes in the site. */
+  lanes: Scalars['Int']['output'];
+  /** Lanes with nothing in stock (no product, or stock 0). */
+  emptyLanes: Scalars['Int']['output'];
+  /** Items in stock across all lanes. */
+  totalStock: Scalars['Int']['output'];
+};
+
+/** A point on Earth. */
+export type GeoInput = {
+  /** Latitude in decimal degrees (-90 to 90). */
+  lat: Scalars['Float']['input'];
+  /** Longitude in decimal degrees (-180 to 180). */
+  lng: Scalars['Float']['input'];
 };
 
 /** A page of cities. */
@@ -168,6 +258,18 @@ export type City = Node & {
   code: Scalars['String']['output'];
   /** City name. */
   name: Scalars['String']['output'];
+  /**
+   * One page of the city's sites, in the upstream's site order. Answered from the gateway's
+   * catalog index; `FEATURE_DISABLED` when the index is off.
+   */
+  sites: SitePage;
+};
+
+
+/** A city in which the platform has sites. */
+export type CitySitesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  pageSize?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** A site: a venue (a mall, a cinema, a station …) holding one or more points. */
@@ -205,6 +307,21 @@ export type Site = Node & {
   city?: Maybe<City>;
   /** The points (machines) of the site. */
   points: Array<Point>;
+  /**
+   * Whether the site's opening hours include `at` (default: now), in the sites' time zone
+   * (`SITE_TIMEZONE`). Hours that pass midnight (22:00 to 02:00) work; opening time included,
+   * closing time excluded; equal times mean open all day. Null when the hours are unknown. Says
+   * nothing of `enabled`.
+   */
+  isOpen?: Maybe<Scalars['Boolean']['output']>;
+  /** The site's stock across all its machines' lanes. */
+  stockSummary: SiteStock;
+};
+
+
+/** A site: a venue (a mall, a cinema, a station …) holding one or more points. */
+export type SiteIsOpenArgs = {
+  at?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** A point: one vending machine at a position inside a site. */
@@ -264,6 +381,24 @@ export type Product = Node & {
   guidePrice?: Maybe<Scalars['Int']['output']>;
   /** Order image URL. */
   orderPic?: Maybe<Scalars['String']['output']>;
+  /**
+   * The cargo lanes holding this product: nearest first when `near` is given, else in the
+   * upstream's site order. Answered from the gateway's catalog index; `FEATURE_DISABLED` when the
+   * index is off.
+   */
+  availability: Array<Availability>;
+  /** Items of this product in stock across every lane of every site. From the catalog index. */
+  totalStock: Scalars['Int']['output'];
+};
+
+
+/** A sellable product (a card pack, a figure …). */
+export type ProductAvailabilityArgs = {
+  cityCode?: InputMaybe<Scalars['String']['input']>;
+  near?: InputMaybe<GeoInput>;
+  radiusKm?: InputMaybe<Scalars['Float']['input']>;
+  inStockOnly?: InputMaybe<Scalars['Boolean']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -353,13 +488,17 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
-  CityPage: ResolverTypeWrapper<CityPageModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  SiteDistance: ResolverTypeWrapper<Omit<SiteDistance, 'site'> & { site: ResolversTypes['Site'] }>;
+  Availability: ResolverTypeWrapper<Omit<Availability, 'site' | 'point' | 'lane'> & { site: ResolversTypes['Site'], point: ResolversTypes['Point'], lane: ResolversTypes['CargoLane'] }>;
+  SiteStock: ResolverTypeWrapper<SiteStock>;
+  GeoInput: GeoInput;
+  CityPage: ResolverTypeWrapper<CityPageModel>;
   SitePage: ResolverTypeWrapper<SitePageModel>;
   ProductPage: ResolverTypeWrapper<ProductPageModel>;
   City: ResolverTypeWrapper<CityModel>;
   Site: ResolverTypeWrapper<SiteRecord>;
-  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Point: ResolverTypeWrapper<PointModel>;
   CargoLane: ResolverTypeWrapper<LaneRecord>;
   Product: ResolverTypeWrapper<ProductRecord>;
@@ -372,13 +511,17 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   Int: Scalars['Int']['output'];
   String: Scalars['String']['output'];
-  CityPage: CityPageModel;
   Boolean: Scalars['Boolean']['output'];
+  Float: Scalars['Float']['output'];
+  SiteDistance: Omit<SiteDistance, 'site'> & { site: ResolversParentTypes['Site'] };
+  Availability: Omit<Availability, 'site' | 'point' | 'lane'> & { site: ResolversParentTypes['Site'], point: ResolversParentTypes['Point'], lane: ResolversParentTypes['CargoLane'] };
+  SiteStock: SiteStock;
+  GeoInput: GeoInput;
+  CityPage: CityPageModel;
   SitePage: SitePageModel;
   ProductPage: ProductPageModel;
   City: CityModel;
   Site: SiteRecord;
-  Float: Scalars['Float']['output'];
   Point: PointModel;
   CargoLane: LaneRecord;
   Product: ProductRecord;
@@ -396,6 +539,27 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   site?: Resolver<Maybe<ResolversTypes['Site']>, ParentType, ContextType, RequireFields<QuerySiteArgs, 'code'>>;
   products?: Resolver<ResolversTypes['ProductPage'], ParentType, ContextType, RequireFields<QueryProductsArgs, 'page' | 'pageSize'>>;
   product?: Resolver<Maybe<ResolversTypes['Product']>, ParentType, ContextType, RequireFields<QueryProductArgs, 'goodsCode'>>;
+  sitesNear?: Resolver<Array<ResolversTypes['SiteDistance']>, ParentType, ContextType, RequireFields<QuerySitesNearArgs, 'lat' | 'lng' | 'radiusKm' | 'first' | 'enabledOnly' | 'inStockOnly'>>;
+  searchProducts?: Resolver<Array<ResolversTypes['Product']>, ParentType, ContextType, RequireFields<QuerySearchProductsArgs, 'first'>>;
+};
+
+export type SiteDistanceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SiteDistance'] = ResolversParentTypes['SiteDistance']> = {
+  site?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
+  distanceKm?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type AvailabilityResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Availability'] = ResolversParentTypes['Availability']> = {
+  site?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
+  point?: Resolver<ResolversTypes['Point'], ParentType, ContextType>;
+  lane?: Resolver<ResolversTypes['CargoLane'], ParentType, ContextType>;
+  stock?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  distanceKm?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+};
+
+export type SiteStockResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SiteStock'] = ResolversParentTypes['SiteStock']> = {
+  lanes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  emptyLanes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalStock?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type CityPageResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CityPage'] = ResolversParentTypes['CityPage']> = {
@@ -427,6 +591,7 @@ export type CityResolvers<ContextType = GatewayContext, ParentType extends Resol
   cityId?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sites?: Resolver<ResolversTypes['SitePage'], ParentType, ContextType, RequireFields<CitySitesArgs, 'page' | 'pageSize'>>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -447,6 +612,8 @@ export type SiteResolvers<ContextType = GatewayContext, ParentType extends Resol
   gradeType?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   city?: Resolver<Maybe<ResolversTypes['City']>, ParentType, ContextType>;
   points?: Resolver<Array<ResolversTypes['Point']>, ParentType, ContextType>;
+  isOpen?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType, Partial<SiteIsOpenArgs>>;
+  stockSummary?: Resolver<ResolversTypes['SiteStock'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -480,12 +647,17 @@ export type ProductResolvers<ContextType = GatewayContext, ParentType extends Re
   costPrice?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   guidePrice?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   orderPic?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  availability?: Resolver<Array<ResolversTypes['Availability']>, ParentType, ContextType, RequireFields<ProductAvailabilityArgs, 'inStockOnly' | 'first'>>;
+  totalStock?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = GatewayContext> = {
   Node?: NodeResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  SiteDistance?: SiteDistanceResolvers<ContextType>;
+  Availability?: AvailabilityResolvers<ContextType>;
+  SiteStock?: SiteStockResolvers<ContextType>;
   CityPage?: CityPageResolvers<ContextType>;
   SitePage?: SitePageResolvers<ContextType>;
   ProductPage?: ProductPageResolvers<ContextType>;
