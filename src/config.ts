@@ -2,6 +2,7 @@
  * The gateway's configuration: the one place that reads environment variables. `loadConfig`
  * validates every variable and reports all problems at once, so an operator fixes them in one go.
  */
+import { isTimeZone } from './catalog/opening-hours.js';
 import { createReader, present, type Env, type Reader } from './config-readers.js';
 import type { PersistedOperations } from './persisted-operations-file.js';
 
@@ -153,6 +154,27 @@ export interface Config {
   introspection: boolean;
   /** `REDIS_URL` and its tunables; `undefined` (no `REDIS_URL`): single-process mode. */
   redis: RedisConfig | undefined;
+  /** The catalog index behind the fields the upstream cannot answer (catalog/catalog-index.ts). */
+  index: IndexConfig;
+  /** `SITE_TIMEZONE`: IANA time zone of the sites' opening hours (`openAt`, `isOpen`). Default `Asia/Shanghai`. */
+  siteTimeZone: string;
+}
+
+/** The catalog index. */
+export interface IndexConfig {
+  /**
+   * `INDEX_ENABLED`: keep the whole catalog in memory to answer `sitesNear`, `searchProducts`,
+   * `Product.availability`/`totalStock`, `City.sites` and the `Query.sites` filters. Default true;
+   * false (for very large catalogs) makes those fields answer `FEATURE_DISABLED`.
+   */
+  enabled: boolean;
+  /**
+   * `INDEX_REFRESH_S`: how old the index may get before a query refreshes it in the background,
+   * in s. Default: the sites TTL for sites and stock, the products TTL for products; set, both.
+   */
+  refreshS: number | undefined;
+  /** `INDEX_WARM_ON_START`: build the index at start instead of on first use. Default false. */
+  warmOnStart: boolean;
 }
 
 /** Thrown by `loadConfig` with every problem found, one per line. */
@@ -216,7 +238,16 @@ export function loadConfig(env: Env): Config {
     graphiql: read.bool('GRAPHIQL', !production),
     introspection: read.bool('INTROSPECTION', !production),
     redis: readRedis(read),
+    index: {
+      enabled: read.bool('INDEX_ENABLED', true),
+      refreshS: present(env.INDEX_REFRESH_S) ? read.int('INDEX_REFRESH_S', 30, 1, 7 * DAY_S) : undefined,
+      warmOnStart: read.bool('INDEX_WARM_ON_START', false),
+    },
+    siteTimeZone: read.string('SITE_TIMEZONE', 'Asia/Shanghai'),
   };
+  if (!isTimeZone(config.siteTimeZone)) {
+    problems.push(`SITE_TIMEZONE must be an IANA time zone such as Asia/Shanghai, but got: ${JSON.stringify(config.siteTimeZone)}`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -3,6 +3,8 @@
  * DataLoaders bound to it over the shared, cache-backed sources.
  */
 import type { YogaInitialContext } from 'graphql-yoga';
+import type { CatalogIndex } from './catalog/catalog-index.js';
+import type { TimeReader } from './catalog/opening-hours.js';
 import { createLoaders, type Loaders } from './loaders/loaders.js';
 import type { Sources } from './loaders/sources.js';
 import { createUpstreamCharge } from './plugins/upstream-budget/use-upstream-budget.js';
@@ -13,6 +15,8 @@ export interface GatewayContext {
   scope: RequestScope;
   /** The largest `pageSize` a client may ask for (`MAX_PAGE_SIZE`). */
   maxPageSize: number;
+  /** Reads times of day in the sites' time zone (`SITE_TIMEZONE`). */
+  siteTime: TimeReader;
 }
 
 export interface ContextSettings {
@@ -21,12 +25,20 @@ export interface ContextSettings {
   requestTimeoutMs: number;
   /** `MAX_UPSTREAM_CALLS_PER_OPERATION`: the hard stop on the upstream calls one request starts. */
   maxUpstreamCallsPerOperation: number;
+  /** The catalog index, when on (`INDEX_ENABLED`). */
+  index: CatalogIndex | undefined;
+  siteTime: TimeReader;
 }
 
 export function createContextFactory(sources: Sources, settings: ContextSettings) {
   return ({ request }: YogaInitialContext): GatewayContext => {
     const scope = createRequestScope(request.signal, settings.requestTimeoutMs);
     const chargeUpstreamCall = createUpstreamCharge(settings.maxUpstreamCallsPerOperation);
-    return { scope, loaders: createLoaders(sources, { ...scope, chargeUpstreamCall }), maxPageSize: settings.maxPageSize };
+    return {
+      scope,
+      loaders: createLoaders(sources, { ...scope, chargeUpstreamCall }, settings.index),
+      maxPageSize: settings.maxPageSize,
+      siteTime: settings.siteTime,
+    };
   };
 }

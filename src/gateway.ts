@@ -9,6 +9,8 @@ import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga'
 import { createLruCache, type LruCacheOptions } from './cache/lru-cache.js';
 import type { Clock } from './cache/cache.js';
 import type { Config, UpstreamConfig } from './config.js';
+import { createCatalogIndex } from './catalog/catalog-index.js';
+import { createTimeReader } from './catalog/opening-hours.js';
 import { createContextFactory, type GatewayContext } from './context.js';
 import { EXAMPLE_QUERY } from './example-query.js';
 import { createSources } from './loaders/sources.js';
@@ -98,10 +100,18 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     sitesMs: config.cacheTtlSitesS * 1000,
     productsMs: config.cacheTtlProductsS * 1000,
   });
+  const index = config.index.enabled ? createCatalogIndex(sources, {
+    sitesRefreshMs: (config.index.refreshS ?? config.cacheTtlSitesS) * 1000,
+    productsRefreshMs: (config.index.refreshS ?? config.cacheTtlProductsS) * 1000,
+    staleIfErrorMs: config.cacheStaleIfErrorS * 1000,
+    clock: clock ?? performance,
+    logger: log,
+  }) : undefined;
+  if (config.index.warmOnStart) index?.warm();
 
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
-    context: createContextFactory(sources, config),
+    context: createContextFactory(sources, { ...config, index, siteTime: createTimeReader(config.siteTimeZone) }),
     maskedErrors: { maskError },
     logging: yogaLogger(log),
     graphiql: config.graphiql && { title: 'vending-graph', defaultQuery: EXAMPLE_QUERY },

@@ -56,6 +56,8 @@ export interface LoadScope {
   signal?: AbortSignal;
   /** Called when a stale value is served because its refresh failed (stale-if-error). */
   onStale?(serve: StaleServe): void;
+  /** Called with the age, in whole seconds, of data served from the catalog index. */
+  onDataAge?(ageSeconds: number): void;
 }
 
 /** A stale value served in place of a failed refresh. */

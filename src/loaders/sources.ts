@@ -77,10 +77,25 @@ export interface Sources {
   prefetchProducts(sites: number, scope: SourceScope): void;
   /** The city of each site (null where unknown), walking list-with-points on a miss. */
   citiesOfSites(siteCodes: readonly string[], scope: SourceScope): Promise<(SiteCity | null)[]>;
+  /**
+   * Every record of a list as of now, for the catalog index: walked straight from the upstream
+   * (cached pages are not reused; the pages and the entities they carry are stored on the way),
+   * at most once per `ttlMs` across the replicas, under the key `index:<kind>`.
+   */
+  snapshot<K extends 'sitesWithPoints' | 'products'>(kind: K, ttlMs: number): Promise<ListSnapshot<KindRecord[K]>>;
   /** What is known of each list. */
   facts(kind: ListKind): ListFacts;
   /** Whether `key` is cached and fresh. */
   isCached(key: string): boolean;
+}
+
+/** A whole list, and how old its data is. */
+export interface ListSnapshot<T> {
+  records: T[];
+  /** Time since it was walked (by this replica or another), in ms. */
+  ageMs: number;
+  /** Its refresh failed: these are the last good records (the cache's stale-if-error). */
+  failed: boolean;
 }
 
 /** Page size used when walking a whole list. */
@@ -203,6 +218,20 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       // replica (with a shared cache level the walk itself may come from that replica).
       const walked = citiesOfWalk(await walk('sitesWithPoints', scope));
       return known.map((city, i) => city ?? walked.get(siteCodes[i]!) ?? null);
+    },
+    async snapshot(kind, ttlMs) {
+      let failed = false;
+      const { walkedAt, records } = await cache.getOrLoad(`index:${kind}`, ttlMs, async (signal) => {
+        const fetchPage: PageFetcher<KindRecord[typeof kind]> = async (p, s) => {
+          const result = await listCalls[kind](p, s, signal);
+          facts[kind].total = result.total;
+          remember(kind)(p, s, result);
+          return result;
+        };
+        const items = await readAll(fetchPage, facts[kind], WALK_PAGE_SIZE, remember(kind));
+        return { walkedAt: Date.now(), records: items.filter(isRecord) };
+      }, { onStale: () => void (failed = true) });
+      return { records, ageMs: Math.max(0, Date.now() - walkedAt), failed };
     },
     facts: (kind) => ({ cap: facts[kind].cap, total: facts[kind].total }),
     isCached: (key) => cache.peek(key) !== undefined,

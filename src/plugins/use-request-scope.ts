@@ -3,17 +3,21 @@
  * (`REQUEST_TIMEOUT_MS`) passes or its client disconnects, and the record of stale data served
  * to it. Loads waiting on the signal stop at once, so the response carries what has resolved
  * plus coded errors; upstream calls nobody else waits for are cancelled (cache/in-flight.ts).
- * Stale data served because a refresh failed is listed in `extensions.stale`.
+ * Stale data served because a refresh failed is listed in `extensions.stale`; answers that used
+ * the catalog index say how old its data was in `extensions.dataAge` (whole seconds, the oldest).
  */
 import { setMaxListeners } from 'node:events';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LoadScope, StaleServe } from '../cache/cache.js';
+import { currentRequest } from '../observability/request-record.js';
 
 export interface RequestScope extends LoadScope {
   signal: AbortSignal;
   /** Stale data served to this request, one entry per key. */
   readonly stale: StaleServe[];
+  /** Age of the oldest catalog-index data served to this request, in whole seconds, if any. */
+  readonly dataAge: number | undefined;
   /** Stops the deadline timer; called when execution is done. */
   dispose(): void;
 }
@@ -27,12 +31,17 @@ export function createRequestScope(clientSignal: AbortSignal | undefined, timeou
   const clientGone = () => controller.abort(new Error('the client disconnected'));
   clientSignal?.addEventListener('abort', clientGone, { once: true });
   const stale = new Map<string, StaleServe>();
+  let dataAge: number | undefined;
   return {
     signal: controller.signal,
     get stale() {
       return [...stale.values()];
     },
+    get dataAge() {
+      return dataAge;
+    },
     onStale: (serve) => void stale.set(serve.key, serve),
+    onDataAge: (ageSeconds) => void (dataAge = Math.max(dataAge ?? 0, ageSeconds)),
     dispose() {
       clearTimeout(timer);
       clientSignal?.removeEventListener('abort', clientGone);
@@ -49,8 +58,13 @@ export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
         onExecuteDone({ result, setResult }) {
           scope?.dispose();
           const stale = scope?.stale ?? [];
-          if (stale.length === 0 || Symbol.asyncIterator in result) return;
-          setResult({ ...result, extensions: { ...result.extensions, stale } });
+          const dataAge = scope?.dataAge;
+          if ((stale.length === 0 && dataAge === undefined) || Symbol.asyncIterator in result) return;
+          // Its age is true when it is made, not when replayed: the response cache keeps it not.
+          const record = currentRequest();
+          if (record !== undefined && dataAge !== undefined) record.dataAge = dataAge;
+          const extensions = { ...result.extensions, ...(stale.length > 0 && { stale }), ...(dataAge !== undefined && { dataAge }) };
+          setResult({ ...result, extensions });
         },
       };
     },

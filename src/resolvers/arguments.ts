@@ -32,3 +32,49 @@ export function codeArg(name: string, value: string): string {
   if (code.length > MAX_CODE_LENGTH) throw badUserInput(`${name} must be at most ${MAX_CODE_LENGTH} characters`);
   return code;
 }
+
+/** The largest search radius, in km: a country, not a planet. */
+const MAX_RADIUS_KM = 1000;
+
+/** A latitude and longitude in decimal degrees. */
+export function geoArgs(lat: number, lng: number, prefix = ''): { lat: number; lng: number } {
+  if (!Number.isFinite(lat) || lat < -90 || lat > 90) throw badUserInput(`${prefix}lat must be from -90 to 90, but got: ${lat}`);
+  if (!Number.isFinite(lng) || lng < -180 || lng > 180) throw badUserInput(`${prefix}lng must be from -180 to 180, but got: ${lng}`);
+  return { lat, lng };
+}
+
+/** A search radius in km, more than 0 and at most `MAX_RADIUS_KM`. */
+export function radiusArg(radiusKm: number): number {
+  if (!Number.isFinite(radiusKm) || radiusKm <= 0 || radiusKm > MAX_RADIUS_KM) {
+    throw badUserInput(`radiusKm must be more than 0 and at most ${MAX_RADIUS_KM}, but got: ${radiusKm}`);
+  }
+  return radiusKm;
+}
+
+/** How many results at most: 1 to `max`. */
+export function firstArg(first: number | null | undefined, fallback: number, max: number): number {
+  const value = first ?? fallback;
+  if (value < 1 || value > max) throw badUserInput(`first must be from 1 to ${max}, but got: ${value}`);
+  return value;
+}
+
+/** An optional code: absent stays absent; present, it is checked like any code. */
+export function optionalCodeArg(name: string, value: string | null | undefined): string | undefined {
+  return value === null || value === undefined ? undefined : codeArg(name, value);
+}
+
+/** Optional search text: trimmed, at most `MAX_CODE_LENGTH` characters; empty means no filter. */
+export function textArg(name: string, value: string | null | undefined): string | undefined {
+  const text = value?.trim() ?? '';
+  if (text.length > MAX_CODE_LENGTH) throw badUserInput(`${name} must be at most ${MAX_CODE_LENGTH} characters`);
+  return text === '' ? undefined : text;
+}
+
+/** A time of day (seconds since midnight) from `HH:MM[:SS]` or an ISO 8601 date-time. */
+export function timeArg(name: string, value: string, read: (text: string) => number | undefined): number {
+  const time = value.length <= MAX_CODE_LENGTH ? read(value) : undefined;
+  if (time === undefined) {
+    throw badUserInput(`${name} must be HH:MM, HH:MM:SS or an ISO 8601 date-time, but got: ${JSON.stringify(value.slice(0, MAX_CODE_LENGTH))}`);
+  }
+  return time;
+}

@@ -1,4 +1,9 @@
+import { stockSummary } from '../catalog/catalog.js';
+import { isOpenAt } from '../catalog/opening-hours.js';
 import type { SiteResolvers } from '../generated/resolvers-types.js';
+import type { Loaders } from '../loaders/loaders.js';
+import type { SiteRecord } from '../upstream/records.js';
+import { timeArg } from './arguments.js';
 import { encodeId } from './ids.js';
 
 export const Site: SiteResolvers = {
@@ -12,9 +17,22 @@ export const Site: SiteResolvers = {
     return { code: site.cityCode, name: site.cityName };
   },
 
-  // A plain list carries no points: fall back to the site's detail (normally already cached).
   async points(site, _, { loaders }) {
-    const source = site.points === null ? await loaders.siteByCode.load(site.code) : site;
-    return (source?.points ?? []).map((point) => ({ ...point, site }));
+    return ((await withPoints(site, loaders))?.points ?? []).map((point) => ({ ...point, site }));
+  },
+
+  isOpen(site, { at }, { siteTime }) {
+    const time = at === null || at === undefined ? siteTime.now() : timeArg('at', at, siteTime.read);
+    return isOpenAt(site.openTime, site.closeTime, time);
+  },
+
+  // From the site's own lanes, as the rest of the site is: no index needed.
+  async stockSummary(site, _, { loaders }) {
+    return stockSummary((await withPoints(site, loaders)) ?? site);
   },
 };
+
+// Private: a plain list carries no points: fall back to the site's detail (normally cached).
+async function withPoints(site: SiteRecord, loaders: Loaders): Promise<SiteRecord | null> {
+  return site.points === null ? loaders.siteByCode.load(site.code) : site;
+}

@@ -7,6 +7,10 @@
  *
  * Before the gateway has seen a list, its cap is taken to be `ASSUMED_CAP` and a walk counts as
  * one call; the execution-time hard stop (the request scope's charge) covers what that misses.
+ *
+ * Fields answered from the catalog index cost the operation nothing: the index is shared work,
+ * built at most once per refresh interval whoever asks, and not charged to whoever asks first.
+ * Its sites carry their points and city, as list-with-points does.
  */
 import { valueFromASTUntyped, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import type { ListFacts } from '../../loaders/sources.js';
@@ -32,6 +36,8 @@ interface Walker {
 }
 
 const WALK_PAGE_SIZE = 100;
+/** Site fields only list-with-points (of the two site lists) answers (as `Query.sites` plans). */
+const SITE_FIELDS_NEEDING_POINTS = ['points', 'city', 'stockSummary'];
 /** The page-size cap assumed until the upstream shows its own (the mock's default; the real one is not documented). */
 const ASSUMED_CAP = 50;
 
@@ -55,10 +61,12 @@ function rootField(w: Walker, field: FieldNode): void {
     case 'products':
       return listPages(w, field.name.value, page, pageSize);
     case 'city':
-      return walkOnce(w, 'cities', 'cities:byCode');
+      walkOnce(w, 'cities', 'cities:byCode');
+      return cityFields(w, fieldsOf(w, field.selectionSet));
     case 'sites': {
       const items = childFields(w, field, 'items');
-      const kind = items.some((f) => f.name.value === 'points' || f.name.value === 'city') ? 'sitesWithPoints' : 'sites';
+      if (args.cityCode != null || args.enabledOnly === true) return siteFields(w, items, 'sitesWithPoints');
+      const kind = items.some((f) => SITE_FIELDS_NEEDING_POINTS.includes(f.name.value)) ? 'sitesWithPoints' : 'sites';
       listPages(w, kind, page, pageSize);
       return siteFields(w, items, kind);
     }
@@ -66,7 +74,12 @@ function rootField(w: Walker, field: FieldNode): void {
       lookup(w, `site:${String(args.code)}`);
       return siteFields(w, fieldsOf(w, field.selectionSet), 'detail');
     case 'product':
-      return lookup(w, `product:${String(args.goodsCode)}`);
+      lookup(w, `product:${String(args.goodsCode)}`);
+      return productFields(w, fieldsOf(w, field.selectionSet));
+    case 'sitesNear':
+      return siteFields(w, childFields(w, field, 'site'), 'sitesWithPoints');
+    case 'searchProducts':
+      return productFields(w, fieldsOf(w, field.selectionSet));
     case 'node':
       return nodeField(w, field, String(args.id));
   }
@@ -77,11 +90,28 @@ function nodeField(w: Walker, field: FieldNode, id: string): void {
   if (decoded === null) return;
   const [key] = decoded.keys;
   const selected = fieldsOf(w, field.selectionSet);
-  if (decoded.type === 'Product') return lookup(w, `product:${key}`);
+  if (decoded.type === 'Product') {
+    lookup(w, `product:${key}`);
+    return productFields(w, selected);
+  }
   if (decoded.type === 'City') return walkOnce(w, 'cities', 'cities:byCode');
   lookup(w, `site:${key}`);
   if (decoded.type === 'Site') siteFields(w, selected, 'detail');
   else pointFields(w, selected, 'detail');
+}
+
+// Private: `Product.availability` lists index sites and points.
+function productFields(w: Walker, fields: FieldNode[]): void {
+  for (const field of fields.filter((f) => f.name.value === 'availability')) {
+    siteFields(w, childFields(w, field, 'site'), 'sitesWithPoints');
+    pointFields(w, childFields(w, field, 'point'), 'sitesWithPoints');
+    laneFields(w, childFields(w, field, 'lane').map((f) => f.name.value), 'sitesWithPoints');
+  }
+}
+
+// Private: `City.sites` lists index sites.
+function cityFields(w: Walker, fields: FieldNode[]): void {
+  for (const field of fields.filter((f) => f.name.value === 'sites')) siteFields(w, childFields(w, field, 'items'), 'sitesWithPoints');
 }
 
 function siteFields(w: Walker, fields: FieldNode[], source: SiteSource): void {
@@ -89,6 +119,7 @@ function siteFields(w: Walker, fields: FieldNode[], source: SiteSource): void {
     if (field.name.value === 'city') {
       if (source !== 'sitesWithPoints') walkOnce(w, 'sitesWithPoints');
       if (fieldsOf(w, field.selectionSet).some((f) => f.name.value === 'cityId')) walkOnce(w, 'cities', 'cities:byCode');
+      cityFields(w, fieldsOf(w, field.selectionSet));
     }
     if (field.name.value === 'points') pointFields(w, fieldsOf(w, field.selectionSet), source);
   }
@@ -97,12 +128,14 @@ function siteFields(w: Walker, fields: FieldNode[], source: SiteSource): void {
 function pointFields(w: Walker, fields: FieldNode[], source: SiteSource): void {
   for (const field of fields) {
     if (field.name.value === 'site') siteFields(w, fieldsOf(w, field.selectionSet), source);
-    if (field.name.value !== 'cargoLanes') continue;
-    const lanes = fieldsOf(w, field.selectionSet).map((f) => f.name.value);
-    // Only list-with-points reports a lane's price; elsewhere it comes from the product.
-    if (lanes.includes('product') || (lanes.includes('guidePrice') && source !== 'sitesWithPoints')) {
-      walkOnce(w, 'products');
-    }
+    if (field.name.value === 'cargoLanes') laneFields(w, fieldsOf(w, field.selectionSet).map((f) => f.name.value), source);
+  }
+}
+
+function laneFields(w: Walker, lanes: string[], source: SiteSource): void {
+  // Only list-with-points reports a lane's price; elsewhere it comes from the product.
+  if (lanes.includes('product') || (lanes.includes('guidePrice') && source !== 'sitesWithPoints')) {
+    walkOnce(w, 'products');
   }
 }
 

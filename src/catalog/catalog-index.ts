@@ -1,0 +1,78 @@
+/**
+ * The catalog index: the whole catalog in memory, so that the gateway can answer what the
+ * upstream has no operation for (nearest sites, where a product is in stock, a city's sites,
+ * product search).
+ *
+ * Two parts, each rebuilt on its own interval when queries find it old (refreshing.ts):
+ * - sites, with their points, lanes and stock: a walk of list-with-points;
+ * - products: a walk of the product list.
+ * A walk asks the upstream afresh (its first page, then the rest in parallel) and primes the
+ * entity caches on the way (site by code, site-to-city, product by goods code), so the graph's
+ * other fields reuse what the index loaded. With REDIS_URL one replica walks while the others
+ * wait and take its result (the shared cache's fill under `index:<list>`).
+ */
+import type { Clock } from '../cache/cache.js';
+import type { Logger } from '../logger.js';
+import type { Sources } from '../loaders/sources.js';
+import { isUpstreamError } from '../upstream/errors.js';
+import { buildProductsCatalog, buildSitesCatalog, type ProductsCatalog, type SitesCatalog } from './catalog.js';
+import { createRefreshing, type Refreshing } from './refreshing.js';
+
+export interface CatalogIndexOptions {
+  /** Refresh interval of sites and stock, in ms (`INDEX_REFRESH_S`, else the sites TTL). */
+  sitesRefreshMs: number;
+  /** Refresh interval of products, in ms (`INDEX_REFRESH_S`, else the products TTL). */
+  productsRefreshMs: number;
+  /** `CACHE_STALE_IF_ERROR_S` in ms: how long past its interval a part outlives failing refreshes. */
+  staleIfErrorMs: number;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface CatalogIndex {
+  sites: Refreshing<SitesCatalog>;
+  products: Refreshing<ProductsCatalog>;
+  /** Builds both parts now, in the background (`INDEX_WARM_ON_START`). */
+  warm(): void;
+}
+
+export function createCatalogIndex(sources: Sources, options: CatalogIndexOptions): CatalogIndex {
+  const onError = (part: string) => (error: unknown) =>
+    options.logger.warn({ part, code: isUpstreamError(error) ? error.code : 'INTERNAL_SERVER_ERROR' }, 'catalog index refresh failed');
+  const part = <T>(name: string, refreshMs: number, build: () => Promise<{ value: T; ageMs: number; failed: boolean }>) =>
+    createRefreshing<T>({
+      refreshMs,
+      staleIfErrorMs: options.staleIfErrorMs,
+      clock: options.clock,
+      onError: onError(name),
+      build,
+    });
+
+  const sites = part('sites', options.sitesRefreshMs, async () => {
+    const { records, ageMs, failed } = await sources.snapshot('sitesWithPoints', options.sitesRefreshMs);
+    return { value: built(records, buildSitesCatalog), ageMs, failed };
+  });
+  const products = part('products', options.productsRefreshMs, async () => {
+    const { records, ageMs, failed } = await sources.snapshot('products', options.productsRefreshMs);
+    return { value: built(records, buildProductsCatalog), ageMs, failed };
+  });
+  return {
+    sites,
+    products,
+    warm() {
+      sites.warm();
+      products.warm();
+    },
+  };
+}
+
+// Private: the same records (a cached walk served again) make the same catalog, built once.
+const catalogs = new WeakMap<object, unknown>();
+function built<R extends object, C>(records: R, build: (records: R) => C): C {
+  let catalog = catalogs.get(records) as C | undefined;
+  if (catalog === undefined) {
+    catalog = build(records);
+    catalogs.set(records, catalog);
+  }
+  return catalog;
+}

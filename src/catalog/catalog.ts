@@ -1,0 +1,220 @@
+/**
+ * Snapshots of the whole catalog, and the inverted indexes that answer what the upstream has no
+ * operation for. A snapshot is built once from a complete walk and never changes afterwards (a
+ * refresh builds a new one and swaps it in), so a query never sees half of a refresh.
+ *
+ * Each query costs time in proportion to its answer, not to the catalog:
+ * - goods code → lanes (with their site and point), and → sites with their stock of it;
+ * - city code → sites; enabled sites;
+ * - a kd-tree of the sites' coordinates (kdbush), searched nearest first (geokdbush);
+ * - IP name → products, for product search.
+ */
+import KDBush from 'kdbush';
+import { around, distance } from 'geokdbush';
+import type { LaneRecord, PointRecord, ProductRecord, SiteRecord } from '../upstream/records.js';
+
+/** One cargo lane, with where it is. */
+export interface LaneRef {
+  site: SiteRecord;
+  point: PointRecord;
+  lane: LaneRecord;
+}
+
+/** A site with the stock of one product across its lanes. */
+interface SiteStockOf {
+  site: SiteRecord;
+  stock: number;
+}
+
+/** Every site with its points and lanes, as of one walk of list-with-points. */
+export interface SitesCatalog {
+  /** In the upstream's order. */
+  readonly sites: readonly SiteRecord[];
+  readonly enabledSites: readonly SiteRecord[];
+  /** City code → its sites, in the upstream's order. */
+  readonly sitesByCity: ReadonlyMap<string, readonly SiteRecord[]>;
+  /** Goods code → the lanes holding it, in the upstream's order (site, point, lane). */
+  readonly lanesByGoodsCode: ReadonlyMap<string, readonly LaneRef[]>;
+  /** Goods code → the sites with a lane holding it, with their stock of it. */
+  readonly sitesByGoodsCode: ReadonlyMap<string, readonly SiteStockOf[]>;
+  /** Goods code → items in stock across every lane. */
+  readonly stockByGoodsCode: ReadonlyMap<string, number>;
+  /** The sites with coordinates, in kd-tree order (`located[id]`). */
+  readonly located: readonly SiteRecord[];
+  readonly tree: KDBush;
+}
+
+/** Every product, as of one walk of the product list. */
+export interface ProductsCatalog {
+  /** In the upstream's order. */
+  readonly products: readonly ProductRecord[];
+  /** Lower-cased IP name → its products, in the upstream's order. */
+  readonly productsByIp: ReadonlyMap<string, readonly ProductRecord[]>;
+}
+
+/** A site and its distance from the point asked about. */
+export interface SiteDistance {
+  site: SiteRecord;
+  distanceKm: number;
+}
+
+export function buildSitesCatalog(sites: readonly SiteRecord[]): SitesCatalog {
+  const sitesByCity = new Map<string, SiteRecord[]>();
+  const lanesByGoodsCode = new Map<string, LaneRef[]>();
+  const sitesByGoodsCode = new Map<string, SiteStockOf[]>();
+  const stockByGoodsCode = new Map<string, number>();
+  for (const site of sites) {
+    if (site.cityCode !== null) push(sitesByCity, site.cityCode, site);
+    for (const point of site.points ?? []) {
+      for (const lane of point.cargoLanes) {
+        if (lane.goodsCode === null) continue;
+        const stock = stockOf(lane);
+        push(lanesByGoodsCode, lane.goodsCode, { site, point, lane });
+        stockByGoodsCode.set(lane.goodsCode, (stockByGoodsCode.get(lane.goodsCode) ?? 0) + stock);
+        const holders = sitesByGoodsCode.get(lane.goodsCode);
+        const last = holders?.at(-1);
+        if (last?.site === site) last.stock += stock;
+        else push(sitesByGoodsCode, lane.goodsCode, { site, stock });
+      }
+    }
+  }
+  const located = sites.filter(hasCoordinates);
+  const tree = new KDBush(Math.max(1, located.length));
+  for (const site of located) tree.add(site.lng, site.lat);
+  tree.finish();
+  return { sites, enabledSites: sites.filter(isEnabled), sitesByCity, lanesByGoodsCode, sitesByGoodsCode, stockByGoodsCode, located, tree };
+}
+
+export function buildProductsCatalog(products: readonly ProductRecord[]): ProductsCatalog {
+  const productsByIp = new Map<string, ProductRecord[]>();
+  for (const product of products) {
+    if (product.ipName !== null) push(productsByIp, fold(product.ipName), product);
+  }
+  return { products, productsByIp };
+}
+
+/** What `sitesNear` asks for. */
+export interface NearQuery {
+  lat: number;
+  lng: number;
+  radiusKm: number;
+  first: number;
+  /** Whether a site qualifies (city, enabled, open, …), besides its distance. */
+  accepts(site: SiteRecord): boolean;
+  /** Only sites holding this product … */
+  hasProduct?: string;
+  /** … with some of it in stock. */
+  inStockOnly: boolean;
+}
+
+/** Sites within the radius, nearest first. */
+export function sitesNear(catalog: SitesCatalog, query: NearQuery): SiteDistance[] {
+  const { lat, lng, radiusKm, first } = query;
+  if (query.hasProduct !== undefined) {
+    // The product's sites are few beside the whole catalog: measure each of them.
+    const holders = catalog.sitesByGoodsCode.get(query.hasProduct) ?? [];
+    const found: SiteDistance[] = [];
+    for (const { site, stock } of holders) {
+      if ((query.inStockOnly && stock <= 0) || !hasCoordinates(site) || !query.accepts(site)) continue;
+      const distanceKm = distance(lng, lat, site.lng, site.lat);
+      if (distanceKm <= radiusKm) found.push({ site, distanceKm });
+    }
+    return found.sort((a, b) => a.distanceKm - b.distanceKm).slice(0, first);
+  }
+  if (catalog.located.length === 0) return [];
+  const ids = around(catalog.tree, lng, lat, first, radiusKm, (id) => query.accepts(catalog.located[id]!));
+  return ids.map((id) => {
+    const site = catalog.located[id] as SiteRecord & Located;
+    return { site, distanceKm: distance(lng, lat, site.lng, site.lat) };
+  });
+}
+
+/** What `Product.availability` asks for. */
+export interface AvailabilityQuery {
+  cityCode?: string;
+  near?: { lat: number; lng: number };
+  radiusKm?: number;
+  inStockOnly: boolean;
+  first: number;
+}
+
+/** A lane holding the product, with its stock and (given `near`) distance. */
+export interface LaneAvailability extends LaneRef {
+  stock: number;
+  distanceKm: number | null;
+}
+
+/** The lanes holding `goodsCode`: nearest first given `near`, else in the upstream's order. */
+export function availability(catalog: SitesCatalog, goodsCode: string, query: AvailabilityQuery): LaneAvailability[] {
+  const found: LaneAvailability[] = [];
+  for (const ref of catalog.lanesByGoodsCode.get(goodsCode) ?? []) {
+    const stock = stockOf(ref.lane);
+    if ((query.inStockOnly && stock <= 0) || (query.cityCode !== undefined && ref.site.cityCode !== query.cityCode)) continue;
+    if (query.near === undefined) {
+      found.push({ ...ref, stock, distanceKm: null });
+      if (found.length === query.first) break;
+      continue;
+    }
+    if (!hasCoordinates(ref.site)) continue;
+    const distanceKm = distance(query.near.lng, query.near.lat, ref.site.lng, ref.site.lat);
+    if (query.radiusKm === undefined || distanceKm <= query.radiusKm) found.push({ ...ref, stock, distanceKm });
+  }
+  // A stable sort: the lanes of one site keep their order.
+  if (query.near !== undefined) found.sort((a, b) => a.distanceKm! - b.distanceKm!);
+  return found.slice(0, query.first);
+}
+
+/** Products whose name contains `text` and whose IP is `ipName` (both folded), at most `first`. */
+export function searchProducts(catalog: ProductsCatalog, text: string | undefined, ipName: string | undefined, first: number): ProductRecord[] {
+  const candidates = ipName === undefined ? catalog.products : (catalog.productsByIp.get(fold(ipName)) ?? []);
+  if (text === undefined) return candidates.slice(0, first);
+  const needle = fold(text);
+  const found: ProductRecord[] = [];
+  for (const product of candidates) {
+    if (product.productName !== null && fold(product.productName).includes(needle)) found.push(product);
+    if (found.length === first) break;
+  }
+  return found;
+}
+
+/** A site's lanes, empty lanes and stock. */
+export function stockSummary(site: SiteRecord): { lanes: number; emptyLanes: number; totalStock: number } {
+  let lanes = 0;
+  let emptyLanes = 0;
+  let totalStock = 0;
+  for (const point of site.points ?? []) {
+    for (const lane of point.cargoLanes) {
+      const stock = lane.goodsCode === null ? 0 : stockOf(lane);
+      lanes += 1;
+      if (stock <= 0) emptyLanes += 1;
+      totalStock += stock;
+    }
+  }
+  return { lanes, emptyLanes, totalStock };
+}
+
+type Located = { lat: number; lng: number };
+
+function hasCoordinates(site: SiteRecord): site is SiteRecord & Located {
+  return site.lat !== null && site.lng !== null;
+}
+
+function isEnabled(site: SiteRecord): boolean {
+  return site.state === 1;
+}
+
+// Private: a lane's stock; one that does not say has none.
+function stockOf(lane: LaneRecord): number {
+  return Math.max(0, lane.stock ?? 0);
+}
+
+// Private: names compared without regard to case (and to full-width or composed forms).
+function fold(text: string): string {
+  return text.normalize('NFKC').toLowerCase().trim();
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}

@@ -1,0 +1,100 @@
+/**
+ * A value rebuilt from the upstream when queries find it old, never on a timer: an idle gateway
+ * makes no upstream calls. One build runs at a time; its result is swapped in whole.
+ *
+ * With `refreshMs` the refresh interval and `age` the time since the value's data was loaded:
+ * - `age <= refreshMs`: served as it is;
+ * - `age <= 2 × refreshMs`: served at once while one background build refreshes it, so a
+ *   refresh never holds a query up and, with queries coming, no answer is older than the
+ *   interval plus one more;
+ * - older, or nothing built yet: the query waits for the build (a cold start, or a gateway left
+ *   idle); if that build fails, the last good value is served while `age <= refreshMs +
+ *   staleIfErrorMs`, else the error goes through.
+ * A value served while its latest build failed is marked stale.
+ */
+import type { Clock } from '../cache/cache.js';
+import { createInFlight } from '../cache/in-flight.js';
+
+export interface RefreshingOptions<T> {
+  /** Refresh interval, in ms. */
+  refreshMs: number;
+  /** How long past `refreshMs` the last good value is served when builds fail, in ms. */
+  staleIfErrorMs: number;
+  clock: Clock;
+  /**
+   * Builds the value; `ageMs` says how old its data already is (another replica may have loaded
+   * it); `failed`: the data could not be refreshed and this is the last good data instead.
+   */
+  build(): Promise<{ value: T; ageMs: number; failed?: boolean }>;
+  /** Told of each failed build (a query may not be waiting for it). */
+  onError(error: unknown): void;
+}
+
+/** A value as served to one query. */
+export interface Served<T> {
+  value: T;
+  /** Time since its data was loaded, in ms. */
+  ageMs: number;
+  /** Its latest refresh failed. */
+  stale: boolean;
+}
+
+export interface Refreshing<T> {
+  /** The value for a query; `signal` lets the query stop waiting for a build. */
+  read(signal?: AbortSignal): Promise<Served<T>>;
+  /** Starts a build unless one runs or the value is fresh (warming at start); never rejects. */
+  warm(): void;
+}
+
+/** After a failed build, the next background one waits this long (a failing upstream is not hammered), in ms. */
+const RETRY_PAUSE_MS = 1000;
+
+export function createRefreshing<T>(options: RefreshingOptions<T>): Refreshing<T> {
+  const { refreshMs, clock } = options;
+  const builds = createInFlight();
+  let current: { value: T; loadedAt: number } | undefined;
+  let failedAt: number | undefined;
+
+  const build = async () => {
+    try {
+      const { value, ageMs, failed } = await options.build();
+      const loadedAt = clock.now() - ageMs;
+      // The last good data, in place of a failed refresh, replaces nothing held here.
+      if (current === undefined || (failed !== true && loadedAt > current.loadedAt)) current = { value, loadedAt };
+      failedAt = failed === true ? clock.now() : undefined;
+    } catch (error) {
+      failedAt = clock.now();
+      throw error;
+    }
+  };
+  // Builds are never aborted by a query leaving: the next query wants the result too.
+  const start = () => builds.startInBackground('build', build, options.onError);
+  const served = (entry: { value: T; loadedAt: number }): Served<T> => ({
+    value: entry.value,
+    ageMs: clock.now() - entry.loadedAt,
+    stale: failedAt !== undefined,
+  });
+
+  return {
+    async read(signal) {
+      const age = current === undefined ? Infinity : clock.now() - current.loadedAt;
+      if (current !== undefined && age <= refreshMs) return served(current);
+      if (current !== undefined && age <= 2 * refreshMs) {
+        if (failedAt === undefined || clock.now() - failedAt >= RETRY_PAUSE_MS) start();
+        return served(current);
+      }
+      start();
+      try {
+        await builds.join('build', build, signal);
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        const last = current;
+        if (last === undefined || clock.now() - last.loadedAt > refreshMs + options.staleIfErrorMs) throw error;
+      }
+      return served(current!);
+    },
+    warm() {
+      if (current === undefined || clock.now() - current.loadedAt > refreshMs) start();
+    },
+  };
+}
