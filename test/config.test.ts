@@ -50,7 +50,19 @@ describe('configuration', () => {
       batchingLimit: 0,
       graphiql: true,
       introspection: true,
+      index: { enabled: true, refreshS: undefined, warmOnStart: false },
+      siteTimeZone: 'Asia/Shanghai',
     });
+  });
+
+  it('reads the catalog index settings and checks the sites\' time zone', () => {
+    expect(loadConfig({ INDEX_ENABLED: 'false', INDEX_REFRESH_S: '15', INDEX_WARM_ON_START: '1', SITE_TIMEZONE: 'Europe/Paris' }))
+      .toMatchObject({ index: { enabled: false, refreshS: 15, warmOnStart: true }, siteTimeZone: 'Europe/Paris' });
+    expect(problemsOf({ INDEX_REFRESH_S: '0', INDEX_ENABLED: 'maybe', SITE_TIMEZONE: 'Mars/Olympus_Mons' })).toEqual([
+      expect.stringContaining('INDEX_ENABLED'),
+      expect.stringContaining('INDEX_REFRESH_S'),
+      expect.stringContaining('SITE_TIMEZONE must be an IANA time zone'),
+    ]);
   });
 
   it('turns GraphiQL, introspection and cross-origin calls off by default in production, each back on by its variable', () => {
