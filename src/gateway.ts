@@ -62,6 +62,7 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
   });
   const metrics = createMetrics({
     breakerStates: () => client.breakerStates(), cacheEntries: () => cache.size, ...(scaleOut ? { redisState: scaleOut.state } : {}),
+    indexAges: () => index?.ages() ?? {},
   });
   const observers = createObservers(metrics);
   const tokens = createTokenManager({
@@ -106,6 +107,7 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     staleIfErrorMs: config.cacheStaleIfErrorS * 1000,
     clock: clock ?? performance,
     logger: log,
+    onBuilt: (part, outcome, durationMs) => metrics.indexBuild(part, outcome, durationMs),
   }) : undefined;
   if (config.index.warmOnStart) index?.warm();
 

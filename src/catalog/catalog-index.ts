@@ -27,6 +27,8 @@ export interface CatalogIndexOptions {
   staleIfErrorMs: number;
   clock: Clock;
   logger: Logger;
+  /** Told of each build's end (metrics). */
+  onBuilt?(part: 'sites' | 'products', outcome: 'ok' | 'error', durationMs: number): void;
 }
 
 export interface CatalogIndex {
@@ -34,17 +36,20 @@ export interface CatalogIndex {
   products: Refreshing<ProductsCatalog>;
   /** Builds both parts now, in the background (`INDEX_WARM_ON_START`). */
   warm(): void;
+  /** Age of each part held now, in ms (metrics). */
+  ages(): Record<'sites' | 'products', number | undefined>;
 }
 
 export function createCatalogIndex(sources: Sources, options: CatalogIndexOptions): CatalogIndex {
   const onError = (part: string) => (error: unknown) =>
     options.logger.warn({ part, code: isUpstreamError(error) ? error.code : 'INTERNAL_SERVER_ERROR' }, 'catalog index refresh failed');
-  const part = <T>(name: string, refreshMs: number, build: () => Promise<{ value: T; ageMs: number; failed: boolean }>) =>
+  const part = <T>(name: 'sites' | 'products', refreshMs: number, build: () => Promise<{ value: T; ageMs: number; failed: boolean }>) =>
     createRefreshing<T>({
       refreshMs,
       staleIfErrorMs: options.staleIfErrorMs,
       clock: options.clock,
       onError: onError(name),
+      onBuilt: (outcome, durationMs) => options.onBuilt?.(name, outcome, durationMs),
       build,
     });
 
@@ -63,6 +68,7 @@ export function createCatalogIndex(sources: Sources, options: CatalogIndexOption
       sites.warm();
       products.warm();
     },
+    ages: () => ({ sites: sites.ageMs(), products: products.ageMs() }),
   };
 }
 

@@ -28,6 +28,8 @@ export interface RefreshingOptions<T> {
   build(): Promise<{ value: T; ageMs: number; failed?: boolean }>;
   /** Told of each failed build (a query may not be waiting for it). */
   onError(error: unknown): void;
+  /** Told of each build's end (metrics). */
+  onBuilt?(outcome: 'ok' | 'error', durationMs: number): void;
 }
 
 /** A value as served to one query. */
@@ -44,6 +46,8 @@ export interface Refreshing<T> {
   read(signal?: AbortSignal): Promise<Served<T>>;
   /** Starts a build unless one runs or the value is fresh (warming at start); never rejects. */
   warm(): void;
+  /** Age of the value held now, in ms; `undefined` before the first build. */
+  ageMs(): number | undefined;
 }
 
 /** After a failed build, the next background one waits this long (a failing upstream is not hammered), in ms. */
@@ -56,14 +60,17 @@ export function createRefreshing<T>(options: RefreshingOptions<T>): Refreshing<T
   let failedAt: number | undefined;
 
   const build = async () => {
+    const started = performance.now();
     try {
       const { value, ageMs, failed } = await options.build();
       const loadedAt = clock.now() - ageMs;
       // The last good data, in place of a failed refresh, replaces nothing held here.
       if (current === undefined || (failed !== true && loadedAt > current.loadedAt)) current = { value, loadedAt };
       failedAt = failed === true ? clock.now() : undefined;
+      options.onBuilt?.(failed === true ? 'error' : 'ok', performance.now() - started);
     } catch (error) {
       failedAt = clock.now();
+      options.onBuilt?.('error', performance.now() - started);
       throw error;
     }
   };
@@ -96,5 +103,6 @@ export function createRefreshing<T>(options: RefreshingOptions<T>): Refreshing<T
     warm() {
       if (current === undefined || clock.now() - current.loadedAt > refreshMs) start();
     },
+    ageMs: () => (current === undefined ? undefined : clock.now() - current.loadedAt),
   };
 }

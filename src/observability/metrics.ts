@@ -14,6 +14,9 @@
  *   (0 closed, 1 half-open, 2 open).
  * - `gateway_cache_lookups_total` {kind, result}: `hit`, `miss`, `stale`; `gateway_cache_entries`.
  * - `gateway_token_requests_total` {outcome}: token requests, `ok` or the failure's outcome.
+ * - `gateway_index_builds_total` {part, outcome}: catalog index builds (`sites`, `products`;
+ *   `ok`, `error`); `gateway_index_build_duration_seconds` {part}; `gateway_index_age_seconds`
+ *   {part}: how old the index held now is (absent before its first build).
  * - With Redis (REDIS_URL) only: `gateway_redis_up` (1 in use, 0 down: caching in-process) and
  *   `gateway_redis_errors_total` {operation}: failed Redis operations, each fallen back from.
  */
@@ -32,6 +35,8 @@ export interface GatewayMetrics {
   tokenRequest(outcome: string): void;
   /** A Redis operation failed (`cache_read`, `cache_write`, `cache_lock`, `cache_decode`, `token_*`). */
   redisError(operation: string): void;
+  /** A build of a part of the catalog index ended. */
+  indexBuild(part: string, outcome: 'ok' | 'error', durationMs: number): void;
 }
 
 /** State read when metrics are scraped. */
@@ -40,6 +45,8 @@ export interface MetricSources {
   cacheEntries(): number;
   /** Whether Redis is in use; absent without REDIS_URL (then no Redis families). */
   redisState?(): 'up' | 'down';
+  /** Age in ms of each part of the catalog index held now; absent parts are not built yet. */
+  indexAges?(): Record<string, number | undefined>;
 }
 
 /**
@@ -100,6 +107,23 @@ export function createMetrics(sources: MetricSources): GatewayMetrics {
     name: 'gateway_token_requests_total', help: 'Upstream token requests by outcome (ok, or how they failed)',
     labelNames: ['outcome'] as const, registers,
   });
+  const indexBuilds = new Counter({
+    name: 'gateway_index_builds_total', help: 'Catalog index builds by part (sites, products) and outcome (ok, error)',
+    labelNames: ['part', 'outcome'] as const, registers,
+  });
+  const indexBuildSeconds = new Histogram({
+    name: 'gateway_index_build_duration_seconds', help: 'Duration of catalog index builds (walks included), in seconds',
+    labelNames: ['part'] as const, buckets: LATENCY_BUCKETS_S, registers,
+  });
+  const indexAge = new Gauge({
+    name: 'gateway_index_age_seconds', help: 'Age of the data of each part of the catalog index held now, in seconds',
+    labelNames: ['part'] as const, registers,
+    collect() {
+      for (const [part, ageMs] of Object.entries(sources.indexAges?.() ?? {})) {
+        if (ageMs !== undefined) indexAge.set({ part }, ageMs / 1000);
+      }
+    },
+  });
   const redisErrors = sources.redisState === undefined ? undefined : redisFamilies(registers, sources.redisState);
   const operationLabel = createOperationLabels();
 
@@ -124,6 +148,10 @@ export function createMetrics(sources: MetricSources): GatewayMetrics {
     cacheLookup: (kind, result) => lookups.inc({ kind, result }),
     tokenRequest: (outcome) => tokenRequests.inc({ outcome }),
     redisError: (operation) => redisErrors?.inc({ operation }),
+    indexBuild(part, outcome, durationMs) {
+      indexBuilds.inc({ part, outcome });
+      indexBuildSeconds.observe({ part }, durationMs / 1000);
+    },
   };
 }
 

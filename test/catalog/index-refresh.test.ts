@@ -174,3 +174,18 @@ describe('refreshing the index', () => {
     expect((await h.query(totalStock(goodsCode))).extensions).toEqual({ dataAge: 6 });
   });
 });
+
+describe('watching the index', () => {
+  it('counts its builds, times them and shows its age in /metrics', async () => {
+    h = await startGateway({ env: { INDEX_REFRESH_S: String(REFRESH_S) } });
+    const metrics = async () => (await fetch(`${h.url}/metrics`)).text();
+    expect(await metrics()).not.toMatch(/^gateway_index_age_seconds\{/m);
+    await h.query(`{ searchProducts(first: 1) { totalStock } }`);
+    h.clock.advance(4_000);
+    const text = await metrics();
+    expect(text).toMatch(/^gateway_index_builds_total\{part="sites",outcome="ok"\} 1$/m);
+    expect(text).toMatch(/^gateway_index_builds_total\{part="products",outcome="ok"\} 1$/m);
+    expect(text).toMatch(/^gateway_index_build_duration_seconds_count\{part="sites"\} 1$/m);
+    expect(text).toMatch(/^gateway_index_age_seconds\{part="sites"\} 4$/m);
+  });
+});
