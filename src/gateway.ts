@@ -19,6 +19,7 @@ import { createMetrics } from './observability/metrics.js';
 import { createObservers } from './observability/observers.js';
 import { withRequestIds } from './observability/request-record.js';
 import { maskError } from './plugins/mask-error.js';
+import { useArgumentChecks } from './plugins/use-argument-checks.js';
 import { useApiKeys } from './plugins/use-api-keys.js';
 import { useHealth } from './plugins/use-health.js';
 import { useMetrics } from './plugins/use-metrics.js';
@@ -110,10 +111,11 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     onBuilt: (part, outcome, durationMs) => metrics.indexBuild(part, outcome, durationMs),
   }) : undefined;
   if (config.index.warmOnStart) index?.warm();
+  const siteTime = createTimeReader(config.siteTimeZone);
 
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
-    context: createContextFactory(sources, { ...config, index, siteTime: createTimeReader(config.siteTimeZone) }),
+    context: createContextFactory(sources, { ...config, index, siteTime }),
     maskedErrors: { maskError },
     logging: yogaLogger(log),
     graphiql: config.graphiql && { title: 'vending-graph', defaultQuery: EXAMPLE_QUERY },
@@ -129,6 +131,7 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
       ...protectionPlugins(config),
       useResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance }),
       useRequestScope(),
+      useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime }),
       useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
     ],
   });

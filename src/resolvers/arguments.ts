@@ -3,6 +3,7 @@
  * echo the bad value.
  */
 import { GraphQLError } from 'graphql';
+import type { TimeReader } from '../catalog/opening-hours.js';
 
 /** Codes longer than this are not codes; they are refused before reaching the upstream. */
 const MAX_CODE_LENGTH = 128;
@@ -78,3 +79,28 @@ export function timeArg(name: string, value: string, read: (text: string) => num
   }
   return time;
 }
+
+/** `Site.isOpen(at:)`: the time of day asked about, default now, in the sites' time zone. */
+export function atArg(at: string | null | undefined, siteTime: TimeReader): number {
+  return at === null || at === undefined ? siteTime.now() : timeArg('at', at, siteTime.read);
+}
+
+/** What `Product.availability` asks for, checked. */
+export function availabilityArgs(args: {
+  cityCode?: string | null; near?: { lat: number; lng: number } | null; radiusKm?: number | null;
+  inStockOnly?: boolean | null; first?: number | null;
+}) {
+  const near = args.near ? geoArgs(args.near.lat, args.near.lng, 'near.') : undefined;
+  const radiusKm = args.radiusKm === null || args.radiusKm === undefined ? undefined : radiusArg(args.radiusKm);
+  if (radiusKm !== undefined && near === undefined) throw badUserInput('radiusKm needs near: a radius around nothing');
+  return {
+    cityCode: optionalCodeArg('cityCode', args.cityCode),
+    near,
+    radiusKm,
+    inStockOnly: args.inStockOnly ?? true,
+    first: firstArg(args.first, 50, MAX_AVAILABILITY),
+  };
+}
+
+/** Lanes `availability` returns at most. */
+const MAX_AVAILABILITY = 1000;

@@ -3,7 +3,7 @@ import { isOpenAt } from '../catalog/opening-hours.js';
 import type { SiteResolvers } from '../generated/resolvers-types.js';
 import type { Loaders } from '../loaders/loaders.js';
 import type { SiteRecord } from '../upstream/records.js';
-import { timeArg } from './arguments.js';
+import { atArg } from './arguments.js';
 import { encodeId } from './ids.js';
 
 export const Site: SiteResolvers = {
@@ -22,8 +22,7 @@ export const Site: SiteResolvers = {
   },
 
   isOpen(site, { at }, { siteTime }) {
-    const time = at === null || at === undefined ? siteTime.now() : timeArg('at', at, siteTime.read);
-    return isOpenAt(site.openTime, site.closeTime, time);
+    return isOpenAt(site.openTime, site.closeTime, atArg(at, siteTime));
   },
 
   // From the site's own lanes, as the rest of the site is: no index needed.
