@@ -7,7 +7,8 @@
  * - goods code → lanes (with their site and point), and → sites with their stock of it;
  * - city code → sites; enabled sites;
  * - a kd-tree of the sites' coordinates (kdbush), searched nearest first (geokdbush);
- * - IP name → products, for product search.
+ * - IP name → products, and the one- and two-character pieces of product names → products, for
+ *   product search (a name search reads only the products holding the rarest piece of the text).
  */
 import KDBush from 'kdbush';
 import { around, distance } from 'geokdbush';
@@ -48,8 +49,12 @@ export interface SitesCatalog {
 export interface ProductsCatalog {
   /** In the upstream's order. */
   readonly products: readonly ProductRecord[];
-  /** Lower-cased IP name → its products, in the upstream's order. */
+  /** Folded IP name → its products, in the upstream's order. */
   readonly productsByIp: ReadonlyMap<string, readonly ProductRecord[]>;
+  /** Folded product names, by position in `products`. */
+  readonly names: readonly string[];
+  /** Each character and pair of characters of the folded names → positions of the products holding it, ascending. */
+  readonly namePieces: ReadonlyMap<string, readonly number[]>;
 }
 
 /** A site and its distance from the point asked about. */
@@ -87,10 +92,14 @@ export function buildSitesCatalog(sites: readonly SiteRecord[]): SitesCatalog {
 
 export function buildProductsCatalog(products: readonly ProductRecord[]): ProductsCatalog {
   const productsByIp = new Map<string, ProductRecord[]>();
-  for (const product of products) {
+  const namePieces = new Map<string, number[]>();
+  const names = products.map((product, position) => {
     if (product.ipName !== null) push(productsByIp, fold(product.ipName), product);
-  }
-  return { products, productsByIp };
+    const name = fold(product.productName ?? '');
+    for (const piece of new Set([...name, ...piecesOf(name)])) push(namePieces, piece, position);
+    return name;
+  });
+  return { products, productsByIp, names, namePieces };
 }
 
 /** What `sitesNear` asks for. */
@@ -166,12 +175,22 @@ export function availability(catalog: SitesCatalog, goodsCode: string, query: Av
 
 /** Products whose name contains `text` and whose IP is `ipName` (both folded), at most `first`. */
 export function searchProducts(catalog: ProductsCatalog, text: string | undefined, ipName: string | undefined, first: number): ProductRecord[] {
-  const candidates = ipName === undefined ? catalog.products : (catalog.productsByIp.get(fold(ipName)) ?? []);
-  if (text === undefined) return candidates.slice(0, first);
+  const ip = ipName === undefined ? undefined : fold(ipName);
+  if (text === undefined) return (ip === undefined ? catalog.products : (catalog.productsByIp.get(ip) ?? [])).slice(0, first);
   const needle = fold(text);
+  // Every product whose name holds the text holds each of its pieces: the rarest piece's list
+  // holds them all.
+  let candidates: readonly number[] | undefined;
+  for (const piece of piecesOf(needle)) {
+    const holders = catalog.namePieces.get(piece) ?? [];
+    if (candidates === undefined || holders.length < candidates.length) candidates = holders;
+  }
   const found: ProductRecord[] = [];
-  for (const product of candidates) {
-    if (product.productName !== null && fold(product.productName).includes(needle)) found.push(product);
+  for (const position of candidates ?? []) {
+    const product = catalog.products[position]!;
+    if (!catalog.names[position]!.includes(needle)) continue;
+    if (ip !== undefined && (product.ipName === null || fold(product.ipName) !== ip)) continue;
+    found.push(product);
     if (found.length === first) break;
   }
   return found;
@@ -211,6 +230,14 @@ function stockOf(lane: LaneRecord): number {
 // Private: names compared without regard to case (and to full-width or composed forms).
 function fold(text: string): string {
   return text.normalize('NFKC').toLowerCase().trim();
+}
+
+// Private: the pieces of a text looked up: its pairs of characters, or its one character. (Names
+// are indexed by their characters too.)
+function piecesOf(text: string): string[] {
+  const characters = [...text];
+  if (characters.length < 2) return characters;
+  return characters.slice(1).map((character, i) => characters[i]! + character);
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
