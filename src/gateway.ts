@@ -12,21 +12,23 @@ import type { Config, UpstreamConfig } from './config.js';
 import { createCatalogIndex } from './catalog/catalog-index.js';
 import { createTimeReader } from './catalog/opening-hours.js';
 import { createContextFactory, type GatewayContext } from './context.js';
-import { EXAMPLE_QUERY } from './example-query.js';
 import { createSources } from './loaders/sources.js';
 import type { Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { createObservers } from './observability/observers.js';
 import { withRequestIds } from './observability/request-record.js';
+import { createGraphiQLRenderer, GRAPHIQL_OPTIONS } from './plugins/graphiql-page.js';
 import { maskError } from './plugins/mask-error.js';
 import { useArgumentChecks } from './plugins/use-argument-checks.js';
 import { useApiKeys } from './plugins/use-api-keys.js';
+import { useDemoPage } from './plugins/use-demo-page.js';
 import { useHealth } from './plugins/use-health.js';
 import { useMetrics } from './plugins/use-metrics.js';
 import { useRateLimit } from './plugins/use-rate-limit.js';
 import { useRequestLog } from './plugins/use-request-log.js';
 import { batchingOptions, corsOptions, protectionPlugins } from './plugins/use-protection.js';
 import { useResponseCache } from './plugins/use-response-cache.js';
+import { useSchemaSdl } from './plugins/use-schema-sdl.js';
 import { useRequestScope } from './plugins/use-request-scope.js';
 import { useUpstreamBudget } from './plugins/upstream-budget/use-upstream-budget.js';
 import { resolvers } from './resolvers/index.js';
@@ -43,6 +45,8 @@ export interface GatewayDependencies {
   logger: Logger;
   /** Time source of the shared cache's TTLs. Default `performance`. */
   clock?: Clock;
+  /** Directory of the built example page (dist/web), served at /demo. Default: none, no /demo. */
+  demoPageDirectory?: string;
 }
 
 export interface Gateway {
@@ -53,7 +57,7 @@ export interface Gateway {
 
 const TYPE_DEFS = readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8');
 
-export function createGateway(config: GatewayConfig, { logger, clock }: GatewayDependencies): Gateway {
+export function createGateway(config: GatewayConfig, { logger, clock, demoPageDirectory }: GatewayDependencies): Gateway {
   const { upstream } = config;
   // Shared components log through `log`: a line written on a request's behalf carries its id.
   const log = withRequestIds(logger);
@@ -118,16 +122,19 @@ export function createGateway(config: GatewayConfig, { logger, clock }: GatewayD
     context: createContextFactory(sources, { ...config, index, siteTime }),
     maskedErrors: { maskError },
     logging: yogaLogger(log),
-    graphiql: config.graphiql && { title: 'vending-graph', defaultQuery: EXAMPLE_QUERY },
+    graphiql: config.graphiql && GRAPHIQL_OPTIONS,
+    renderGraphiQL: createGraphiQLRenderer(),
     landingPage: false,
     cors: corsOptions(config.corsOrigins),
     batching: batchingOptions(config.batchingLimit),
     plugins: [
       useRequestLog(logger, metrics),
       useHealth(client, scaleOut?.state),
+      useDemoPage(demoPageDirectory),
       useApiKeys(config.apiKeys),
       useMetrics(metrics),
       useRateLimit(config.rateLimitPerMinute),
+      useSchemaSdl(TYPE_DEFS, config.introspection),
       ...protectionPlugins(config),
       useResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance }),
       useRequestScope(),
