@@ -9,6 +9,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json schema.graphql ./
 COPY src ./src
+# The example page (served at /demo in demo mode): `npm run build` builds it into dist/web.
+COPY examples/web ./examples/web
 RUN npm run build
 
 FROM node:${NODE_VERSION}-slim AS runtime
@@ -18,6 +20,7 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# dist holds the gateway (dist/*.js) and the example page (dist/web).
 COPY --from=build /app/dist ./dist
 COPY schema.graphql ./
 USER node

@@ -2,11 +2,15 @@
  * The entry point: configuration from the environment, the mock upstream in demo mode, the
  * gateway, the HTTP server, and a clean stop on SIGTERM/SIGINT.
  */
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.js';
 import { startDemoUpstream } from './demo.js';
 import { createGateway } from './gateway.js';
 import { createLogger } from './logger.js';
 import { listen } from './server.js';
+
+/** The example page's build, served at /demo in demo mode: dist/web, beside the built main.js. */
+const DEMO_PAGE_DIRECTORY = fileURLToPath(new URL('web', import.meta.url));
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -14,9 +18,10 @@ async function main(): Promise<void> {
   const demo = config.upstream === undefined ? await startDemoUpstream(config.demoLatencyMs) : undefined;
   if (demo) logger.info({ upstream: demo.url }, 'demo mode: no UPSTREAM_BASE_URL, serving the built-in mock upstream');
   const upstream = config.upstream ?? demo!.upstream;
-  const gateway = createGateway({ ...config, upstream }, { logger });
+  const gateway = createGateway({ ...config, upstream }, { logger, demoPageDirectory: demo ? DEMO_PAGE_DIRECTORY : undefined });
   const server = await listen(gateway.yoga, config);
   logger.info({ url: `${server.url}/graphql`, demo: demo !== undefined }, `GraphiQL at ${server.url}/graphql`);
+  if (demo) logger.info({ url: `${server.url}/demo/` }, `example page at ${server.url}/demo/`);
 
   // Background work catches its own failures; anything that slips through is logged, not fatal.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));

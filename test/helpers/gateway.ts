@@ -48,6 +48,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Overrides of the upstream settings derived from the mock (e.g. a wrong secret). */
   upstream?: Partial<UpstreamConfig>;
+  /** A built example page to serve at /demo (main.ts passes dist/web in demo mode). Default: none. */
+  demoPageDirectory?: string;
 }
 
 export function createManualClock(start = 1_000_000): ManualClock {
@@ -71,7 +73,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
       ...config,
       upstream: { ...upstreamConfigFor(mock), ...options.upstream },
     },
-    { logger: createLogger('debug', sink), clock },
+    { logger: createLogger('debug', sink), clock, demoPageDirectory: options.demoPageDirectory },
   );
   const server = await listen(gateway.yoga, { ...config, port: 0, host: '127.0.0.1' });
 

@@ -1,0 +1,107 @@
+/**
+ * `/demo`: the example client page (examples/web), as built into a directory (dist/web by
+ * `npm run build`) that main.ts hands over in demo mode. Static files, nothing else:
+ *
+ * - GET and HEAD only; any other method gets 405 with `Allow: GET, HEAD`.
+ * - `/demo` and `/demo/` answer index.html; `/demo/<path>` the file at `<path>` in the
+ *   directory; anything else (a directory, a missing file) gets 404.
+ * - No way out of the directory: the path is percent-decoded, then resolved, and must stay inside
+ *   it (`/demo/..%2fpackage.json` gets 404, as do NUL bytes and undecodable escapes). The URL
+ *   parser has already removed plain `..` segments, so `/demo/../x` never reaches this plugin.
+ * - A content type by extension, with `nosniff`; the page's HTML gets a content security policy
+ *   allowing nothing but its own origin. Hashed assets (`/demo/assets/…`) may be cached for a
+ *   year; index.html is revalidated every time.
+ * - Without a build (no index.html), every /demo path answers 404 saying to run `npm run build`.
+ *
+ * Open like GraphiQL: the files need no API key (with `GATEWAY_API_KEYS` set, the page's own
+ * queries get 401) and count against no rate limit. Files are read on each request: they are
+ * small, and a rebuild shows at once.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+import type { Plugin } from 'graphql-yoga';
+
+/** Where the page lives; its build is made with this base (examples/web/vite.config.ts). */
+export const DEMO_PAGE_PATH = '/demo';
+
+const NOT_BUILT = 'The example page is not built: run `npm run build`, which builds it into dist/web.';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+
+/** The page's HTML may load and call nothing but its own origin (no CDN, no tracker). */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+type FetchAPI = { Response: typeof Response };
+
+/** Serves the built page in `directory` at /demo; no `directory`: the plugin does nothing. */
+export function useDemoPage(directory: string | undefined): Plugin {
+  if (directory === undefined) return {};
+  const root = resolve(directory);
+  return {
+    async onRequest({ request, url, endResponse, fetchAPI }) {
+      const { pathname } = url;
+      if (pathname !== DEMO_PAGE_PATH && !pathname.startsWith(`${DEMO_PAGE_PATH}/`)) return;
+      endResponse(await answer(root, request.method, pathname.slice(DEMO_PAGE_PATH.length), fetchAPI));
+    },
+  };
+}
+
+// Private: the response to `method` on `path` (what follows /demo: '', '/', '/assets/x.js' …).
+async function answer(root: string, method: string, path: string, fetchAPI: FetchAPI): Promise<Response> {
+  if (method !== 'GET' && method !== 'HEAD') {
+    return plain(fetchAPI, 405, `${method} is not allowed here: the page answers GET and HEAD.`, { allow: 'GET, HEAD' });
+  }
+  if (!(await isFile(resolve(root, 'index.html')))) return plain(fetchAPI, 404, NOT_BUILT);
+  const file = fileOf(root, path);
+  if (file === undefined || !(await isFile(file))) return plain(fetchAPI, 404, 'Not found.');
+  const body = await readFile(file);
+  const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const headers: Record<string, string> = {
+    'content-type': type,
+    'content-length': String(body.length),
+    'x-content-type-options': 'nosniff',
+    'cache-control': path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+  };
+  if (type.startsWith('text/html')) headers['content-security-policy'] = CONTENT_SECURITY_POLICY;
+  return new fetchAPI.Response(method === 'HEAD' ? null : body, { status: 200, headers });
+}
+
+// Private: the file `path` names inside `root`, or `undefined` when it names none or leaves it.
+function fileOf(root: string, path: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0')) return undefined;
+  const relative = decoded === '' || decoded === '/' ? 'index.html' : decoded.slice(1);
+  const file = resolve(root, relative);
+  return file.startsWith(root + sep) ? file : undefined;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+}
+
+function plain(fetchAPI: FetchAPI, status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new fetchAPI.Response(text, {
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers },
+  });
+}
