@@ -73,8 +73,8 @@ describe('demo mode', () => {
     expect(code).toBe(0);
   });
 
-  it('lets 100 in-flight requests finish on SIGTERM (upstream latency 1 s), then exits 0', async () => {
-    const child = runBuilt({ PORT: '0', HOST: '127.0.0.1', DEMO_LATENCY_MS: '1000' });
+  it('lets 100 in-flight requests finish on SIGTERM (upstream latency 2 s), then exits 0', async () => {
+    const child = runBuilt({ PORT: '0', HOST: '127.0.0.1', DEMO_LATENCY_MS: '2000' });
     const graphql = await addressOf(child);
     const ask = async (query: string) => {
       const response = await fetch(graphql, {
@@ -90,7 +90,9 @@ describe('demo mode', () => {
       ...Array.from({ length: 40 }, (_, i) => `{ product(goodsCode: "G${String(i + 1).padStart(5, '0')}") { goodsCode } }`),
     ];
     const answers = Promise.all(queries.map(ask));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Long enough for all 100 to have reached the gateway on a busy machine (a connection whose
+    // request has not arrived yet is idle, and closed at SIGTERM), well short of their answers.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     child.kill('SIGTERM');
     const results = await answers;
     expect(results.filter((r) => r.errors !== undefined || r.data === null)).toEqual([]);
