@@ -27,7 +27,7 @@ export function protectionPlugins(config: ProtectionConfig): Plugin[] {
     ...(config.csrfPrevention ? [useCSRFPrevention({ requestHeaders: CSRF_HEADERS })] : []),
     config.persistedOperations ? useAllowList(config.persistedOperations) : useAutomaticPersistedQueries(),
     useIntrospectionPolicy(config.introspection),
-    useQueryLimits(config),
+    ...useQueryLimits(config),
   ];
 }
 

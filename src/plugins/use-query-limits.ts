@@ -10,9 +10,18 @@
  * introspection query runs. Older armor exempted any node *named* `__schema`, so an operation or
  * a fragment of that name escaped both limits; the versions graphql-armor 3.2 pins (max-depth
  * 2.4.2, cost-limit 2.4.3) exempt only a field, and test/protection/limits.test.ts holds them to it.
+ *
+ * Cost is armor's, with one change: armor multiplies a selection's cost by a literal `first` or
+ * `last` argument (but not by one given as a variable, nor by `pageSize`). Here `first` bounds
+ * how many results come back, checked against its own maximum (`BAD_USER_INPUT` beyond it), as
+ * `pageSize` does; so armor is shown each operation without those arguments.
  */
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { GraphQLError, type ValidationContext } from 'graphql';
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
+import {
+  GraphQLError, Kind, visit, type ASTNode, type FragmentDefinitionNode, type OperationDefinitionNode, type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.js';
 
@@ -38,7 +47,7 @@ const MESSAGES: Record<QueryLimitCode, string> = {
   COST_LIMIT_EXCEEDED: 'The operation is too expensive.',
 };
 
-export function useQueryLimits(limits: QueryLimits): Plugin {
+export function useQueryLimits(limits: QueryLimits): Plugin[] {
   const expose = limits.exposeQueryLimits;
   const common = (code: QueryLimitCode) => ({
     exposeLimits: expose,
@@ -46,14 +55,46 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
     propagateOnRejection: false,
     onReject: [reportWith(code)],
   });
-  return EnvelopArmorPlugin({
+  const armor: Plugin = EnvelopArmorPlugin({
     blockFieldSuggestion: { enabled: false }, // the introspection policy decides (use-introspection-policy.ts)
     maxTokens: { ...common('TOKEN_LIMIT_EXCEEDED'), n: limits.maxQueryTokens, onReject: [throwWith('TOKEN_LIMIT_EXCEEDED')] },
     maxDepth: { ...common('DEPTH_LIMIT_EXCEEDED'), n: limits.maxQueryDepth, flattenFragments: true, ignoreIntrospection: true },
     maxAliases: { ...common('ALIAS_LIMIT_EXCEEDED'), n: limits.maxAliases },
     maxDirectives: { ...common('DIRECTIVE_LIMIT_EXCEEDED'), n: limits.maxDirectives },
-    costLimit: { ...common('COST_LIMIT_EXCEEDED'), maxCost: limits.maxQueryCost, flattenFragments: true, ignoreIntrospection: true },
+    costLimit: { enabled: false },
   });
+  const cost = withoutListSizes(
+    costLimitRule({ ...common('COST_LIMIT_EXCEEDED'), maxCost: limits.maxQueryCost, flattenFragments: true, ignoreIntrospection: true }),
+  );
+  return [armor, { onValidate: ({ addValidationRule }) => addValidationRule(cost) }];
+}
+
+/** The arguments armor's cost takes for a list's size. */
+const LIST_SIZES = new Set(['first', 'last']);
+
+// Private: armor's cost rule, shown each operation and fragment without `first` and `last`.
+function withoutListSizes(rule: ValidationRule): ValidationRule {
+  return (context) => {
+    const fragments = new Map<string, FragmentDefinitionNode | undefined>();
+    const view = new Proxy(context, {
+      get(target, property, receiver) {
+        if (property !== 'getFragment') return Reflect.get(target, property, receiver) as unknown;
+        return (name: string) => {
+          if (!fragments.has(name)) fragments.set(name, stripped(target.getFragment(name) ?? undefined));
+          return fragments.get(name);
+        };
+      },
+    });
+    const visitor = rule(view) as { OperationDefinition: { enter(node: OperationDefinitionNode): void } };
+    return { OperationDefinition: { enter: (node) => visitor.OperationDefinition.enter(stripped(node)) } };
+  };
+}
+
+function stripped<T extends ASTNode>(node: T): T;
+function stripped<T extends ASTNode>(node: T | undefined): T | undefined;
+function stripped<T extends ASTNode>(node: T | undefined): T | undefined {
+  if (node === undefined) return node;
+  return visit(node, { [Kind.ARGUMENT]: (argument) => (LIST_SIZES.has(argument.name.value) ? null : undefined) });
 }
 
 // Private: validation rules report the coded error alongside graphql's own validation errors.

@@ -31,4 +31,16 @@ describe('arguments of nested index fields', () => {
     expect(answer.errors?.[0]?.message).toBe('near.lng must be from -180 to 180, but got: 190');
     expect(h.mock.callLog()).toEqual([]);
   });
+
+  it('prices first as what it is, a bound on the answer: first up to the maximum runs, beyond it is BAD_USER_INPUT', async () => {
+    const site = h.mock.catalog.sites[0]!;
+    const near = (first: number) => `{ sitesNear(lat: ${site.lat}, lng: ${site.lng}, radiusKm: 1000, first: ${first}) {
+      distanceKm site { code name address enabled isOpen stockSummary { lanes totalStock } } } }`;
+    const most = await h.query(near(100));
+    expect(most.errors).toBeUndefined();
+    expect(most.data.sitesNear.length).toBeGreaterThan(0);
+    const beyond = await h.query(near(101));
+    expect(beyond.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+    expect(beyond.errors?.[0]?.message).toBe('first must be from 1 to 100, but got: 101');
+  });
 });
