@@ -131,12 +131,19 @@ export function sitesNear(catalog: SitesCatalog, query: NearQuery): SiteDistance
     return found.sort((a, b) => a.distanceKm - b.distanceKm).slice(0, first);
   }
   if (catalog.located.length === 0) return [];
-  const ids = around(catalog.tree, lng, lat, first, radiusKm, (id) => query.accepts(catalog.located[id]!));
-  return ids.map((id) => {
-    const site = catalog.located[id] as SiteRecord & Located;
-    return { site, distanceKm: distance(lng, lat, site.lng, site.lat) };
-  });
+  // geokdbush bounds the search by its own form of the distance, which may round the other way
+  // from `distance` at the very edge: search a hair wider, then hold each site to the radius.
+  const ids = around(catalog.tree, lng, lat, first, radiusKm * (1 + EDGE_MARGIN), (id) => query.accepts(catalog.located[id]!));
+  return ids
+    .map((id) => {
+      const site = catalog.located[id] as SiteRecord & Located;
+      return { site, distanceKm: distance(lng, lat, site.lng, site.lat) };
+    })
+    .filter(({ distanceKm }) => distanceKm <= radiusKm);
 }
+
+/** Relative widening of the kd-tree search (far above rounding error, far below a metre). */
+const EDGE_MARGIN = 1e-9;
 
 /** What `Product.availability` asks for. */
 export interface AvailabilityQuery {

@@ -64,10 +64,13 @@ export function optionalCodeArg(name: string, value: string | null | undefined):
   return value === null || value === undefined ? undefined : codeArg(name, value);
 }
 
-/** Optional search text: trimmed, at most `MAX_CODE_LENGTH` characters; empty means no filter. */
+/** Search text longer than this is refused: no name is near it. */
+const MAX_TEXT_LENGTH = 1000;
+
+/** Optional search text: trimmed, at most `MAX_TEXT_LENGTH` characters; empty means no filter. */
 export function textArg(name: string, value: string | null | undefined): string | undefined {
   const text = value?.trim() ?? '';
-  if (text.length > MAX_CODE_LENGTH) throw badUserInput(`${name} must be at most ${MAX_CODE_LENGTH} characters`);
+  if (text.length > MAX_TEXT_LENGTH) throw badUserInput(`${name} must be at most ${MAX_TEXT_LENGTH} characters`);
   return text === '' ? undefined : text;
 }
 
