@@ -37,8 +37,6 @@ export interface RequestRecord {
   cacheStale: number;
   /** When the first of the data this request read stops being fresh (the shared cache's clock, ms). */
   dataExpiresAt: number;
-  /** Age of the catalog-index data in the answer, in s (`extensions.dataAge`), if it used the index. */
-  dataAge: number | undefined;
   /** Whether the whole answer came from the response cache (`hit`) or had to be made (`miss`). */
   responseCache: 'hit' | 'miss' | undefined;
   /** `extensions.code` of every error in the response. */
@@ -74,7 +72,6 @@ export function createRequestRecord(id: string, logger: Logger): RequestRecord {
     cacheMisses: 0,
     cacheStale: 0,
     dataExpiresAt: Number.POSITIVE_INFINITY,
-    dataAge: undefined,
     responseCache: undefined,
     errorCodes: new Set(),
   };

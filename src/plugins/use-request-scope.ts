@@ -18,6 +18,10 @@ export interface RequestScope extends LoadScope {
   readonly stale: StaleServe[];
   /** Age of the oldest catalog-index data served to this request, in whole seconds, if any. */
   readonly dataAge: number | undefined;
+  /** Marks the answer as depending on the time it is made (`isOpen` without `at`): not to be replayed. */
+  readsTheTime(): void;
+  /** Whether `readsTheTime` was called. */
+  readonly timeDependent: boolean;
   /** Stops the deadline timer; called when execution is done. */
   dispose(): void;
 }
@@ -32,6 +36,7 @@ export function createRequestScope(clientSignal: AbortSignal | undefined, timeou
   clientSignal?.addEventListener('abort', clientGone, { once: true });
   const stale = new Map<string, StaleServe>();
   let dataAge: number | undefined;
+  let timeDependent = false;
   return {
     signal: controller.signal,
     get stale() {
@@ -42,6 +47,10 @@ export function createRequestScope(clientSignal: AbortSignal | undefined, timeou
     },
     onStale: (serve) => void stale.set(serve.key, serve),
     onDataAge: (ageSeconds) => void (dataAge = Math.max(dataAge ?? 0, ageSeconds)),
+    readsTheTime: () => void (timeDependent = true),
+    get timeDependent() {
+      return timeDependent;
+    },
     dispose() {
       clearTimeout(timer);
       clientSignal?.removeEventListener('abort', clientGone);
@@ -59,10 +68,13 @@ export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
           scope?.dispose();
           const stale = scope?.stale ?? [];
           const dataAge = scope?.dataAge;
-          if ((stale.length === 0 && dataAge === undefined) || Symbol.asyncIterator in result) return;
-          // Its age is true when it is made, not when replayed: the response cache keeps it not.
+          // An answer made of the time now, or stating its data's age, is true when made, not
+          // when replayed: its data is as good as expired for the response cache.
           const record = currentRequest();
-          if (record !== undefined && dataAge !== undefined) record.dataAge = dataAge;
+          if (record !== undefined && (scope?.timeDependent === true || dataAge !== undefined)) {
+            record.dataExpiresAt = Number.NEGATIVE_INFINITY;
+          }
+          if ((stale.length === 0 && dataAge === undefined) || Symbol.asyncIterator in result) return;
           const extensions = { ...result.extensions, ...(stale.length > 0 && { stale }), ...(dataAge !== undefined && { dataAge }) };
           setResult({ ...result, extensions });
         },

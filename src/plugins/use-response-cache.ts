@@ -5,10 +5,10 @@
  *   hash and the client's `Accept`, so equal requests share an entry however they are laid out.
  * - A hit is answered in `onRequest`, after the plugins that guard the gateway (API keys, rate
  *   limit, CSRF) and before parsing, validation, execution and serialisation.
- * - Only complete answers are stored: no errors, nothing stale, nothing from the catalog index
- *   (its answers state their data's age); an entry lives until the first of
- *   the data it contains stops being fresh (the shared cache tells each lookup's expiry), so it
- *   is never staler than the data cache itself would be.
+ * - Only complete answers are stored: no errors, nothing stale, nothing stating its data's age
+ *   (the catalog index's answers) or made of the time now (the request scope expires those). An
+ *   entry lives until the first of the data it contains stops being fresh (the shared cache tells
+ *   each lookup's expiry), so it is never staler than the data cache itself would be.
  * - `ETag` on every stored answer; a GET with a matching `If-None-Match` gets 304.
  *
  * Parsing and validation results are cached by yoga itself (its parser and validation cache).
@@ -91,13 +91,11 @@ export function useResponseCache({ maxBytes, clock }: ResponseCacheOptions): Plu
 }
 
 // Private: a complete answer (no error, nothing stale) made from data whose freshness is known.
-// An answer from the catalog index is not kept: the age it states would be wrong when replayed.
 function storable(record: NonNullable<ReturnType<typeof currentRequest>>, response: Response): boolean {
   return (
     response.status === 200 &&
     record.errorCodes.size === 0 &&
     record.cacheStale === 0 &&
-    record.dataAge === undefined &&
     record.operations.length === 1 &&
     Number.isFinite(record.dataExpiresAt)
   );

@@ -21,7 +21,8 @@ export const Site: SiteResolvers = {
     return ((await withPoints(site, loaders))?.points ?? []).map((point) => ({ ...point, site }));
   },
 
-  isOpen(site, { at }, { siteTime }) {
+  isOpen(site, { at }, { siteTime, scope }) {
+    if (at === null || at === undefined) scope.readsTheTime();
     return isOpenAt(site.openTime, site.closeTime, atArg(at, siteTime));
   },
 
