@@ -60,7 +60,9 @@ describe('building the index', () => {
 
   it('is built at start with INDEX_WARM_ON_START, before any query', async () => {
     h = await startGateway({ env: { INDEX_WARM_ON_START: 'true' } });
-    await until(async () => h.mock.calls(SITES) > 0 && h.mock.calls(PRODUCTS) > 0 && h.mock.inFlight() === 0);
+    const cap = h.mock.behaviour.maxPageSize;
+    const pages = { [SITES]: Math.ceil(h.mock.catalog.sites.length / cap), [PRODUCTS]: Math.ceil(h.mock.catalog.products.length / cap) };
+    await until(async () => h.mock.calls(SITES) === pages[SITES] && h.mock.calls(PRODUCTS) === pages[PRODUCTS] && h.mock.inFlight() === 0);
     h.mock.resetCounters();
     const { goodsCode } = firstStockedLane(h);
     expect((await h.query(`{ searchProducts(first: 3) { totalStock } }`)).errors).toBeUndefined();
