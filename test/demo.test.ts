@@ -52,6 +52,17 @@ describe('demo mode', () => {
     expect(await health.json()).toEqual({ status: 'ok' });
     const ready = await fetch(graphql.replace('/graphql', '/readyz'));
     expect(ready.status).toBe(200);
+    // The example client page, built by npm start's build, and the index behind it.
+    const demoPage = await fetch(graphql.replace('/graphql', '/demo/'));
+    expect(demoPage.status).toBe(200);
+    expect(await demoPage.text()).toContain('<script type="module"');
+    const near = await fetch(graphql, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ city(code: "SH") { sites(pageSize: 3) { total items { name isOpen } } } }' }),
+    });
+    const { data: city } = (await near.json()) as any;
+    expect(city.city.sites.total).toBeGreaterThan(0);
 
     process.kill(-child.pid!, 'SIGTERM');
     await once(child, 'exit');
