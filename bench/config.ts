@@ -56,8 +56,22 @@ export const SCALE_OUT_WARMUP_REQUESTS = Math.round(SCALE_OUT_REQUESTS / 5);
 export const SCALE_OUT_MAX_SECONDS = 12;
 /** Length of each replica count's token-expiry run (short TTLs), in s; tokens expire halfway. */
 export const SCALE_OUT_EXPIRY_SECONDS = Math.min(SECONDS, 6);
+/**
+ * `INDEX_REFRESH_S` of the catalog-index gateway, in s: longer than the scenario, so that its
+ * warm runs measure queries on one built index, never a background rebuild (the default, the
+ * sites TTL of 30 s, would rebuild the sites part halfway through).
+ */
+export const INDEX_REFRESH_S = 3600;
+/** Requests of each query sent one at a time on the warm index (100 per second of `BENCH_SECONDS`, at most 1,500). */
+export const INDEX_SEQUENTIAL_REQUESTS = Math.round(Math.min(SECONDS, 15) * 100);
+/** Index queries run in-process per query kind, after as many again unmeasured. */
+export const INDEX_PROBE_QUERIES = 20_000;
+/** The issue's target for index queries on a warm index: p99 in the gateway under this, in ms. */
+export const INDEX_P99_TARGET_MS = 5;
+/** The performance issue's budget for the gateway's resident memory, in MB. */
+export const RSS_BUDGET_MB = 250;
 /** Scenarios that can run on their own (`BENCH_ONLY=scale-out`): no reports are written then. */
-export const ONLY_CHOICES = ['scale-out'] as const;
+export const ONLY_CHOICES = ['scale-out', 'index'] as const;
 /** `BENCH_ONLY`, when set: that scenario alone, for development. */
 export const ONLY = onlyChoice(process.env.BENCH_ONLY);
 /** The gateway's log level: its default (`info`, one line per request), as it is deployed. */

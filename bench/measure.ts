@@ -1,10 +1,12 @@
 /**
  * Every measurement of a run, in an order that keeps them independent: the gateway's scenarios
  * on one process (cold first, then warm, mixed, and a catalog walk for memory after load), a
- * fresh one for memory with just the catalog, another (short cache TTLs) for token expiry, the
- * scale-out replicas sharing one Redis (`scale-out.ts`), the bare server, the REST clients, and
- * Mesh last. Only one system under test runs at a time, on its core.
+ * fresh one for memory with just the catalog, another (short cache TTLs) for token expiry, one
+ * for the catalog index (`catalog-index.ts`, then the index in-process), the scale-out
+ * replicas sharing one Redis (`scale-out.ts`), the bare server, the REST clients, and Mesh
+ * last. Only one system under test runs at a time, on its core.
  */
+import { measureCatalogIndex, type CatalogIndexResult } from './catalog-index.js';
 import { COLD_SITES, EXPIRY_CACHE_TTL_S, SMALL_GOODS_CODE, UPSTREAM_MAX_PAGE_SIZE, WARM_SITES } from './config.js';
 import type { LoadResult } from './load.js';
 import type { BenchMock } from './mock.js';
@@ -29,6 +31,8 @@ export interface Measurements {
     /** The gateway that ran cold, warm and mixed, after walking the catalog too. */
     rssAfterLoad: RssResult;
   };
+  /** The catalog index: its build, memory and warm queries on a fresh gateway, and in-process. */
+  catalogIndex: CatalogIndexResult;
   /** 1, 2 and 4 replicas sharing one Redis (`SCALE_OUT_REPLICAS`). */
   scaleOut: ScaleOutResult[];
   bare: { deep: LoadResult; small: LoadResult };
@@ -46,6 +50,7 @@ export async function measureAll(mock: BenchMock): Promise<Measurements> {
   const ttl = String(EXPIRY_CACHE_TTL_S);
   const expiryGateway = startGateway(mock, { CACHE_TTL_SITES_S: ttl, CACHE_TTL_PRODUCTS_S: ttl, CACHE_TTL_CITIES_S: ttl });
   const expiry = await withProcess(expiryGateway, (gw) => tokenExpiryUnderLoad(`${gw.url}/graphql`, mock, mock));
+  const catalogIndex = await measureCatalogIndex(mock);
   const scaleOut = await measureScaleOut(mock);
   step('bare node:http server on the same bytes');
   const bare = await withProcess(startBare({ deep: gateway.warmDeep.body, small: gateway.warmSmall.body }), async (server) => ({
@@ -55,7 +60,7 @@ export async function measureAll(mock: BenchMock): Promise<Measurements> {
   step('REST clients without the gateway');
   const rest = await restClients(mock);
   const mesh = await meshScenarios(mock);
-  return { gateway: { ...gateway, rss, expiry }, scaleOut, bare, mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock) };
+  return { gateway: { ...gateway, rss, expiry }, catalogIndex, scaleOut, bare, mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock) };
 }
 
 // Private: cold, warm deep, warm small, mixed, then the catalog walk and RSS, on one gateway.

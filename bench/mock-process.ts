@@ -10,7 +10,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { createMockUpstream } from '../src/mock-upstream/index.js';
+import { createMockUpstream, type MockSite } from '../src/mock-upstream/index.js';
 import { CATALOG, UPSTREAM_LATENCY_MS, UPSTREAM_MAX_PAGE_SIZE } from './config.js';
 import type { MockCommand, MockInfo, Span } from './mock.js';
 
@@ -77,6 +77,13 @@ function distinctGoods(sites: number): number {
   return codes.size;
 }
 
+// Private: the distinct goods codes a site's lanes hold in stock.
+function stockedGoods(site: MockSite): string[] {
+  const codes = new Set<string>();
+  for (const point of site.points) for (const lane of point.cargolanes) if (lane.goodsCode && lane.stock > 0) codes.add(lane.goodsCode);
+  return [...codes];
+}
+
 // Private: what the bench needs to address the mock and to pick realistic arguments.
 function info(): MockInfo {
   const { catalog } = mock;
@@ -90,5 +97,6 @@ function info(): MockInfo {
     cityCodes: catalog.cities.map((city) => city.code),
     points: catalog.sites.reduce((sum, site) => sum + site.points.length, 0),
     lanes: catalog.sites.reduce((sum, site) => sum + site.points.reduce((n, point) => n + point.cargolanes.length, 0), 0),
+    locatedSites: catalog.sites.map((site) => ({ lat: site.lat, lng: site.lng, stockedGoodsCodes: stockedGoods(site) })),
   };
 }

@@ -34,6 +34,16 @@ export interface MockInfo {
   cityCodes: string[];
   points: number;
   lanes: number;
+  /** Every site with coordinates: where it is and the goods codes its lanes hold in stock. */
+  locatedSites: LocatedSite[];
+}
+
+/** A site as the index scenario sees it: a place to search near, and products found there. */
+export interface LocatedSite {
+  lat: number;
+  lng: number;
+  /** Distinct goods codes of the site's lanes with stock above 0. */
+  stockedGoodsCodes: string[];
 }
 
 /** The running mock upstream. */

@@ -3,7 +3,7 @@
  * for a server, resident memory, and a clean stop.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GATEWAY_LOG_LEVEL, ROOT, SUT_CORE } from './config.js';
@@ -38,9 +38,10 @@ export interface UpstreamAddress {
  * it holds an upstream token, as a load balancer would wait for before sending traffic. The
  * port is picked here rather than read from the log, so any `LOG_LEVEL` works.
  */
-export async function startGateway(upstream: UpstreamAddress, env: Record<string, string> = {}): Promise<RunningProcess> {
+export async function startGateway(upstream: UpstreamAddress, env: Record<string, string> = {}, options: GatewayProcessOptions = {}): Promise<RunningProcess> {
   const port = await freePort();
-  const [command, args] = pinned(SUT_CORE, process.execPath, ['dist/main.js']);
+  const [command, args] = pinned(SUT_CORE, process.execPath, [...(options.nodeArgs ?? []), 'dist/main.js']);
+  const logFd = options.logFile === undefined ? undefined : openSync(options.logFile, 'w');
   const child = spawn(command, args, {
     cwd: ROOT,
     env: {
@@ -55,10 +56,12 @@ export async function startGateway(upstream: UpstreamAddress, env: Record<string
       OAUTH_CLIENT_SECRET: upstream.clientSecret,
       ...env,
     },
-    // The gateway still formats and writes its log lines (its cost, as deployed); /dev/null takes
-    // them, so that reading them costs the load generator's core nothing. A crash's stack is on stderr.
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // The gateway still formats and writes its log lines (its cost, as deployed); /dev/null (or a
+    // file) takes them, so that reading them costs the load generator's core nothing meanwhile.
+    // A crash's stack is on stderr.
+    stdio: ['ignore', logFd ?? 'ignore', 'inherit'],
   });
+  if (logFd !== undefined) closeSync(logFd); // the child holds its own copy
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitUntilOk(`${url}/readyz`, { method: 'GET' }, child);
@@ -67,6 +70,27 @@ export async function startGateway(upstream: UpstreamAddress, env: Record<string
     child.kill('SIGKILL');
     throw error;
   }
+}
+
+/** How a gateway process is started, besides its environment. */
+export interface GatewayProcessOptions {
+  /** Node options before `dist/main.js`, e.g. `GC_ON_SIGNAL`. */
+  nodeArgs?: string[];
+  /** Its stdout (one JSON log line per request) goes to this file, truncated first, instead of /dev/null. */
+  logFile?: string;
+}
+
+/**
+ * Node options that let the bench force a full garbage collection in a process that never asks
+ * for one itself: `--expose-gc`, and a preloaded handler that runs `gc()` on SIGUSR2 (see
+ * `forceGc`). Nothing else in the process changes; the gateway does not use SIGUSR2.
+ */
+export const GC_ON_SIGNAL = ['--expose-gc', '--import', 'data:text/javascript,process.on("SIGUSR2",()=>globalThis.gc())'];
+
+/** A full GC in process `pid` (started with `GC_ON_SIGNAL`), then `settleMs` for it to run. */
+export async function forceGc(pid: number, settleMs = 500): Promise<void> {
+  process.kill(pid, 'SIGUSR2');
+  await sleep(settleMs);
 }
 
 /** Poll `url` until it answers 2xx (at most `timeoutMs`); fail at once if `child` exits meanwhile. */

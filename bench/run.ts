@@ -8,6 +8,7 @@
  *   BENCH_SECONDS=3 npx tsx bench/run.ts   # quick check of the harness (dist/ must be built)
  *   BENCH_ONLY=scale-out BENCH_SECONDS=3 npx tsx bench/run.ts   # one scenario; figures on stdout,
  *                                      # no report written (the reports need every scenario)
+ *   BENCH_ONLY=index npm run bench     # the catalog index alone, the same way
  *
  * The driver re-executes itself under `taskset -c 1`: autocannon runs here, and the load
  * generator must not share a core with the server it measures (core 0).
@@ -15,6 +16,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { measureCatalogIndex } from './catalog-index.js';
 import { LOAD_CORE, ONLY, ROOT } from './config.js';
 import { describeMachine } from './machine.js';
 import { measureAll } from './measure.js';
@@ -22,7 +24,7 @@ import { startMock } from './mock.js';
 import { composeMesh, ensureMeshInstalled } from './peers/mesh.js';
 import { CAN_PIN } from './processes.js';
 import { writeReports } from './report.js';
-import { buildResults, scaleOutRow } from './report/results.js';
+import { buildResults, catalogIndexHeadline, catalogIndexTargets, scaleOutRow, type Target } from './report/results.js';
 import { measureScaleOut } from './scale-out.js';
 
 if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
@@ -32,7 +34,8 @@ if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
   });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  (ONLY === 'scale-out' ? scaleOutOnly() : main()).catch((error: unknown) => {
+  const run = ONLY === 'scale-out' ? scaleOutOnly : ONLY === 'index' ? indexOnly : main;
+  run().catch((error: unknown) => {
     console.error(error);
     process.exit(1);
   });
@@ -51,6 +54,7 @@ async function main(): Promise<void> {
     const durationSeconds = Math.round((Date.now() - started) / 1000);
     const results = buildResults(measurements, machine, { date: new Date(started).toISOString(), durationSeconds });
     writeReports(results);
+    printTargets(results.targets);
     console.error(`bench: done in ${durationSeconds} s; ratios ${JSON.stringify(results.ratios)}`);
     console.error('bench: wrote bench/results/latest.json, bench/results/chart.svg, bench/RESULTS.md');
   } finally {
@@ -72,4 +76,26 @@ async function scaleOutOnly(): Promise<void> {
   } finally {
     await mock.close();
   }
+}
+
+// Private: `BENCH_ONLY=index`: the catalog index alone, its figures as JSON on stdout, its
+// targets judged on stderr. Nothing is written, as for scale-out.
+async function indexOnly(): Promise<void> {
+  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first');
+  const started = Date.now();
+  const mock = await startMock();
+  try {
+    const index = await measureCatalogIndex(mock);
+    process.stdout.write(JSON.stringify(index, null, 2) + '\n');
+    console.error(`bench: ${JSON.stringify(catalogIndexHeadline(index))}`);
+    printTargets(catalogIndexTargets(index));
+    console.error(`bench: catalog index only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
+  } finally {
+    await mock.close();
+  }
+}
+
+// Private: each target on stderr, PASS or FAIL (or REPORT where the issue sets no threshold).
+function printTargets(targets: readonly Target[]): void {
+  for (const t of targets) console.error(`bench: ${t.met === null ? 'REPORT' : t.met ? 'PASS' : 'FAIL'} ${t.what}: ${t.actual} (target ${t.target})`);
 }

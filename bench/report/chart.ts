@@ -60,6 +60,11 @@ function rowsOf(r: Results): Row[] {
     load('small · Mesh + cache', 'mesh', m.warmSmall),
     load('mixed · gateway', 'gateway', g.mixed),
     load('mixed · Mesh + cache', 'mesh', m.mixed),
+    // A latest.json from before the catalog-index scenario has no such rows.
+    ...(r.raw.catalogIndex === undefined ? [] : [
+      load('sitesNear (index) · gateway', 'gateway', r.raw.catalogIndex.sitesNear.load),
+      load('availability (index) · gateway', 'gateway', r.raw.catalogIndex.availability.load),
+    ]),
     { label: 'cold 50-site deep · gateway', server: 'gateway', single: g.cold.latencyMs },
     { label: 'cold 50-site deep · Mesh', server: 'mesh', single: m.cold.latencyMs },
     ...r.raw.restClients.map((c): Row => ({ label: `cold 50 sites · REST client, ${c.strategy}`, server: 'client', single: c.latencyMs })),

@@ -3,6 +3,7 @@
  * table, the chart, and the assumptions behind the numbers.
  */
 import type { LoadResult } from '../load.js';
+import { catalogIndexAssumption, catalogIndexSection } from './catalog-index.js';
 import type { Results } from './results.js';
 import { scaleOutAssumption, scaleOutSection } from './scale-out.js';
 
@@ -20,6 +21,7 @@ export function resultsMarkdown(r: Results): string {
     throughputTable(r),
     coldTable(r),
     mixedAndExpiry(r),
+    catalogIndexSection(r),
     scaleOutSection(r),
     assumptions(r),
   ].join('\n\n') + '\n';
@@ -107,6 +109,7 @@ function assumptions(r: Results): string {
     '- **Warm**: one priming request (checked for errors), a warm-up, then the measured run; upstream calls are counted during the measured run only. The bare server answers with the gateway\'s own bytes for the same requests, after reading the request body.',
     '- **Mixed**: site list pages, deep pages of the first 100 sites, site details, products by goods code, product pages and cities, arguments drawn uniformly at random (`bench/mixed-workload.ts` has the weights); Mesh gets the same data through its REST-shaped fields. Client errors include answers with GraphQL `errors`. Upstream calls per 1,000 requests: every call made after the warm-up had gone quiet, until the upstream was quiet again after the run, per request sent (a request still open when the run stopped was sent, and its calls go on).',
     `- **Token expiry**: a freshly started gateway under the mixed workload, \`expireAllTokens()\` halfway; token requests counted from that moment. Its cache TTLs are ${r.settings.expiryCacheTtlS} s (sites, products, cities), so that the load keeps reaching the upstream: with the defaults the workload is served from cache within seconds and no call would meet the dead token. With no upstream call after the expiry the target counts as not exercised.`,
+    catalogIndexAssumption(r),
     scaleOutAssumption(r),
     `- **Mesh**: ${versions}; composed from \`bench/peers/mesh/openapi.yaml\`; \`CargoLane.product\` via \`@resolveTo\` on the product-detail operation (one call per lane); bearer token from \`{env.UPSTREAM_TOKEN}\`; response cache for everyone, TTL ${s.meshCacheTtlMs / 1000} s; upstream sockets capped at ${s.meshMaxSockets}.`,
     `- The gateway runs with \`NODE_ENV=production\` and its defaults (log level ${s.gatewayLogLevel}).`,
