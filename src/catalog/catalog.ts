@@ -228,7 +228,8 @@ function hasCoordinates(site: SiteRecord): site is SiteRecord & Located {
   return site.lat !== null && site.lng !== null;
 }
 
-function isEnabled(site: SiteRecord): boolean {
+/** Whether a site is enabled (`state` 1). */
+export function isEnabled(site: SiteRecord): boolean {
   return site.state === 1;
 }
 

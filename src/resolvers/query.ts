@@ -1,4 +1,4 @@
-import { searchProducts, sitesNear } from '../catalog/catalog.js';
+import { isEnabled, searchProducts, sitesNear } from '../catalog/catalog.js';
 import { isOpenAt } from '../catalog/opening-hours.js';
 import type { QueryResolvers } from '../generated/resolvers-types.js';
 import type { SiteRecord } from '../upstream/records.js';
@@ -61,7 +61,7 @@ export const Query: QueryResolvers = {
     const first = firstArg(args.first, 20, context.maxPageSize);
     const cityCode = optionalCodeArg('cityCode', args.cityCode);
     const hasProduct = optionalCodeArg('hasProduct', args.hasProduct);
-    const openAt = args.openAt == null ? undefined : timeArg('openAt', args.openAt, context.siteTime.read);
+    const openAt = args.openAt === null || args.openAt === undefined ? undefined : timeArg('openAt', args.openAt, context.siteTime.read);
     const enabledOnly = args.enabledOnly ?? true;
     const catalog = await sitesCatalog(context, 'sitesNear');
     return sitesNear(catalog, {
@@ -81,7 +81,3 @@ export const Query: QueryResolvers = {
     return searchProducts(await productsCatalog(context, 'searchProducts'), text, ipName, first);
   },
 };
-
-function isEnabled(site: SiteRecord): boolean {
-  return site.state === 1;
-}

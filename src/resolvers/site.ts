@@ -1,4 +1,4 @@
-import { stockSummary } from '../catalog/catalog.js';
+import { isEnabled, stockSummary } from '../catalog/catalog.js';
 import { isOpenAt } from '../catalog/opening-hours.js';
 import type { SiteResolvers } from '../generated/resolvers-types.js';
 import type { Loaders } from '../loaders/loaders.js';
@@ -8,7 +8,7 @@ import { encodeId } from './ids.js';
 
 export const Site: SiteResolvers = {
   id: (site) => encodeId('Site', site.code),
-  enabled: (site) => site.state === 1,
+  enabled: isEnabled,
 
   // list-with-points says the city; other sources need the site-to-city index.
   city(site, _, { loaders }) {
