@@ -47,6 +47,7 @@ describe('the example page in a browser', () => {
     // Hours change at :00 and :30; a site whose state changed while the test ran may show either.
     rows.forEach((row, i) => expect([before[i], after[i]], row.name).toContain(row.now));
     expect(await page.getByRole('status').first().textContent()).toBe(`${sites.length} sites in ${city.name}.`);
+    await browser.screenshot('demo-city-sites');
     expect(browser.externalRequests()).toEqual([]);
   }, 60_000);
 
@@ -94,6 +95,7 @@ describe('the example page in a browser', () => {
     expect(await page.getByLabel('Latitude', { exact: true }).inputValue()).toBe(near.lat.toFixed(6));
     expect(await page.getByLabel('Longitude', { exact: true }).inputValue()).toBe(near.lng.toFixed(6));
     expect(rows.map((row) => [row.name, row.machine])).toEqual(expected.map((machine) => [machine.site.name, machine.point.name]));
+    await browser.screenshot('demo-my-location');
     expect(browser.externalRequests()).toEqual([]);
   }, 60_000);
 
@@ -112,6 +114,7 @@ describe('the example page in a browser', () => {
 
     const listed = await page.locator('#product option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
     expect(listed).toEqual(['', ...expected]);
+    await browser.screenshot('demo-search');
     expect(browser.externalRequests()).toEqual([]);
   }, 60_000);
 
@@ -129,6 +132,7 @@ describe('the example page in a browser', () => {
       await alert.waitFor({ state: 'visible' });
       for (const { message } of errors) expect(await alert.textContent()).toContain(message);
       expect(await page.getByLabel('City', { exact: true }).isDisabled()).toBe(true);
+      await browser.screenshot('demo-errors');
     } finally {
       await failing.close();
     }
