@@ -4,21 +4,21 @@
  *
  * With `refreshMs` the refresh interval and `age` the time since the value's data was loaded:
  * - `age <= refreshMs`: served as it is;
- * - `age <= 2 × refreshMs`: served at once while one background build refreshes it, so a
- *   refresh never holds a query up and, with queries coming, no answer is older than the
- *   interval plus one more;
- * - older, or nothing built yet: the query waits for the build (a cold start, or a gateway left
- *   idle); if that build fails, the last good value is served while `age <= refreshMs +
- *   staleIfErrorMs`, else the error goes through.
+ * - older, within the stale window (`refreshMs` past it, or `staleIfErrorMs` if longer): served
+ *   at once while one background build refreshes it, so a refresh never holds a query up and,
+ *   with queries coming, no answer's data is older than the interval plus one refresh;
+ * - older still, or nothing built yet (a cold start, or a gateway idle that long): the query
+ *   waits for the build, and gets its error if it fails.
  * A value served while its latest build failed is marked stale.
  */
 import type { Clock } from '../cache/cache.js';
 import { createInFlight } from '../cache/in-flight.js';
+import { UpstreamError } from '../upstream/errors.js';
 
 export interface RefreshingOptions<T> {
   /** Refresh interval, in ms. */
   refreshMs: number;
-  /** How long past `refreshMs` the last good value is served when builds fail, in ms. */
+  /** How long past `refreshMs` the last good value is still served (when builds fail, or at once while one runs), in ms. */
   staleIfErrorMs: number;
   clock: Clock;
   /**
@@ -55,6 +55,7 @@ const RETRY_PAUSE_MS = 1000;
 
 export function createRefreshing<T>(options: RefreshingOptions<T>): Refreshing<T> {
   const { refreshMs, clock } = options;
+  const staleWindowMs = Math.max(refreshMs, options.staleIfErrorMs);
   const builds = createInFlight();
   let current: { value: T; loadedAt: number } | undefined;
   let failedAt: number | undefined;
@@ -86,17 +87,15 @@ export function createRefreshing<T>(options: RefreshingOptions<T>): Refreshing<T
     async read(signal) {
       const age = current === undefined ? Infinity : clock.now() - current.loadedAt;
       if (current !== undefined && age <= refreshMs) return served(current);
-      if (current !== undefined && age <= 2 * refreshMs) {
+      if (current !== undefined && age <= refreshMs + staleWindowMs) {
         if (failedAt === undefined || clock.now() - failedAt >= RETRY_PAUSE_MS) start();
         return served(current);
       }
       start();
-      try {
-        await builds.join('build', build, signal);
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        const last = current;
-        if (last === undefined || clock.now() - last.loadedAt > refreshMs + options.staleIfErrorMs) throw error;
+      await builds.join('build', build, signal);
+      // A failed refresh keeps what is held: past the window, that is no answer.
+      if (clock.now() - current!.loadedAt > refreshMs + staleWindowMs) {
+        throw new UpstreamError('UPSTREAM_UNAVAILABLE', 'the catalog index could not be refreshed');
       }
       return served(current!);
     },

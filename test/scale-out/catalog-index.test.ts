@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { callsByPath } from '../helpers/gateway.js';
-import { startFleet, succeeded, type Fleet } from './fleet.js';
+import { startFleet, succeeded, until, type Fleet } from './fleet.js';
 
 const SITES = '/api/site/list-with-points';
 const PRODUCTS = '/api/products/list';
@@ -29,14 +29,16 @@ describe('the catalog index across replicas', () => {
     const query = `{ product(goodsCode: "${goodsCode}") { totalStock } }`;
     await Promise.all([fleet.a.query(query), fleet.b.query(query)]);
     fleet.mock.resetCounters();
-    // Past twice the interval each replica waits for the refresh (one walk between them). Redis
-    // entries age on the wall clock, which the harness's manual clocks do not move: wait too.
-    fleet.a.clock.advance(2_100);
-    fleet.b.clock.advance(2_100);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // Past the interval each replica answers at once and starts a refresh: one walk between them.
+    // Redis entries age on the wall clock, which the harness's manual clocks do not move: wait too.
+    fleet.a.clock.advance(1_100);
+    fleet.b.clock.advance(1_100);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const answers = await Promise.all([fleet.a.query(query), fleet.b.query(query)]);
     expect(answers.every(succeeded)).toBe(true);
     const pages = Math.ceil(fleet.mock.catalog.sites.length / fleet.mock.behaviour.maxPageSize);
+    await until(async () => fleet!.mock.calls(SITES) >= pages && fleet!.mock.inFlight() === 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(fleet.mock.calls(SITES)).toBe(pages);
   });
 });
