@@ -29,8 +29,7 @@ interface SiteStockOf {
 
 /** Every site with its points and lanes, as of one walk of list-with-points. */
 export interface SitesCatalog {
-  /** In the upstream's order. */
-  readonly sites: readonly SiteRecord[];
+  /** The enabled sites (`state` 1), in the upstream's order. */
   readonly enabledSites: readonly SiteRecord[];
   /** City code → its sites, in the upstream's order. */
   readonly sitesByCity: ReadonlyMap<string, readonly SiteRecord[]>;
@@ -87,7 +86,7 @@ export function buildSitesCatalog(sites: readonly SiteRecord[]): SitesCatalog {
   const tree = new KDBush(Math.max(1, located.length));
   for (const site of located) tree.add(site.lng, site.lat);
   tree.finish();
-  return { sites, enabledSites: sites.filter(isEnabled), sitesByCity, lanesByGoodsCode, sitesByGoodsCode, stockByGoodsCode, located, tree };
+  return { enabledSites: sites.filter(isEnabled), sitesByCity, lanesByGoodsCode, sitesByGoodsCode, stockByGoodsCode, located, tree };
 }
 
 export function buildProductsCatalog(products: readonly ProductRecord[]): ProductsCatalog {

@@ -14,8 +14,8 @@ const TIME_OF_DAY = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
 /** An ISO 8601 date-time: `2026-11-21T14:30`, with seconds, fraction and offset optional. */
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
-/** Seconds since midnight of `HH:MM[:SS]`, or `undefined` when it is not such a time. */
-export function parseTimeOfDay(text: string): number | undefined {
+// Private: seconds since midnight of `HH:MM[:SS]`, or `undefined` when it is not such a time.
+function parseTimeOfDay(text: string): number | undefined {
   const match = TIME_OF_DAY.exec(text.trim());
   if (match === null) return undefined;
   const [hours, minutes, seconds] = [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)];

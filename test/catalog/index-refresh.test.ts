@@ -137,14 +137,21 @@ describe('refreshing the index', () => {
     h = await startGateway({ env: { INDEX_REFRESH_S: String(REFRESH_S), UPSTREAM_RETRIES: '0', CACHE_STALE_IF_ERROR_S: '60', UPSTREAM_BREAKER_COOLDOWN_MS: '10' } });
     const { goodsCode } = firstStockedLane(h);
     const stock = (await h.query(totalStock(goodsCode))).data.product.totalStock;
+    h.mock.resetCounters();
     h.mock.fault(SITES, 'http503');
     h.clock.advance(REFRESH_S * 1000 + 1);
     await h.query(totalStock(goodsCode)); // starts the refresh, which fails
     await until(async () => h.mock.calls(SITES) > 0 && h.mock.inFlight(SITES) === 0);
-    h.clock.advance(1000); // past the pause between failed refreshes
+    // A failed refresh is not tried again for a second, however many queries come.
+    const attempts = h.mock.calls(SITES);
+    h.clock.advance(999);
+    await h.query(totalStock(goodsCode));
+    expect(h.mock.calls(SITES)).toBe(attempts);
+    h.clock.advance(1);
     const stale = await h.query(totalStock(goodsCode));
     expect(stale.data.product.totalStock).toBe(stock);
     expect(stale.extensions?.stale).toEqual([{ key: 'index:sites', ageSeconds: REFRESH_S + 1 }]);
+    await until(async () => h.mock.calls(SITES) > attempts && h.mock.inFlight(SITES) === 0);
 
     // Still served, marked stale, through the stale-if-error window …
     h.clock.advance(58_000);
