@@ -7,8 +7,8 @@ import type { CatalogIndex } from './catalog/catalog-index.js';
 import type { TimeReader } from './catalog/opening-hours.js';
 import { createLoaders, type Loaders } from './loaders/loaders.js';
 import type { Sources } from './loaders/sources.js';
-import { createUpstreamCharge } from './plugins/upstream-budget/use-upstream-budget.js';
-import { createRequestScope, type RequestScope } from './plugins/use-request-scope.js';
+import { createUpstreamCharge } from './plugins/protection/upstream-budget/use-upstream-budget.js';
+import { createRequestScope, type RequestScope } from './plugins/serving/use-request-scope.js';
 
 export interface GatewayContext {
   loaders: Loaders;

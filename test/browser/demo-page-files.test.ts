@@ -1,5 +1,5 @@
 /**
- * The example page's files over plain HTTP (src/plugins/use-demo-page.ts): index.html at /demo,
+ * The example page's files over plain HTTP (src/plugins/explorer/use-demo-page.ts): index.html at /demo,
  * assets with their content types, 404 and 405 where due, nothing outside the build however the
  * path is spelled, a hint when there is no build, and no /demo at all unless asked for.
  */

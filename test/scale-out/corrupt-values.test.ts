@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { metric } from '../operations/http.js';
+import { metric } from '../helpers/http.js';
 import { readiness, startFleet, type Fleet } from './fleet.js';
 
 const SITE = 'query ($c: String!) { site(code: $c) { code name address points { code } } }';

@@ -1,0 +1,18 @@
+/**
+ * `GET /metrics`: the Prometheus text exposition (observability/metrics.ts). Behind the API keys
+ * when they are set (put it after `useApiKeys`), never rate limited.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayMetrics } from '../../observability/metrics.js';
+
+export const METRICS_PATH = '/metrics';
+
+export function useMetrics(metrics: GatewayMetrics): Plugin {
+  return {
+    async onRequest({ url, request, endResponse, fetchAPI }) {
+      if (url.pathname !== METRICS_PATH || request.method !== 'GET') return;
+      const { contentType, body } = await metrics.render();
+      endResponse(new fetchAPI.Response(body, { headers: { 'content-type': contentType } }));
+    },
+  };
+}

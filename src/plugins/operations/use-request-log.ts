@@ -1,0 +1,104 @@
+/**
+ * Every request's id, log line and request metrics.
+ *
+ * - Request id: the client's `x-request-id` when it is short and safe (1–64 of `A–Z a–z 0–9 . _ : -`),
+ *   else a fresh UUID; sent back in `x-request-id` on every response, and carried by every log
+ *   line written on the request's behalf (its own child logger, and the shared components'
+ *   lines through `withRequestIds`).
+ * - One info line per GraphQL request (`msg: 'graphql request'`) with the operation, HTTP status,
+ *   outcome, duration, upstream calls made for it, cache hits/misses/stale serves and the error
+ *   codes of the response. Health checks, metrics scrapes and the GraphiQL page get no line.
+ * - `gateway_graphql_requests_total` / `_duration_seconds`, and `gateway_rejected_requests_total`.
+ *
+ * It opens the request's record (observability/request-record.ts) around the whole request, so
+ * put it first among the plugins.
+ */
+import { getOperationAST, type GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Logger } from '../../logger.js';
+import type { GatewayMetrics } from '../../observability/metrics.js';
+import {
+  REQUEST_ID_HEADER,
+  createRequestRecord,
+  currentRequest,
+  requestIdFrom,
+  runInRequest,
+  type RequestRecord,
+} from '../../observability/request-record.js';
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
+
+export function useRequestLog(logger: Logger, metrics: GatewayMetrics): Plugin {
+  let graphqlEndpoint = '/graphql';
+  return {
+    onYogaInit({ yoga }) {
+      graphqlEndpoint = yoga.graphqlEndpoint;
+    },
+    instrumentation: {
+      request({ request }, serve) {
+        const record = createRequestRecord(requestIdFrom(request.headers.get(REQUEST_ID_HEADER)), logger);
+        return runInRequest(record, serve);
+      },
+    },
+    onRequest({ url }) {
+      const record = currentRequest();
+      if (record !== undefined) record.graphql = url.pathname === graphqlEndpoint;
+    },
+    onParams({ params }) {
+      const record = currentRequest();
+      const name = params.operationName;
+      if (record !== undefined && typeof name === 'string' && GRAPHQL_NAME.test(name)) record.requestedOperation = name;
+    },
+    onExecute({ args }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      currentRequest()?.operations.push(operation?.name?.value ?? 'anonymous');
+    },
+    onResultProcess({ result }) {
+      const record = currentRequest();
+      if (record === undefined || Symbol.asyncIterator in result) return;
+      for (const one of Array.isArray(result) ? result : [result]) {
+        for (const error of one.errors ?? []) record.errorCodes.add(codeOf(error));
+      }
+    },
+    onResponse({ response }) {
+      const record = currentRequest();
+      if (record === undefined) return;
+      response.headers.set(REQUEST_ID_HEADER, record.id);
+      if (record.rejectedAs !== undefined) metrics.rejectedRequest(record.rejectedAs);
+      if (record.graphql) logAndCount(record, response.status, metrics);
+    },
+  };
+}
+
+// Private: the request's log line and its request metrics.
+function logAndCount(record: RequestRecord, status: number, metrics: GatewayMetrics): void {
+  const durationMs = performance.now() - record.startedAt;
+  const operation = operationOf(record);
+  const outcome = status < 400 && record.errorCodes.size === 0 ? 'ok' : 'error';
+  metrics.graphqlRequest(operation, outcome, durationMs);
+  record.logger.info({
+    operation,
+    status,
+    outcome,
+    durationMs: Math.round(durationMs * 10) / 10,
+    upstreamCalls: record.upstreamCalls,
+    cacheHits: record.cacheHits,
+    cacheMisses: record.cacheMisses,
+    cacheStale: record.cacheStale,
+    ...(record.responseCache === undefined ? {} : { responseCache: record.responseCache }),
+    errorCodes: [...record.errorCodes],
+    ...(record.client === undefined ? {} : { client: record.client }),
+  }, 'graphql request');
+}
+
+// Private: the executed operation's name (names joined for a batch); the name the client sent
+// when nothing was executed (a parse or validation error); `unknown` when there is neither.
+function operationOf(record: RequestRecord): string {
+  if (record.operations.length > 0) return [...new Set(record.operations)].join(',');
+  return record.requestedOperation ?? 'unknown';
+}
+
+function codeOf(error: GraphQLError | Error): string {
+  const code = (error as GraphQLError).extensions?.code;
+  return typeof code === 'string' ? code : 'UNKNOWN';
+}

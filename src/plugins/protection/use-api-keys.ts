@@ -1,0 +1,69 @@
+/**
+ * Optional client authentication (`GATEWAY_API_KEYS`). With no keys the gateway is open. With
+ * keys, a request carries one as `Authorization: Bearer <key>` or `x-api-key: <key>`, or gets a
+ * 401 with `WWW-Authenticate: Bearer` and a GraphQL-shaped `UNAUTHENTICATED` error.
+ *
+ * Open whatever the keys: `/healthz` and `/readyz` (probes carry no credentials), and what yoga
+ * answers before the plugins run: CORS preflights and the static GraphiQL page (its queries need
+ * a key, set in GraphiQL's headers tab). `/metrics` needs a key when keys are set (Prometheus
+ * sends one with `authorization: { credentials: … }`): it reveals operation names and traffic.
+ *
+ * Keys are compared in constant time: each configured key and the presented one are hashed
+ * (SHA-256, so lengths never differ) and every configured digest is compared with
+ * `timingSafeEqual`, without stopping at a match. The key itself is never stored on the request
+ * or logged; an accepted client is known by its key's fingerprint (`key:<12 hex digits>`).
+ * The client's `Authorization` header goes nowhere: the upstream client builds its own headers.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Plugin } from 'graphql-yoga';
+import { currentRequest } from '../../observability/request-record.js';
+import { errorResponse } from '../serving/error-response.js';
+
+/** Paths answered without a key. */
+const OPEN_PATHS = new Set(['/healthz', '/readyz']);
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+export function useApiKeys(keys: readonly string[]): Plugin {
+  if (keys.length === 0) return {};
+  const digests = keys.map(digest);
+  return {
+    onRequest({ request, url, endResponse, fetchAPI }) {
+      if (OPEN_PATHS.has(url.pathname)) return;
+      const presented = presentedKey(request.headers);
+      const match = presented === undefined ? undefined : matchDigest(digests, digest(presented));
+      const record = currentRequest();
+      if (match !== undefined) {
+        if (record !== undefined) record.client = `key:${match.toString('hex').slice(0, 12)}`;
+        return;
+      }
+      if (record !== undefined) {
+        record.rejectedAs = 'unauthenticated';
+        record.errorCodes.add('UNAUTHENTICATED');
+      }
+      const challenge = presented === undefined ? 'Bearer realm="vending-graph"' : 'Bearer realm="vending-graph", error="invalid_token"';
+      const message = presented === undefined ? 'An API key is required' : 'The API key is not valid';
+      endResponse(errorResponse(fetchAPI, 401, { message, code: 'UNAUTHENTICATED' }, { 'www-authenticate': challenge }));
+    },
+  };
+}
+
+// Private: `x-api-key`, else the token of `Authorization: Bearer`; other schemes count as none.
+function presentedKey(headers: Headers): string | undefined {
+  const apiKey = headers.get('x-api-key')?.trim();
+  if (apiKey) return apiKey;
+  return BEARER.exec(headers.get('authorization') ?? '')?.[1];
+}
+
+function digest(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+// Private: the configured digest equal to `presented`, comparing with every one of them.
+function matchDigest(digests: readonly Buffer[], presented: Buffer): Buffer | undefined {
+  let match: Buffer | undefined;
+  for (const candidate of digests) {
+    if (timingSafeEqual(candidate, presented)) match = candidate;
+  }
+  return match;
+}

@@ -1,0 +1,72 @@
+/**
+ * Automatic persisted queries, as Apollo Client's persisted-queries link and urql's
+ * `persistedExchange` speak them (`extensions.persistedQuery: { version: 1, sha256Hash }`, by
+ * POST or GET):
+ *
+ * 1. hash only, unknown → `PersistedQueryNotFound` (`PERSISTED_QUERY_NOT_FOUND`, HTTP 404);
+ * 2. hash and query → the query runs, and is registered under the hash once it has passed
+ *    validation (limits included), so the store never holds a document that cannot run;
+ * 3. hash only, known → the registered query runs.
+ *
+ * A hash that is not the query's sha256 is `PERSISTED_QUERY_MISMATCH` (HTTP 400). The store is
+ * an LRU bounded in entries and in characters, so unique documents cannot exhaust memory. Off in
+ * allow-list mode (`PERSISTED_OPERATIONS_FILE`), where nothing registers.
+ */
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
+import { sha256Hex } from '../../persisted-operations-file.js';
+
+export interface AutomaticPersistedQueriesOptions {
+  /** Documents kept at most. Default 1000. */
+  maxEntries?: number;
+  /** Characters kept at most, all documents together; a longer document is run, not kept. Default 4 Mi. */
+  maxChars?: number;
+}
+
+interface Registration {
+  hash: string;
+  query: string;
+}
+
+export function useAutomaticPersistedQueries(options: AutomaticPersistedQueriesOptions = {}): Plugin {
+  const store = new LRUCache<string, string>({
+    max: options.maxEntries ?? 1000,
+    maxSize: options.maxChars ?? 4 * 1024 * 1024,
+    sizeCalculation: (query) => Math.max(1, query.length),
+  });
+  const pending = new WeakMap<object, Registration>();
+  return {
+    onParams({ params, setParams, context }) {
+      const hash = persistedQueryHash(params.extensions);
+      if (hash === undefined) return;
+      if (params.query == null) {
+        const query = store.get(hash);
+        if (query === undefined) throw persistedQueryError('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND', 404);
+        setParams({ ...params, query });
+        return;
+      }
+      if (sha256Hex(params.query) !== hash) throw persistedQueryError('PersistedQueryMismatch', 'PERSISTED_QUERY_MISMATCH', 400);
+      if (!store.has(hash)) pending.set(context, { hash, query: params.query });
+    },
+    onValidate({ context }) {
+      const registration = pending.get(context);
+      if (registration === undefined) return undefined;
+      pending.delete(context);
+      return ({ valid }) => {
+        if (valid) store.set(registration.hash, registration.query);
+      };
+    },
+  };
+}
+
+// Private: the hash of a well-formed version-1 extension; anything else is not APQ.
+function persistedQueryHash(extensions: Record<string, unknown> | undefined): string | undefined {
+  const persisted = extensions?.persistedQuery as { version?: unknown; sha256Hash?: unknown } | undefined;
+  if (persisted?.version !== 1 || typeof persisted.sha256Hash !== 'string') return undefined;
+  return persisted.sha256Hash.toLowerCase();
+}
+
+// Private: the message is the protocol: Apollo Client and urql look for these exact words.
+function persistedQueryError(message: string, code: string, status: number) {
+  return createGraphQLError(message, { extensions: { code, http: { status } } });
+}

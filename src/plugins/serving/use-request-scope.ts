@@ -1,0 +1,90 @@
+/**
+ * Each GraphQL request's scope: one signal that aborts when the request's deadline
+ * (`REQUEST_TIMEOUT_MS`) passes or its client disconnects, and the record of stale data served
+ * to it. Loads waiting on the signal stop at once, so the response carries what has resolved
+ * plus coded errors; upstream calls nobody else waits for are cancelled (cache/in-flight.ts).
+ * Stale data served because a refresh failed is listed in `extensions.stale`; answers that used
+ * the catalog index say how old its data was in `extensions.dataAge` (whole seconds, the oldest).
+ */
+import { setMaxListeners } from 'node:events';
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { LoadScope, StaleServe } from '../../cache/cache.js';
+import { currentRequest } from '../../observability/request-record.js';
+
+export interface RequestScope extends LoadScope {
+  signal: AbortSignal;
+  /** Stale data served to this request, one entry per key. */
+  readonly stale: StaleServe[];
+  /** Age of the oldest catalog-index data served to this request, in whole seconds, if any. */
+  readonly dataAge: number | undefined;
+  /** Marks the answer as depending on the time it is made (`isOpen` without `at`): not to be replayed. */
+  readsTheTime(): void;
+  /** Whether `readsTheTime` was called. */
+  readonly timeDependent: boolean;
+  /** Stops the deadline timer; called when execution is done. */
+  dispose(): void;
+}
+
+export function createRequestScope(clientSignal: AbortSignal | undefined, timeoutMs: number): RequestScope {
+  const controller = new AbortController();
+  // Every load the request waits for listens on this one signal: many listeners are expected.
+  setMaxListeners(0, controller.signal);
+  const timer = setTimeout(() => controller.abort(requestTimeout(timeoutMs)), timeoutMs);
+  timer.unref();
+  const clientGone = () => controller.abort(new Error('the client disconnected'));
+  clientSignal?.addEventListener('abort', clientGone, { once: true });
+  const stale = new Map<string, StaleServe>();
+  let dataAge: number | undefined;
+  let timeDependent = false;
+  return {
+    signal: controller.signal,
+    get stale() {
+      return [...stale.values()];
+    },
+    get dataAge() {
+      return dataAge;
+    },
+    onStale: (serve) => void stale.set(serve.key, serve),
+    onDataAge: (ageSeconds) => void (dataAge = Math.max(dataAge ?? 0, ageSeconds)),
+    readsTheTime: () => void (timeDependent = true),
+    get timeDependent() {
+      return timeDependent;
+    },
+    dispose() {
+      clearTimeout(timer);
+      clientSignal?.removeEventListener('abort', clientGone);
+    },
+  };
+}
+
+/** Ends each execution's scope and reports stale data in the result's `extensions.stale`. */
+export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
+  return {
+    onExecute({ args }) {
+      const { scope } = args.contextValue;
+      return {
+        onExecuteDone({ result, setResult }) {
+          scope?.dispose();
+          const stale = scope?.stale ?? [];
+          const dataAge = scope?.dataAge;
+          // An answer made of the time now, or stating its data's age, is true when made, not
+          // when replayed: its data is as good as expired for the response cache.
+          const record = currentRequest();
+          if (record !== undefined && (scope?.timeDependent === true || dataAge !== undefined)) {
+            record.dataExpiresAt = Number.NEGATIVE_INFINITY;
+          }
+          if ((stale.length === 0 && dataAge === undefined) || Symbol.asyncIterator in result) return;
+          const extensions = { ...result.extensions, ...(stale.length > 0 && { stale }), ...(dataAge !== undefined && { dataAge }) };
+          setResult({ ...result, extensions });
+        },
+      };
+    },
+  };
+}
+
+function requestTimeout(timeoutMs: number): GraphQLError {
+  return new GraphQLError(`The request did not complete within ${timeoutMs} ms`, {
+    extensions: { code: 'REQUEST_TIMEOUT' },
+  });
+}

@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startGateway, type Harness } from '../../helpers/gateway.js';
+import { get, logEntries, post, requestLines } from '../../helpers/http.js';
+
+const SITE = 'query SiteWithLanes($c: String!) { site(code: $c) { name points { cargoLanes { product { productName } } } } }';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('structured logs and request ids', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  it('writes one line per GraphQL request with operation, status, duration, upstream calls, cache hits and request id', async () => {
+    // Whole answers not reused here: the second request must run to show its data-cache hits.
+    h = await startGateway({ env: { RESPONSE_CACHE_MAX_BYTES: '0' } });
+    const site = h.mock.catalog.sites[0]!;
+    const cold = await post(h, SITE, { variables: { c: site.code }, headers: { 'x-request-id': 'cold-1' } });
+    const warm = await post(h, SITE, { variables: { c: site.code }, headers: { 'x-request-id': 'warm-2' } });
+    expect([cold.status, warm.status]).toEqual([200, 200]);
+
+    const lines = requestLines(h);
+    expect(lines.map((line) => line.requestId)).toEqual(['cold-1', 'warm-2']);
+    const [first, second] = lines;
+    expect(first).toMatchObject({ level: 30, operation: 'SiteWithLanes', status: 200, outcome: 'ok', errorCodes: [] });
+    expect(first.durationMs).toBeGreaterThan(0);
+    expect(first.upstreamCalls).toBe(h.mock.calls());
+    expect(first.upstreamCalls).toBeGreaterThan(1);
+    expect(first.cacheMisses).toBeGreaterThan(0);
+    expect(second).toMatchObject({ upstreamCalls: 0, cacheMisses: 0 });
+    expect(second.cacheHits).toBeGreaterThan(0);
+  });
+
+  it('says when an answer came whole from the response cache', async () => {
+    h = await startGateway();
+    const site = h.mock.catalog.sites[0]!;
+    await post(h, SITE, { variables: { c: site.code } });
+    await post(h, SITE, { variables: { c: site.code } });
+    const [first, second] = requestLines(h);
+    expect(first).toMatchObject({ operation: 'SiteWithLanes', responseCache: 'miss' });
+    expect(second).toMatchObject({ operation: 'SiteWithLanes', responseCache: 'hit', upstreamCalls: 0, cacheHits: 0 });
+  });
+
+  it('reports the error codes of a failed request, and warns once per upstream failure with its request id', async () => {
+    h = await startGateway({ env: { UPSTREAM_RETRIES: '1' } });
+    h.mock.fault('/api/site/detail', 'http503');
+    await post(h, SITE, { variables: { c: 'S000001' }, headers: { 'x-request-id': 'failing-1' } });
+
+    const [line] = requestLines(h);
+    expect(line).toMatchObject({ requestId: 'failing-1', outcome: 'error', upstreamCalls: 2, errorCodes: ['UPSTREAM_UNAVAILABLE'] });
+    const warnings = logEntries(h).filter((entry) => entry.level === 40 && entry.path === '/api/site/detail');
+    expect(warnings).toHaveLength(2); // the retried attempt, then the call's final failure
+    for (const warning of warnings) expect(warning).toMatchObject({ requestId: 'failing-1', outcome: 'http_503', status: 503 });
+  });
+
+  it('echoes a safe x-request-id, and replaces a missing or unsafe one with a UUID, on every response', async () => {
+    h = await startGateway({ env: { GATEWAY_API_KEYS: 'request-id-test-key-0123' } });
+    const given = await post(h, '{ __typename }', { headers: { 'x-request-id': 'abc-123_x.y:z' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123_x.y:z');
+    expect(requestLines(h).at(-1).requestId).toBe('abc-123_x.y:z');
+
+    for (const unsafe of ['has spaces', 'a'.repeat(65), 'quote"s', '']) {
+      const answer = await post(h, '{ __typename }', { headers: { 'x-request-id': unsafe } });
+      expect(answer.headers.get('x-request-id')).toMatch(UUID);
+      expect(requestLines(h).at(-1).requestId).toBe(answer.headers.get('x-request-id'));
+    }
+    const generated = await get(h, '/healthz');
+    expect(generated.headers.get('x-request-id')).toMatch(UUID);
+    expect((await get(h, '/readyz', { 'x-request-id': 'probe-7' })).headers.get('x-request-id')).toBe('probe-7');
+    expect((await get(h, '/metrics', { 'x-request-id': 'scrape-8' })).headers.get('x-request-id')).toBe('scrape-8');
+  });
+
+  it('puts the request id on a request answered 413 before the gateway read it', async () => {
+    h = await startGateway({ env: { MAX_REQUEST_BODY_BYTES: '1024' } });
+    const big = await post(h, `{ __typename }${' '.repeat(2000)}`, { headers: { 'x-request-id': 'too-big-1' } });
+    expect(big.status).toBe(413);
+    expect(big.headers.get('x-request-id')).toBe('too-big-1');
+  });
+
+  it('never logs the client secret, an upstream token or a client key, even at debug level and whatever fails', async () => {
+    const secret = 'canary-client-secret-5b1c0e';
+    const key = 'canary-api-key-0a9f33d1c7';
+    h = await startGateway({
+      mock: { clientSecret: secret, tokenLifetimeS: 7200 },
+      env: { GATEWAY_API_KEYS: key, UPSTREAM_RETRIES: '1', LOG_LEVEL: 'debug' },
+    });
+    const auth = { authorization: `Bearer ${key}` };
+    const site = h.mock.catalog.sites[0]!;
+    await post(h, SITE, { variables: { c: site.code }, headers: auth });
+    h.mock.expireAllTokens(); // a token timeout, a refresh, a retry
+    await post(h, '{ cities { total } }', { headers: { ...auth, 'x-request-id': 'expired' } });
+    h.mock.fault('/api/products/list', { envelope: { code: 500, msg: `echoing ${h.mock.issuedTokens().at(-1)}` } });
+    await post(h, '{ products { total } }', { headers: { 'x-api-key': key } });
+    h.mock.fault('/api/site/list', 'http503');
+    await post(h, '{ sites { total } }', { headers: auth });
+    await post(h, '{ cities { total } }', { headers: { authorization: `Bearer ${key}-wrong` } });
+    h.mock.expireAllTokens();
+    h.mock.fault('/oauth/token', 'http503');
+    const failed = await post(h, SITE, { variables: { c: h.mock.catalog.sites[3]!.code }, headers: auth });
+    expect(failed.body.errors[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
+
+    const logs = h.logs.join('');
+    expect(logs).toContain('"level":20'); // debug lines were written
+    expect(h.mock.issuedTokens().length).toBeGreaterThanOrEqual(2);
+    const basic = Buffer.from(`${h.mock.clientId}:${secret}`).toString('base64');
+    for (const canary of [secret, basic, key, ...h.mock.issuedTokens()]) expect(logs).not.toContain(canary);
+  });
+});

@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { callsByPath, startGateway, type Harness } from '../../helpers/gateway.js';
+
+const DEEP = (page: number) =>
+  `sites(page: ${page}, pageSize: 100) { items { code points { cargoLanes { stock product { productName } } } } }`;
+
+describe('the upstream budget', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  /** A gateway that has learnt the lists' caps and sizes, with nothing fresh in its cache. */
+  async function warmedUp(budget: number): Promise<Harness> {
+    const harness = await startGateway({
+      mock: { catalog: { sites: 250 } },
+      env: { MAX_UPSTREAM_CALLS_PER_OPERATION: String(budget), CACHE_STALE_IF_ERROR_S: '0' },
+    });
+    await harness.query(`{ ${DEEP(3)} }`);
+    harness.clock.advance(3_600_001);
+    harness.mock.resetCounters();
+    return harness;
+  }
+
+  it('refuses a deep query at the page-size cap over the budget, naming the estimate, with 0 upstream calls', async () => {
+    // 100 sites = 2 list-with-points pages of 50; 80 products = 2 product-list pages of 50.
+    h = await warmedUp(3);
+    const { data, errors } = await h.query(`{ ${DEEP(1)} }`);
+    expect(data ?? null).toBeNull();
+    expect(errors?.[0]?.extensions?.code).toBe('UPSTREAM_BUDGET_EXCEEDED');
+    expect(errors?.[0]?.message).toContain('about 4 upstream calls');
+    expect(h.mock.calls()).toBe(0);
+    expect(h.mock.calls('/oauth/token')).toBe(0);
+  });
+
+  it('runs the same query at a budget of exactly its estimate, making as many calls as estimated', async () => {
+    h = await warmedUp(4);
+    const { data, errors } = await h.query(`{ ${DEEP(1)} }`);
+    expect(errors).toBeUndefined();
+    expect(data.sites.items).toHaveLength(100);
+    expect(callsByPath(h.mock)).toEqual({ '/api/site/list-with-points': 2, '/api/products/list': 2 });
+  });
+
+  it('counts nothing for what is cached', async () => {
+    h = await warmedUp(3);
+    await h.query(`{ products(pageSize: 100) { total } }`); // the product list, fresh again
+    const { errors } = await h.query(`{ ${DEEP(3)} } `);
+    expect(errors).toBeUndefined();
+  });
+
+  it('admits every single query shape of the contract at MAX_PAGE_SIZE with full nesting by default', async () => {
+    h = await startGateway({ mock: { catalog: { sites: 250 } } });
+    const site = h.mock.catalog.sites[0]!;
+    const { errors } = await h.query(
+      `query($c: String!) {
+        ${DEEP(1)}
+        cities(pageSize: 100) { items { cityId } }
+        products(pageSize: 100) { items { goodsCode } }
+        site(code: $c) { city { cityId name } points { site { code } cargoLanes { guidePrice product { ipName } } } }
+      }`,
+      { c: site.code },
+    );
+    expect(errors).toBeUndefined();
+  });
+
+  it('refuses dozens of aliased deep lists by default, before any upstream call', async () => {
+    // Shape limits off the way (they refuse this too): the budget alone decides here.
+    h = await startGateway({ env: { MAX_ALIASES: '100', MAX_QUERY_TOKENS: '5000', MAX_QUERY_COST: '100000' } });
+    const aliases = Array.from({ length: 60 }, (_, i) => `s${i}: ${DEEP(i + 1)}`).join('\n');
+    const { errors } = await h.query(`{ ${aliases} }`);
+    expect(errors?.[0]?.extensions?.code).toBe('UPSTREAM_BUDGET_EXCEEDED');
+    expect(h.mock.calls()).toBe(0);
+  });
+
+  it('admits a dozen aliased deep lists within the default shape limits', async () => {
+    h = await startGateway({ mock: { catalog: { sites: 250 } } });
+    const aliases = Array.from({ length: 12 }, (_, i) => `s${i}: ${DEEP(i + 1)}`).join('\n');
+    const { errors } = await h.query(`{ ${aliases} }`);
+    expect(errors).toBeUndefined();
+  });
+
+  it('stops an operation that turns out costlier than estimated once it reaches the budget', async () => {
+    // Cold, the walk behind Site.city looks like one call; 250 sites take 6 pages of 50.
+    h = await startGateway({ mock: { catalog: { sites: 250 } }, env: { MAX_UPSTREAM_CALLS_PER_OPERATION: '5' } });
+    const { data, errors } = await h.query(`{ site(code: "S000001") { code city { name } } }`);
+    expect(data.site.code).toBe('S000001');
+    expect(errors?.[0]?.extensions?.code).toBe('UPSTREAM_BUDGET_EXCEEDED');
+    expect(h.mock.calls()).toBeLessThanOrEqual(5);
+  });
+});
