@@ -11,6 +11,11 @@
  * a fragment of that name escaped both limits; the versions graphql-armor 3.2 pins (max-depth
  * 2.4.2, cost-limit 2.4.3) exempt only a field, and test/plugins/protection/limits.test.ts holds them to it.
  *
+ * Aliases are counted by armor's rule with one change: armor exempts every node whose alias *or*
+ * name is `__typename`, so `__typename: cities { total }` escaped the count. Only an alias *on* the
+ * `__typename` field is exempt here (Apollo Client adds `__typename` to every selection, and it
+ * costs nothing); an alias named `__typename` on any other field counts like any alias.
+ *
  * Cost is armor's, with one change: armor multiplies a selection's cost by a literal `first` or
  * `last` argument (but not by one given as a variable, nor by `pageSize`). Here `first` bounds
  * how many results come back, checked against its own maximum (`BAD_USER_INPUT` beyond it), as
@@ -18,8 +23,9 @@
  */
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import {
-  GraphQLError, Kind, visit, type ASTNode, type FragmentDefinitionNode, type OperationDefinitionNode, type ValidationContext,
+  GraphQLError, Kind, visit, type ASTNode, type ASTVisitor, type FragmentDefinitionNode, type OperationDefinitionNode, type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -59,42 +65,66 @@ export function useQueryLimits(limits: QueryLimits): Plugin[] {
     blockFieldSuggestion: { enabled: false }, // the introspection policy decides (use-introspection-policy.ts)
     maxTokens: { ...common('TOKEN_LIMIT_EXCEEDED'), n: limits.maxQueryTokens, onReject: [throwWith('TOKEN_LIMIT_EXCEEDED')] },
     maxDepth: { ...common('DEPTH_LIMIT_EXCEEDED'), n: limits.maxQueryDepth, flattenFragments: true, ignoreIntrospection: true },
-    maxAliases: { ...common('ALIAS_LIMIT_EXCEEDED'), n: limits.maxAliases },
+    maxAliases: { enabled: false }, // counted below, on a view of the document
     maxDirectives: { ...common('DIRECTIVE_LIMIT_EXCEEDED'), n: limits.maxDirectives },
-    costLimit: { enabled: false },
+    costLimit: { enabled: false }, // counted below, on a view of the document
   });
-  const cost = withoutListSizes(
-    costLimitRule({ ...common('COST_LIMIT_EXCEEDED'), maxCost: limits.maxQueryCost, flattenFragments: true, ignoreIntrospection: true }),
+  // No allow-list: armor's default (`__typename`) matches an alias as well as a field's name.
+  const aliases = withView(
+    maxAliasesRule({ ...common('ALIAS_LIMIT_EXCEEDED'), n: limits.maxAliases, allowList: [] }),
+    withoutTypenameAliases,
   );
-  return [armor, { onValidate: ({ addValidationRule }) => addValidationRule(cost) }];
+  const cost = withView(
+    costLimitRule({ ...common('COST_LIMIT_EXCEEDED'), maxCost: limits.maxQueryCost, flattenFragments: true, ignoreIntrospection: true }),
+    withoutListSizes,
+  );
+  return [
+    armor,
+    {
+      onValidate({ addValidationRule }) {
+        addValidationRule(aliases);
+        addValidationRule(cost);
+      },
+    },
+  ];
 }
 
 /** The arguments armor's cost takes for a list's size. */
 const LIST_SIZES = new Set(['first', 'last']);
 
-// Private: armor's cost rule, shown each operation and fragment without `first` and `last`.
-function withoutListSizes(rule: ValidationRule): ValidationRule {
+// Private: the document as the cost rule sees it: without `first` and `last` arguments.
+const withoutListSizes: ASTVisitor = {
+  [Kind.ARGUMENT]: (argument) => (LIST_SIZES.has(argument.name.value) ? null : undefined),
+};
+
+// Private: the document as the alias rule sees it: the `__typename` field is never aliased.
+const withoutTypenameAliases: ASTVisitor = {
+  [Kind.FIELD]: (field) => (field.name.value === '__typename' && field.alias ? { ...field, alias: undefined } : undefined),
+};
+
+// Private: an armor rule shown each operation and fragment as `view` rewrites it. Armor's rules
+// read an operation on entering it and its fragments through `context.getFragment`.
+function withView(rule: ValidationRule, view: ASTVisitor): ValidationRule {
   return (context) => {
     const fragments = new Map<string, FragmentDefinitionNode | undefined>();
-    const view = new Proxy(context, {
+    const viewed = new Proxy(context, {
       get(target, property, receiver) {
         if (property !== 'getFragment') return Reflect.get(target, property, receiver) as unknown;
         return (name: string) => {
-          if (!fragments.has(name)) fragments.set(name, stripped(target.getFragment(name) ?? undefined));
+          if (!fragments.has(name)) fragments.set(name, rewritten(target.getFragment(name) ?? undefined, view));
           return fragments.get(name);
         };
       },
     });
-    const visitor = rule(view) as { OperationDefinition: { enter(node: OperationDefinitionNode): void } };
-    return { OperationDefinition: { enter: (node) => visitor.OperationDefinition.enter(stripped(node)) } };
+    const visitor = rule(viewed) as { OperationDefinition: { enter(node: OperationDefinitionNode): void } };
+    return { OperationDefinition: { enter: (node) => visitor.OperationDefinition.enter(rewritten(node, view)) } };
   };
 }
 
-function stripped<T extends ASTNode>(node: T): T;
-function stripped<T extends ASTNode>(node: T | undefined): T | undefined;
-function stripped<T extends ASTNode>(node: T | undefined): T | undefined {
-  if (node === undefined) return node;
-  return visit(node, { [Kind.ARGUMENT]: (argument) => (LIST_SIZES.has(argument.name.value) ? null : undefined) });
+function rewritten<T extends ASTNode>(node: T, view: ASTVisitor): T;
+function rewritten<T extends ASTNode>(node: T | undefined, view: ASTVisitor): T | undefined;
+function rewritten<T extends ASTNode>(node: T | undefined, view: ASTVisitor): T | undefined {
+  return node === undefined ? node : visit(node, view);
 }
 
 // Private: validation rules report the coded error alongside graphql's own validation errors.

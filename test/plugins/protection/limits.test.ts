@@ -120,6 +120,19 @@ describe('aliases, tokens, directives and cost', () => {
     await expectAnswered(h, aliased(15));
   });
 
+  it('counts an alias named __typename on another field, as any alias', async () => {
+    h = await startGateway();
+    const query = aliased(15).replace(/ }$/, ' __typename: cities(pageSize: 2) { total } }');
+    await expectRefused(h, query, 'ALIAS_LIMIT_EXCEEDED');
+  });
+
+  it('exempts only aliases on the __typename field itself (as Relay sends them)', async () => {
+    h = await startGateway();
+    const query = aliased(15).replace(/ }$/, ' __isNode: __typename kind: __typename }');
+    const answer = await expectAnswered(h, query);
+    expect(answer.data.kind).toBe('Query');
+  });
+
   it('refuses 51 directives (the default limit is 50) and answers 50', async () => {
     h = await startGateway();
     await expectRefused(h, directives(51), 'DIRECTIVE_LIMIT_EXCEEDED');
