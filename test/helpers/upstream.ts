@@ -102,3 +102,29 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error('expected the promise to reject, but it resolved');
 }
+
+/**
+ * A mark for "at once": `passed()` turns true as soon as the event loop moves on from the
+ * current turn (to a timer, network I/O or anything but promise callbacks). A promise that
+ * settled while it was still false settled without the network, a timer or any wait. Tests of
+ * "fails fast" count turns of the event loop instead of milliseconds, so a busy machine cannot
+ * fail them, and a call that went to the network or waited for a slot still does.
+ */
+export function turnMark(): { passed(): boolean } {
+  let passed = false;
+  setImmediate(() => {
+    passed = true;
+  });
+  return { passed: () => passed };
+}
+
+/**
+ * The rejection of the promise `act` returns, which must come at once (see `turnMark`); fails
+ * the test otherwise. `act` runs after the mark is set, so nothing it schedules comes first.
+ */
+export async function rejectionAtOnce(act: () => Promise<unknown>): Promise<unknown> {
+  const mark = turnMark();
+  const error = await rejectionOf(act());
+  if (mark.passed()) throw new Error('expected the promise to reject at once, but it waited (for the network, a timer or a slot)');
+  return error;
+}

@@ -3,7 +3,7 @@ import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from 
 import type { TokenManager } from '../../src/upstream/contracts.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { createTokenManager, type TokenManagerOptions } from '../../src/upstream/token-manager.js';
-import { manualClock, rejectionOf, startUpstream, type StartedUpstream } from '../helpers/upstream.js';
+import { manualClock, rejectionAtOnce, rejectionOf, startUpstream, turnMark, type StartedUpstream } from '../helpers/upstream.js';
 
 const TOKEN_PATH = '/oauth/token';
 
@@ -30,12 +30,16 @@ async function start(overrides: Partial<TokenManagerOptions> = {}, mockOptions: 
   return { mock, clock, tokens };
 }
 
-/** Rejections of `count` concurrent getToken calls, and the longest any took. */
-async function failures(tokens: TokenManager, count: number): Promise<{ errors: UpstreamError[]; slowestMs: number }> {
+/**
+ * Rejections of `count` concurrent getToken calls, whether all came at once (without a request
+ * or a timer, see `turnMark`), and how long the slowest took in ms.
+ */
+async function failures(tokens: TokenManager, count: number): Promise<{ errors: UpstreamError[]; atOnce: boolean; slowestMs: number }> {
+  const mark = turnMark();
   const started = performance.now();
   const errors = await Promise.all(Array.from({ length: count }, () => rejectionOf(tokens.getToken())));
   for (const error of errors) expect(error).toBeInstanceOf(UpstreamError);
-  return { errors: errors as UpstreamError[], slowestMs: performance.now() - started };
+  return { errors: errors as UpstreamError[], atOnce: !mark.passed(), slowestMs: performance.now() - started };
 }
 
 describe('token endpoint down', () => {
@@ -45,7 +49,7 @@ describe('token endpoint down', () => {
     await expect(tokens.getToken()).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 503 });
 
     const during = await failures(tokens, 20);
-    expect(during.slowestMs).toBeLessThan(50);
+    expect(during.atOnce).toBe(true);
     for (const error of during.errors) {
       expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 503, path: TOKEN_PATH });
       expect(error.message).toMatch(/no new token request for another 1000 ms/);
@@ -67,12 +71,15 @@ describe('token endpoint down', () => {
     mock.fault(TOKEN_PATH, 'hang');
 
     const first = await failures(tokens, 10);
+    // A real deadline is the point here: the request is cut by timeoutMs, not earlier. The upper
+    // bound only has to tell "cut" from "hangs until the test times out", so it is generous
+    // enough for a busy machine.
     expect(first.slowestMs).toBeGreaterThanOrEqual(190);
-    expect(first.slowestMs).toBeLessThan(1000);
+    expect(first.slowestMs).toBeLessThan(5000);
     expect(first.errors[0]?.message).toMatch(/timed out after 200 ms/);
 
     const next = await failures(tokens, 10);
-    expect(next.slowestMs).toBeLessThan(50);
+    expect(next.atOnce).toBe(true);
     expect(next.errors.every((error) => error.code === 'UPSTREAM_UNAVAILABLE')).toBe(true);
     expect(mock.calls(TOKEN_PATH)).toBe(1);
   });
@@ -133,9 +140,9 @@ describe('token endpoint down', () => {
     api.fault(TOKEN_PATH, 'http503');
     await expect(client.get('/api/city/list')).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', path: TOKEN_PATH });
 
-    const started = performance.now();
-    for (let i = 0; i < 10; i += 1) await expect(client.get('/api/city/list')).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
-    expect(performance.now() - started).toBeLessThan(100);
+    for (let i = 0; i < 10; i += 1) {
+      await expect(rejectionAtOnce(() => client.get('/api/city/list'))).resolves.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    }
     expect(api.calls(TOKEN_PATH)).toBe(1);
     expect(api.calls()).toBe(0);
   });
