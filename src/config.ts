@@ -96,6 +96,14 @@ export interface Config {
    */
   responseCacheMaxBytes: number;
   /**
+   * `MAX_QUERY_BYTES`: longest query text accepted, in UTF-8 bytes; longer gets 413
+   * `QUERY_TOO_LARGE`. Comments and string literals cost no tokens, so this bounds what a parsed
+   * and cached document can weigh. Default 32768.
+   */
+  maxQueryBytes: number;
+  /** `MAX_VARIABLES_BYTES`: largest variables accepted, in bytes of JSON; larger gets 413 `VARIABLES_TOO_LARGE`. Default 16384. */
+  maxVariablesBytes: number;
+  /**
    * `GATEWAY_API_KEYS`: comma-separated keys a client must present as `Authorization: Bearer
    * <key>` or `x-api-key: <key>`; each at least 16 visible ASCII characters (no spaces or
    * commas); never logged or echoed. Default: none, the gateway is open.
@@ -221,6 +229,8 @@ export function loadConfig(env: Env): Config {
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     maxRequestBodyBytes: read.int('MAX_REQUEST_BODY_BYTES', 1_048_576, 1024, 104_857_600),
     responseCacheMaxBytes: read.int('RESPONSE_CACHE_MAX_BYTES', 33_554_432, 0, 4_294_967_296),
+    maxQueryBytes: read.int('MAX_QUERY_BYTES', 32_768, 1024, 1_048_576),
+    maxVariablesBytes: read.int('MAX_VARIABLES_BYTES', 16_384, 1024, 1_048_576),
     apiKeys: read.keys('GATEWAY_API_KEYS', MIN_API_KEY_LENGTH),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),

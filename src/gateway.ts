@@ -17,7 +17,7 @@ import type { Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { createObservers } from './observability/observers.js';
 import { withRequestIds } from './observability/request-record.js';
-import { createGraphiQLRenderer, GRAPHIQL_OPTIONS } from './plugins/explorer/graphiql-page.js';
+import { GRAPHIQL_OPTIONS, isGraphiQLPageRequest, useGraphiQLPage } from './plugins/explorer/graphiql-page.js';
 import { maskError } from './plugins/serving/mask-error.js';
 import { useArgumentChecks } from './plugins/protection/use-argument-checks.js';
 import { useApiKeys } from './plugins/protection/use-api-keys.js';
@@ -28,6 +28,9 @@ import { useRateLimit } from './plugins/protection/use-rate-limit.js';
 import { useRequestLog } from './plugins/operations/use-request-log.js';
 import { batchingOptions, corsOptions, protectionPlugins } from './plugins/protection/use-protection.js';
 import { useResponseCache } from './plugins/serving/use-response-cache.js';
+import { useGraphQLPath } from './plugins/serving/use-graphql-path.js';
+import { createParserCaches } from './plugins/serving/parser-caches.js';
+import { useParameterLimits } from './plugins/protection/use-parameter-limits.js';
 import { useSchemaSdl } from './plugins/explorer/use-schema-sdl.js';
 import { useRequestScope } from './plugins/serving/use-request-scope.js';
 import { useUpstreamBudget } from './plugins/protection/upstream-budget/use-upstream-budget.js';
@@ -122,22 +125,25 @@ export function createGateway(config: GatewayConfig, { logger, clock, demoPageDi
     context: createContextFactory(sources, { ...config, index, siteTime }),
     maskedErrors: { maskError },
     logging: yogaLogger(log),
-    graphiql: config.graphiql && GRAPHIQL_OPTIONS,
-    renderGraphiQL: createGraphiQLRenderer(),
+    graphiql: false, // served by useGraphiQLPage, behind the rate limit (yoga's runs before every plugin)
     landingPage: false,
     cors: corsOptions(config.corsOrigins),
     batching: batchingOptions(config.batchingLimit),
+    parserAndValidationCache: createParserCaches(),
     plugins: [
       useRequestLog(logger, metrics),
+      useGraphQLPath(),
       useHealth(client, scaleOut?.state),
       useDemoPage(demoPageDirectory),
-      useApiKeys(config.apiKeys),
+      useApiKeys(config.apiKeys, { isOpen: config.graphiql ? isGraphiQLPageRequest : undefined }),
       useMetrics(metrics),
-      useRateLimit(config.rateLimitPerMinute),
+      useRateLimit(config.rateLimitPerMinute, { batchingLimit: config.batchingLimit }),
+      useGraphiQLPage(config.graphiql && GRAPHIQL_OPTIONS),
       useSchemaSdl(TYPE_DEFS, config.introspection),
+      useParameterLimits(config),
       ...protectionPlugins(config),
-      useResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance }),
       useRequestScope(),
+      useResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance }),
       useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime }),
       useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
     ],

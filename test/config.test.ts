@@ -34,6 +34,8 @@ describe('configuration', () => {
       shutdownGraceMs: 10_000,
       maxRequestBodyBytes: 1_048_576,
       responseCacheMaxBytes: 33_554_432,
+      maxQueryBytes: 32_768,
+      maxVariablesBytes: 16_384,
       apiKeys: [],
       rateLimitPerMinute: 0,
       logLevel: 'info',
@@ -53,6 +55,11 @@ describe('configuration', () => {
       index: { enabled: true, refreshS: undefined, warmOnStart: false },
       siteTimeZone: 'Asia/Shanghai',
     });
+  });
+
+  it('bounds the query text and the variables apart from the body', () => {
+    expect(loadConfig({ MAX_QUERY_BYTES: '4096', MAX_VARIABLES_BYTES: '2048' })).toMatchObject({ maxQueryBytes: 4096, maxVariablesBytes: 2048 });
+    expect(problemsOf({ MAX_QUERY_BYTES: '10', MAX_VARIABLES_BYTES: 'lots' }).join('\n')).toMatch(/MAX_QUERY_BYTES[\s\S]*MAX_VARIABLES_BYTES/);
   });
 
   it('reads the catalog index settings and checks the sites\' time zone', () => {

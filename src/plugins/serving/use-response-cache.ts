@@ -1,27 +1,34 @@
 /**
- * The warm path: whole responses, as the bytes sent, reused for identical requests.
+ * The warm path: whole responses, as the bytes sent, reused for identical operations.
  *
- * - Key: the normalised operation (whitespace folded), its name, variables, persisted-query
- *   hash and the client's `Accept`, so equal requests share an entry however they are laid out.
- * - A hit is answered in `onRequest`, after the plugins that guard the gateway (API keys, rate
- *   limit, CSRF) and before parsing, validation, execution and serialisation.
+ * - Key: the operation that executes, as yoga parsed and graphql-js coerced it
+ *   (response-cache-key.ts), never the request's own text: two requests share an entry if and
+ *   only if they run the same operation with the same variables. Ambiguous requests (a URL
+ *   parameter given twice, a non-JSON body, a batch) are never looked up nor stored.
+ * - A hit is answered when execution would start: after every guard has run (API keys, rate
+ *   limit, CSRF prevention, the request parser's own checks, persisted operations, parsing,
+ *   validation and the query limits), and before execution and serialisation. The bytes stored
+ *   replace the result's serialisation.
  * - Only complete answers are stored: no errors, nothing stale, nothing stating its data's age
  *   (the catalog index's answers) or made of the time now (the request scope expires those). An
  *   entry lives until the first of the data it contains stops being fresh (the shared cache tells
  *   each lookup's expiry), so it is never staler than the data cache itself would be.
- * - `ETag` on every stored answer; a GET with a matching `If-None-Match` gets 304.
+ * - `ETag` on every stored answer; a GET whose `If-None-Match` matches it (RFC 9110's weak
+ *   comparison, a list or `*`) gets 304.
+ * - Memory: the store is bounded in bytes, each entry counted with its key and a fixed overhead.
  *
- * Parsing and validation results are cached by yoga itself (its parser and validation cache).
+ * Put it after the request scope (whose end must run on a hit too) and before the argument
+ * checks and the upstream budget (a stored answer passed them when it was made).
  */
 import { createHash } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../cache/cache.js';
 import { currentRequest } from '../../observability/request-record.js';
+import { ambiguousRequest, createKeyMaker } from './response-cache-key.js';
 
 export interface ResponseCacheOptions {
-  /** Bytes the stored answers may take together; 0 turns the cache off. */
+  /** Bytes the stored answers may take together, keys included; 0 turns the cache off. */
   maxBytes: number;
   /** The shared data cache's clock (expiry times come from it). */
   clock: Clock;
@@ -33,46 +40,66 @@ interface StoredResponse {
   etag: string;
 }
 
-/** The name of a document's first operation, when it starts with one. */
-const NAMED_OPERATION = /^(?:query|mutation|subscription) ([_A-Za-z][_0-9A-Za-z]*)/;
-
 /** An answer larger than this share of the whole cache is not stored. */
 const MAX_ENTRY_SHARE = 0.1;
+/** Bytes counted for an entry besides its body: key, ETag, content type and the LRU's own. */
+const ENTRY_OVERHEAD_BYTES = 256;
 
-export function useResponseCache({ maxBytes, clock }: ResponseCacheOptions): Plugin<object, { req?: IncomingMessage & { body?: Buffer } }> {
+export function useResponseCache({ maxBytes, clock }: ResponseCacheOptions): Plugin<{ request?: Request }> {
   if (maxBytes === 0) return {};
   const store = new LRUCache<string, StoredResponse>({
     maxSize: maxBytes,
     maxEntrySize: Math.floor(maxBytes * MAX_ENTRY_SHARE),
-    sizeCalculation: (entry) => entry.body.byteLength + entry.etag.length + 64,
+    sizeCalculation: (entry, key) => entry.body.byteLength + key.length + entry.etag.length + ENTRY_OVERHEAD_BYTES,
     perf: clock,
     // lru-cache reuses a clock reading for 1 ms by default; an answer must not outlive its data.
     ttlResolution: 0,
   });
+  const keyOf = createKeyMaker();
+  const uncacheable = new WeakSet<Request>();
   const keys = new WeakMap<Request, string>();
+  const hits = new WeakMap<Request, StoredResponse>();
   let graphqlEndpoint = '/graphql';
 
   return {
     onYogaInit({ yoga }) {
       graphqlEndpoint = yoga.graphqlEndpoint;
     },
-    onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
-      if (url.pathname !== graphqlEndpoint) return;
-      const key = keyOf(request, url, serverContext.req?.body);
+    onRequest({ request, url }) {
+      if (url.pathname !== graphqlEndpoint || ambiguousRequest(request, url)) uncacheable.add(request);
+    },
+    onRequestParse({ request }) {
+      return {
+        onRequestParseDone({ requestParserResult }) {
+          if (Array.isArray(requestParserResult)) uncacheable.add(request);
+        },
+      };
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const request = args.contextValue.request;
+      if (request === undefined || uncacheable.has(request)) return;
+      const key = keyOf(args, request.headers.get('accept') ?? '');
       if (key === undefined) return;
       const hit = store.get(key);
       const record = currentRequest();
       if (hit === undefined) {
         if (record !== undefined) record.responseCache = 'miss';
-        return void keys.set(request, key);
+        keys.set(request, key);
+        return;
       }
-      if (record !== undefined) {
-        record.responseCache = 'hit';
-        record.operations.push(operationNameOf(key) || 'anonymous');
-      }
-      const headers = { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' };
-      const notModified = request.method === 'GET' && request.headers.get('if-none-match') === hit.etag;
-      endResponse(new fetchAPI.Response(notModified ? null : hit.body, { status: notModified ? 304 : 200, headers }));
+      if (record !== undefined) record.responseCache = 'hit';
+      hits.set(request, hit);
+      // The result is never serialised: onResultProcess answers with the stored bytes.
+      setResultAndStopExecution({});
+    },
+    onResultProcess({ request, setResultProcessor }) {
+      const hit = hits.get(request);
+      if (hit === undefined) return;
+      setResultProcessor((_result, fetchAPI) => {
+        const headers = { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' };
+        const notModified = request.method === 'GET' && etagMatches(request.headers.get('if-none-match'), hit.etag);
+        return new fetchAPI.Response(notModified ? null : hit.body, { status: notModified ? 304 : 200, headers });
+      }, hit.contentType);
     },
     async onResponse({ request, response }) {
       const key = keys.get(request);
@@ -90,6 +117,20 @@ export function useResponseCache({ maxBytes, clock }: ResponseCacheOptions): Plu
   };
 }
 
+/**
+ * `If-None-Match` against a stored strong ETag, by RFC 9110 §13.1.2: `*` matches; otherwise a
+ * comma-separated list of entity tags, compared weakly (a `W/` prefix is ignored).
+ */
+export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  for (const candidate of ifNoneMatch.split(',')) {
+    const tag = candidate.trim();
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
+  }
+  return false;
+}
+
 // Private: a complete answer (no error, nothing stale) made from data whose freshness is known.
 function storable(record: NonNullable<ReturnType<typeof currentRequest>>, response: Response): boolean {
   return (
@@ -99,47 +140,4 @@ function storable(record: NonNullable<ReturnType<typeof currentRequest>>, respon
     record.operations.length === 1 &&
     Number.isFinite(record.dataExpiresAt)
   );
-}
-
-// Private: the cache key of a GET or JSON POST GraphQL request; `undefined` when not cacheable.
-function keyOf(request: Request, url: URL, body: Buffer | undefined): string | undefined {
-  let params: Record<string, unknown>;
-  if (request.method === 'GET') {
-    params = Object.fromEntries(url.searchParams);
-  } else if (request.method === 'POST' && body !== undefined && body.length > 0) {
-    try {
-      params = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-    } catch {
-      return undefined;
-    }
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
-  } else {
-    return undefined;
-  }
-  const query = typeof params.query === 'string' ? params.query.replace(/\s+/g, ' ').trim() : '';
-  const hash = persistedHash(params.extensions);
-  if (query === '' && hash === undefined) return undefined;
-  const variables = typeof params.variables === 'string' ? params.variables : JSON.stringify(params.variables ?? {});
-  // The name the operation runs under: the one asked for, else the document's first.
-  const name = typeof params.operationName === 'string' ? params.operationName : (NAMED_OPERATION.exec(query)?.[1] ?? '');
-  return [request.headers.get('accept') ?? '', name, hash ?? '', query, variables].join('\n');
-}
-
-// Private: the operation name a key was made with (its second line).
-function operationNameOf(key: string): string {
-  return key.split('\n', 2)[1] ?? '';
-}
-
-function persistedHash(extensions: unknown): string | undefined {
-  const parsed = typeof extensions === 'string' ? safeJson(extensions) : extensions;
-  const hash = (parsed as { persistedQuery?: { sha256Hash?: unknown } } | undefined)?.persistedQuery?.sha256Hash;
-  return typeof hash === 'string' ? hash : undefined;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

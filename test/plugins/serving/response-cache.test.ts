@@ -77,6 +77,10 @@ describe('the response cache', () => {
     expect(revalidated.status).toBe(304);
     const changed = await fetch(url, { headers: { 'if-none-match': '"something-else"' } });
     expect(changed.status).toBe(200);
+    // RFC 9110: If-None-Match compares weakly, and may list several tags or say `*`.
+    for (const header of [`W/${etag}`, `"other", ${etag}`, `"other",W/${etag}`, '*']) {
+      expect((await fetch(url, { headers: { 'if-none-match': header } })).status, header).toBe(304);
+    }
   });
 
   it('still asks for an API key before answering from the cache', async () => {
