@@ -39,12 +39,13 @@ function expectNoSecrets(texts: readonly string[], secrets: readonly string[]): 
 describe('secrets', () => {
   it('keeps the secret and every token out of errors, causes, logs and URLs', async () => {
     // The clock lets each token failure below reach the endpoint despite the backoff; the
-    // breaker stays out of the way so every fault on /api/site/list reaches the mock.
+    // breaker stays out of the way so every fault on /api/site/list reaches the mock. Timeouts of
+    // 1 s end the hangs while the calls meant to succeed still do on a busy machine.
     const clock = manualClock();
     upstream = await startUpstream({
       mock: { clientId: CLIENT_ID, clientSecret: SECRET },
-      tokens: { timeoutMs: 300, now: clock.now },
-      client: { timeoutMs: 300, maxBodyBytes: 300, retries: 1, breakerMinimumCalls: 1000 },
+      tokens: { timeoutMs: 1000, now: clock.now },
+      client: { timeoutMs: 1000, maxBodyBytes: 300, retries: 1, breakerMinimumCalls: 1000 },
     });
     const { client, mock, logs } = upstream;
     const errors: unknown[] = [];
@@ -72,7 +73,7 @@ describe('secrets', () => {
     clock.advance(60_000);
     await client.get('/api/city/list', { pageSize: 1 });
 
-    const wrong = createTokenManager({ tokenUrl: mock.tokenUrl, clientId: CLIENT_ID, clientSecret: `${SECRET}-wrong`, clientAuth: 'post', timeoutMs: 300, logger: upstream.logger });
+    const wrong = createTokenManager({ tokenUrl: mock.tokenUrl, clientId: CLIENT_ID, clientSecret: `${SECRET}-wrong`, clientAuth: 'post', timeoutMs: 1000, logger: upstream.logger });
     await failing(wrong.getToken());
     await wrong.close();
 

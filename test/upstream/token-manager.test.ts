@@ -270,9 +270,11 @@ describe('failures', () => {
     upstream.fault('/oauth/token', 'hang');
     const tokens = managerFor(upstream, { timeoutMs: 300 });
 
+    // A real deadline is the point: the timeout cuts the hanging request. The bound only tells
+    // "cut" from "hangs until the test times out", generous for a busy machine.
     const started = performance.now();
     const error = await upstreamErrorOf(tokens.getToken());
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(performance.now() - started).toBeLessThan(5000);
     expect(error.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(error.message).toMatch(/timed out after 300 ms/);
   });
