@@ -55,19 +55,19 @@ describe('request parameter limits', () => {
     expect(h.mock.calls()).toBe(calls);
   });
 
-  it('holds no memory for 100 requests carrying 450 KB of junk variables each', async () => {
+  it('holds no memory for 40 requests carrying 450 KB of junk variables each', async () => {
     h = await startGateway();
     await post(h, { query: SMALL });
     collectGarbage();
     const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < 100; i += 1) {
+    for (let i = 0; i < 40; i += 1) {
       const answer = await post(h, { query: SMALL, variables: { junk: `${i}`.padEnd(450_000, 'x') } });
       expect(answer.status).toBe(413);
     }
     collectGarbage();
-    // Before the limit the response cache kept every key: 218 MB more after 100 such requests.
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(20 * 1024 * 1024);
-  });
+    // Before the limit the response cache kept every key whole: about 2 MB a request.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(16 * 1024 * 1024);
+  }, 60_000); // 18 MB of bodies: seconds on a busy machine
 });
 
 describe("yoga's parser caches", () => {
