@@ -5,9 +5,19 @@
  * explorer works offline and behind a firewall, and the page runs no code from a CDN.
  *
  * It opens with one tab per example of example-query.ts.
+ *
+ * The page is served by this plugin rather than by yoga's `graphiql` option: yoga answers it
+ * before any plugin's `onRequest`, so the API keys and the rate limit never saw it (9 MB a load,
+ * for anyone, as fast as they asked). Put the plugin after `useRateLimit`: a page load counts
+ * like any request. It stays open without a key (a browser's address bar sends none; the page's
+ * queries need one), so `useApiKeys` lets exactly `isGraphiQLPageRequest` through.
  */
-import type { GraphiQLOptions } from 'graphql-yoga';
+import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { EXAMPLE_QUERIES, EXAMPLE_QUERY } from '../../example-query.js';
+import { currentRequest } from '../../observability/request-record.js';
+
+/** The path of the page: the GraphQL endpoint (yoga's default, which the gateway keeps). */
+export const GRAPHIQL_PATH = '/graphql';
 
 /**
  * yoga's `graphiql` option. The tabs are GraphiQL's first-visit state; it then keeps the user's
@@ -25,11 +35,33 @@ export const GRAPHIQL_OPTIONS: GraphiQLOptions & { query: string } = {
 };
 
 /**
- * yoga's `renderGraphiQL` option. It remembers the last page, encoded: yoga asks for one per page
- * view, with the same options every time, and building and encoding 9 MB blocks the event loop
- * for 10 to 20 ms.
+ * Whether `request` asks for the page: a GET of the endpoint's exact path that accepts HTML
+ * (yoga's own test, less its looser match of any path ending in the endpoint). Such a request
+ * gets the page, never a GraphQL result, whatever its query string says.
  */
-export function createGraphiQLRenderer(): (options: GraphiQLOptions) => Promise<Buffer<ArrayBuffer>> {
+export function isGraphiQLPageRequest(request: Request, url: URL): boolean {
+  return request.method === 'GET' && url.pathname === GRAPHIQL_PATH && (request.headers.get('accept') ?? '').includes('text/html');
+}
+
+/** Serves the page with `options` (`GRAPHIQL_OPTIONS`); `false` (GRAPHIQL off) serves nothing. */
+export function useGraphiQLPage(options: GraphiQLOptions | false): Plugin {
+  if (options === false) return {};
+  const render = createGraphiQLRenderer();
+  return {
+    async onRequest({ request, url, endResponse, fetchAPI }) {
+      if (!isGraphiQLPageRequest(request, url)) return;
+      // The page is not a GraphQL request: no request log line, no request metric.
+      const record = currentRequest();
+      if (record !== undefined) record.graphql = false;
+      const page = await render(options);
+      endResponse(new fetchAPI.Response(page, { status: 200, headers: { 'content-type': 'text/html' } }));
+    },
+  };
+}
+
+// Private: the page, remembered encoded: it is asked for on every view, with the same options
+// every time, and building and encoding 9 MB blocks the event loop for 10 to 20 ms.
+function createGraphiQLRenderer(): (options: GraphiQLOptions) => Promise<Buffer<ArrayBuffer>> {
   let last: { key: string; page: Promise<Buffer<ArrayBuffer>> } | undefined;
   return (options) => {
     const key = JSON.stringify(options);

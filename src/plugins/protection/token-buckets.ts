@@ -1,7 +1,7 @@
 /**
  * A token bucket per client: `capacity` tokens, refilled continuously at `capacity` per
- * `refillMs` (per minute for the rate limit), one taken per request. A client may burst up to
- * `capacity` requests, then gets one more each `refillMs / capacity`.
+ * `refillMs` (per minute for the rate limit), one taken per request (or `count`, all or none).
+ * A client may burst up to `capacity` requests, then gets one more each `refillMs / capacity`.
  *
  * The table is bounded: at most `maxClients` buckets, least recently used out. A bucket idle for
  * `refillMs` is full again, the same as no bucket, so it expires then (lazily: no timer keeps
@@ -21,12 +21,15 @@ export interface TokenBucketOptions {
   now?: () => number;
 }
 
-/** `retryAfterS`: whole seconds until the client's next token (at least 1). */
+/** `retryAfterS`: whole seconds until the client has the tokens asked for (at least 1). */
 export type TakeResult = { allowed: true } | { allowed: false; retryAfterS: number };
 
 export interface TokenBuckets {
-  /** Takes one token from `client`'s bucket, if it has one. */
-  take(client: string): TakeResult;
+  /**
+   * Takes `count` tokens (default 1) from `client`'s bucket if it holds that many, else none.
+   * `count` is at most `capacity` (a larger one never fits: a RangeError).
+   */
+  take(client: string, count?: number): TakeResult;
 }
 
 interface Bucket {
@@ -43,14 +46,17 @@ export function createTokenBuckets(options: TokenBucketOptions): TokenBuckets {
   const perMs = capacity / refillMs;
   const buckets = new LRUCache<string, Bucket>({ max: options.maxClients ?? 10_000, ttl: refillMs, perf: { now } });
   return {
-    take(client) {
+    take(client, count = 1) {
+      if (!Number.isInteger(count) || count < 1 || count > capacity) {
+        throw new RangeError(`count must be an integer from 1 to ${capacity}, but got: ${count}`);
+      }
       const at = now();
       const bucket = buckets.get(client) ?? { tokens: capacity, at };
       const tokens = Math.min(capacity, bucket.tokens + (at - bucket.at) * perMs);
-      const allowed = tokens >= 1;
-      buckets.set(client, { tokens: allowed ? tokens - 1 : tokens, at });
+      const allowed = tokens >= count;
+      buckets.set(client, { tokens: allowed ? tokens - count : tokens, at });
       if (allowed) return { allowed: true };
-      return { allowed: false, retryAfterS: Math.max(1, Math.ceil((1 - tokens) / perMs / 1000)) };
+      return { allowed: false, retryAfterS: Math.max(1, Math.ceil((count - tokens) / perMs / 1000)) };
     },
   };
 }

@@ -3,10 +3,13 @@
  * keys, a request carries one as `Authorization: Bearer <key>` or `x-api-key: <key>`, or gets a
  * 401 with `WWW-Authenticate: Bearer` and a GraphQL-shaped `UNAUTHENTICATED` error.
  *
- * Open whatever the keys: `/healthz` and `/readyz` (probes carry no credentials), and what yoga
- * answers before the plugins run: CORS preflights and the static GraphiQL page (its queries need
- * a key, set in GraphiQL's headers tab). `/metrics` needs a key when keys are set (Prometheus
- * sends one with `authorization: { credentials: … }`): it reveals operation names and traffic.
+ * Open whatever the keys: `/healthz` and `/readyz` (probes carry no credentials), CORS
+ * preflights (yoga answers them before the plugins run), and what `isOpen` says: the gateway
+ * passes the GraphiQL page's test when the page is on (a browser's address bar sends no key; the
+ * page's queries need one, set in GraphiQL's headers tab). An open request with a valid key is
+ * still known by it (its rate-limit budget is the key's). `/metrics` needs a key when keys are
+ * set (Prometheus sends one with `authorization: { credentials: … }`): it reveals operation
+ * names and traffic.
  *
  * Keys are compared in constant time: each configured key and the presented one are hashed
  * (SHA-256, so lengths never differ) and every configured digest is compared with
@@ -24,7 +27,12 @@ const OPEN_PATHS = new Set(['/healthz', '/readyz']);
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-export function useApiKeys(keys: readonly string[]): Plugin {
+export interface ApiKeyOptions {
+  /** Requests answered without a key (besides the open paths). Default: none. */
+  isOpen?: (request: Request, url: URL) => boolean;
+}
+
+export function useApiKeys(keys: readonly string[], { isOpen = () => false }: ApiKeyOptions = {}): Plugin {
   if (keys.length === 0) return {};
   const digests = keys.map(digest);
   return {
@@ -37,6 +45,7 @@ export function useApiKeys(keys: readonly string[]): Plugin {
         if (record !== undefined) record.client = `key:${match.toString('hex').slice(0, 12)}`;
         return;
       }
+      if (isOpen(request, url)) return;
       if (record !== undefined) {
         record.rejectedAs = 'unauthenticated';
         record.errorCodes.add('UNAUTHENTICATED');

@@ -65,6 +65,20 @@ describe('API keys', () => {
     expect((await get(h, '/metrics', { 'x-api-key': KEY })).status).toBe(200);
   });
 
+  it('opens only the page itself: a browser GET with a query gets the page, or with GRAPHIQL off a 401', async () => {
+    h = await startGateway({ env: { GATEWAY_API_KEYS: KEY } });
+    const asBrowser = await get(h, '/graphql?query=%7Bcities%7Btotal%7D%7D', { accept: 'text/html' });
+    expect(asBrowser.headers.get('content-type')).toContain('text/html');
+    expect(h.mock.calls()).toBe(0);
+    await h.close();
+
+    h = await startGateway({ env: { GATEWAY_API_KEYS: KEY, GRAPHIQL: 'false' } });
+    const withoutPage = await get(h, '/graphql?query=%7Bcities%7Btotal%7D%7D', { accept: 'text/html' });
+    expect(withoutPage.status).toBe(401);
+    expect(withoutPage.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(h.mock.calls()).toBe(0);
+  });
+
   it('leaves the gateway open when no keys are set', async () => {
     h = await startGateway();
     expect((await post(h, CITIES)).status).toBe(200);
