@@ -49,6 +49,11 @@ export interface GatewayDependencies {
   /** Time source of the shared cache's TTLs. Default `performance`. */
   clock?: Clock;
   /** Directory of the built example page (dist/web), served at /demo. Default: none, no /demo. */
+  /**
+   * Wall clock of the upstream token's lifetime and backoff, in ms since the epoch (a Redis
+   * token store shares these times). Default `Date.now`.
+   */
+  wallClock?: () => number;
   demoPageDirectory?: string;
 }
 
@@ -60,7 +65,7 @@ export interface Gateway {
 
 const TYPE_DEFS = readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8');
 
-export function createGateway(config: GatewayConfig, { logger, clock, demoPageDirectory }: GatewayDependencies): Gateway {
+export function createGateway(config: GatewayConfig, { logger, clock, wallClock, demoPageDirectory }: GatewayDependencies): Gateway {
   const { upstream } = config;
   // Shared components log through `log`: a line written on a request's behalf carries its id.
   const log = withRequestIds(logger);
@@ -84,6 +89,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, demoPageDi
     observer: observers.tokens,
     store: scaleOut?.tokenStore,
   });
+    ...(wallClock ? { now: wallClock } : {}),
   const client = createUpstreamClient({
     baseUrl: upstream.baseUrl,
     timeoutMs: config.upstreamTimeoutMs,

@@ -54,7 +54,9 @@ type Answer =
  * the token used (only if still current, so 50 callers failing together cause one refresh),
  * gets a token once more and runs steps 2–5 once more. The second failure is returned as is: an
  * envelope as `UPSTREAM_ERROR` with its code (500 for a token timeout, 401 for the mock's
- * "invalid token"), a bare 401 as `UPSTREAM_AUTH_FAILED`.
+ * "invalid token"), a bare 401 as `UPSTREAM_AUTH_FAILED`. The refused fresh token is invalidated
+ * too, and the token manager backs off from such refusals as from failed token requests (see
+ * `TokenManager.invalidate`); every answer tells it which token the upstream accepted.
  *
  * @example
  * const client = createUpstreamClient({ baseUrl, timeoutMs: 5000, tokens });
@@ -140,14 +142,16 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     try {
       const token = await abortable(() => tokens.getToken(), call.signal, path);
       const first = await exchangeWithRetries(call, token);
-      if (first.ok) return first.result;
+      if (first.ok) return accepted(token, first.result);
       if (!first.tokenRejected) throw first.error;
 
       logger?.warn({ path, status: first.status, upstreamCode: first.envelope?.code }, 'upstream rejected the token; refreshing it and retrying once');
       tokens.invalidate(token);
       const freshToken = await abortable(() => tokens.getToken(), call.signal, path);
       const second = await exchangeWithRetries(call, freshToken);
-      if (second.ok) return second.result;
+      if (second.ok) return accepted(freshToken, second.result);
+      // Refused too: the token manager counts a fresh token refused as a failed token request.
+      if (second.tokenRejected) tokens.invalidate(freshToken);
       if (second.status === 401 && second.envelope === undefined) {
         throw new UpstreamError('UPSTREAM_AUTH_FAILED', `upstream refused a freshly issued token for ${path} (HTTP 401)`, { path, status: 401 });
       }
@@ -160,6 +164,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       logger?.[outcome === 'aborted' ? 'debug' : 'warn']({ path, code, status, upstreamCode, outcome }, 'upstream call failed');
       throw error;
     }
+  }
+
+  // Tells the token manager that the upstream took `token` (which ends a row of refusals).
+  function accepted(token: string, result: unknown): unknown {
+    tokens.accepted?.(token);
+    return result;
   }
 
   return {

@@ -26,10 +26,18 @@ export interface TokenManager {
    */
   getToken(): Promise<string>;
   /**
-   * Forget `token` if, and only if, it is still the current one; a token that was already
-   * replaced is ignored, so 50 callers failing with the same old token cause one refresh.
+   * The upstream refused `token`: forget it if, and only if, it is still the current one; a
+   * token that was already replaced is ignored, so 50 callers failing with the same old token
+   * cause one refresh. The second token in a row refused before any was `accepted` counts as a
+   * failed token request: `getToken` backs off (and rejects with `UPSTREAM_AUTH_FAILED`)
+   * meanwhile, so an upstream that refuses every token costs a bounded number of token requests.
    */
   invalidate(token: string): void;
+  /**
+   * The upstream accepted `token` (an answer came back with it): ends a row of refusals, so the
+   * backoff after the next failure starts short again. Optional for stand-ins in tests.
+   */
+  accepted?(token: string): void;
   /** Token requests made so far (for metrics and tests). */
   readonly tokenRequests: number;
   close(): Promise<void>;

@@ -28,7 +28,8 @@ export interface TokenManagerOptions {
    */
   timeoutMs: number;
   /**
-   * After a failed token request (endpoint down, hanging, garbled, or credentials refused),
+   * After a failed token request (endpoint down, hanging, garbled, or credentials refused; or
+   * its token refused by the upstream right after a refused one, see `TokenManager.invalidate`),
    * `getToken` fails at once with that failure's code, making no request, for this many ms; each
    * further failure in a row doubles the pause up to `maxFailureBackoffMs`. Then the next
    * `getToken` makes one request (shared by concurrent callers); a success ends the backoff.
@@ -83,6 +84,8 @@ interface LastFailure {
  * Concurrent `getToken()` calls while no valid token exists share one token request, and so do
  * their failures. After a failure, calls fail fast until a backoff has passed (1 s, doubling up
  * to 30 s by default); then the next call tries once more, and one success ends the backoff.
+ * An upstream that refuses every token it is given counts as failing too: the pauses grow
+ * until a token is `accepted`, so it costs a few token requests a minute, not one per call.
  * Nothing runs while idle: expiry and backoff are checked when a token is asked for, not by a
  * timer. With a `store`, replicas share the token and its refreshes (see the option).
  *
@@ -101,6 +104,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   let inFlight: Promise<string> | undefined;
   let lastFailure: LastFailure | undefined;
   let failuresInRow = 0;
+  // Tokens in a row the upstream refused before accepting any (see `refuse`).
+  let unprovenRefusals = 0;
   let tokenRequests = 0;
   let closing: Promise<void> | undefined;
   const { store } = options;
@@ -132,21 +137,42 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         expiresAt: lifetimeMs === undefined ? undefined : startedAt + lifetimeMs,
       };
     } catch (error) {
-      const backoffMs = failureBackoff(options, failuresInRow);
-      failuresInRow += 1;
-      lastFailure = { error: error as UpstreamError, retryAt: now() + backoffMs };
+      const backoffMs = backOff(error as UpstreamError);
       const { code, status, upstreamCode } = error as UpstreamError;
       options.logger?.warn({ code, status, upstreamCode, tokenRequests, backoffMs }, 'token request failed');
       throw error;
     }
   }
 
-  // A token obtained (requested here or taken from the store) ends any backoff.
+  // Starts (or lengthens) the backoff after a failure; returns its length in ms.
+  function backOff(error: UpstreamError): number {
+    const backoffMs = failureBackoff(options, failuresInRow);
+    failuresInRow += 1;
+    lastFailure = { error, retryAt: now() + backoffMs };
+    return backoffMs;
+  }
+
+  // A token obtained (requested here or taken from the store) ends the backoff's pause, but
+  // while the upstream refuses every new token it does not shorten the next pause: only a token
+  // the upstream accepted proves that token requests are worth making again.
   function settle(token: StoredToken): string {
     current = token;
     lastFailure = undefined;
-    failuresInRow = 0;
+    if (unprovenRefusals === 0) failuresInRow = 0;
     return token.value;
+  }
+
+  // The second token in a row refused without any accepted in between: the token endpoint
+  // issues tokens the API will not take (wrong audience, clock skew, a broken upstream), which
+  // no new request fixes. It counts as a failed token request: the backoff starts or grows, and
+  // `getToken` (and so `/readyz`) fails fast with `UPSTREAM_AUTH_FAILED` meanwhile. A single
+  // refusal is the ordinary expiry of a token and costs one new request at once.
+  function refuse(): void {
+    unprovenRefusals += 1;
+    if (unprovenRefusals < 2) return;
+    const error = new UpstreamError('UPSTREAM_AUTH_FAILED', 'the upstream refused a freshly issued token', { path: url.pathname });
+    const backoffMs = backOff(error);
+    options.logger?.warn({ code: error.code, refusedInRow: unprovenRefusals, tokenRequests, backoffMs }, 'upstream refused a fresh token; backing off');
   }
 
   // One token request at a time, none while backing off after a failure (though a token another
@@ -182,10 +208,19 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       return refresh();
     },
     invalidate(token) {
-      if (current?.value === token) current = undefined;
-      if (rejected === token) return; // 50 callers refused with one token: one removal
+      if (rejected === token) return; // 50 callers refused with one token: one removal, one refusal
       rejected = token;
+      if (current?.value === token) {
+        current = undefined;
+        refuse();
+      }
       store?.invalidate(token);
+    },
+    accepted(token) {
+      if (unprovenRefusals === 0 || token === rejected) return;
+      options.logger?.info({ refusedInRow: unprovenRefusals }, 'upstream accepts tokens again');
+      unprovenRefusals = 0;
+      failuresInRow = 0;
     },
     get tokenRequests() {
       return tokenRequests;

@@ -50,6 +50,8 @@ export interface HarnessOptions {
   upstream?: Partial<UpstreamConfig>;
   /** A built example page to serve at /demo (main.ts passes dist/web in demo mode). Default: none. */
   demoPageDirectory?: string;
+  /** The gateway's wall clock (token lifetime and backoff), in ms since the epoch. Default `Date.now`. */
+  wallClock?: () => number;
 }
 
 export function createManualClock(start = 1_000_000): ManualClock {
@@ -73,7 +75,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
       ...config,
       upstream: { ...upstreamConfigFor(mock), ...options.upstream },
     },
-    { logger: createLogger('debug', sink), clock, demoPageDirectory: options.demoPageDirectory },
+    { logger: createLogger('debug', sink), clock, wallClock: options.wallClock, demoPageDirectory: options.demoPageDirectory },
   );
   const server = await listen(gateway.yoga, { ...config, port: 0, host: '127.0.0.1' });
 

@@ -3,7 +3,9 @@
  *
  * `GET /readyz`: the gateway can serve, that is, an upstream token can be obtained (the cached
  * one, or a fresh one): 200 `{ status: 'ready', breakers }`, else 503
- * `{ status: 'unavailable', code, breakers }`. `breakers` is the circuit state of every upstream
+ * `{ status: 'unavailable', code, breakers }`: the token endpoint fails, or the upstream refuses
+ * every fresh token (`UPSTREAM_AUTH_FAILED`, for as long as the token manager backs off from
+ * that, 1 s doubling to 30 s while the refusals go on). `breakers` is the circuit state of every upstream
  * operation called so far (`closed`, `open`, `half-open`). An open circuit does not make the
  * gateway unready: it still serves cached data and every other operation, and every replica
  * shares the same upstream, so taking this one out of rotation would help nobody.
