@@ -69,6 +69,13 @@ export interface Config {
    * products); dozens of aliased deep lists do not.
    */
   maxUpstreamCallsPerOperation: number;
+  /**
+   * `MAX_ITEMS_PER_OPERATION`: list entries one operation may return, counted before it runs by
+   * multiplying list bounds (`first`, `pageSize`) through nesting; a list with no bound (points,
+   * lanes) counts as 5. Default 50000: a dozen deep 100-site pages (about 37,000) fit, fifteen
+   * aliased `searchProducts(first: 100) { availability(first: 1000) }` (1.5 million) do not.
+   */
+  maxItemsPerOperation: number;
   /** `CACHE_TTL_CITIES_S`: how long cities (and the site-to-city index) are reused, in s. Default 3600. */
   cacheTtlCitiesS: number;
   /** `CACHE_TTL_SITES_S`: how long sites, points and stock are reused, in s. Default 30. */
@@ -220,6 +227,7 @@ export function loadConfig(env: Env): Config {
     requestTimeoutMs: read.int('REQUEST_TIMEOUT_MS', 15_000, 1, 600_000),
     maxPageSize: read.int('MAX_PAGE_SIZE', 100, 1, 1000),
     maxUpstreamCallsPerOperation: read.int('MAX_UPSTREAM_CALLS_PER_OPERATION', 100, 1, 100_000),
+    maxItemsPerOperation: read.int('MAX_ITEMS_PER_OPERATION', 50_000, 1, 10_000_000),
     cacheTtlCitiesS: read.int('CACHE_TTL_CITIES_S', 3600, 1, 7 * DAY_S),
     cacheTtlSitesS: read.int('CACHE_TTL_SITES_S', 30, 1, 7 * DAY_S),
     cacheTtlProductsS: read.int('CACHE_TTL_PRODUCTS_S', 600, 1, 7 * DAY_S),

@@ -7,7 +7,7 @@ import type { CatalogIndex } from './catalog/catalog-index.js';
 import type { TimeReader } from './catalog/opening-hours.js';
 import { createLoaders, type Loaders } from './loaders/loaders.js';
 import type { Sources } from './loaders/sources.js';
-import { createUpstreamCharge } from './plugins/protection/upstream-budget/use-upstream-budget.js';
+import { createUpstreamCharges } from './plugins/protection/upstream-budget/use-upstream-budget.js';
 import { createRequestScope, type RequestScope } from './plugins/serving/use-request-scope.js';
 
 export interface GatewayContext {
@@ -23,7 +23,7 @@ export interface ContextSettings {
   maxPageSize: number;
   /** `REQUEST_TIMEOUT_MS`. */
   requestTimeoutMs: number;
-  /** `MAX_UPSTREAM_CALLS_PER_OPERATION`: the hard stop on the upstream calls one request starts. */
+  /** `MAX_UPSTREAM_CALLS_PER_OPERATION`: the hard stop on the upstream calls one HTTP request (a whole batch) starts. */
   maxUpstreamCallsPerOperation: number;
   /** The catalog index, when on (`INDEX_ENABLED`). */
   index: CatalogIndex | undefined;
@@ -31,9 +31,10 @@ export interface ContextSettings {
 }
 
 export function createContextFactory(sources: Sources, settings: ContextSettings) {
+  const chargesOf = createUpstreamCharges(settings.maxUpstreamCallsPerOperation);
   return ({ request }: YogaInitialContext): GatewayContext => {
     const scope = createRequestScope(request.signal, settings.requestTimeoutMs);
-    const chargeUpstreamCall = createUpstreamCharge(settings.maxUpstreamCallsPerOperation);
+    const chargeUpstreamCall = chargesOf(request);
     return {
       scope,
       loaders: createLoaders(sources, { ...scope, chargeUpstreamCall }, settings.index),

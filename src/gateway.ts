@@ -20,6 +20,7 @@ import { withRequestIds } from './observability/request-record.js';
 import { GRAPHIQL_OPTIONS, isGraphiQLPageRequest, useGraphiQLPage } from './plugins/explorer/graphiql-page.js';
 import { maskError } from './plugins/serving/mask-error.js';
 import { useArgumentChecks } from './plugins/protection/use-argument-checks.js';
+import { useItemLimit } from './plugins/protection/use-item-limit.js';
 import { useApiKeys } from './plugins/protection/use-api-keys.js';
 import { useDemoPage } from './plugins/explorer/use-demo-page.js';
 import { useHealth } from './plugins/operations/use-health.js';
@@ -150,7 +151,9 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       ...protectionPlugins(config),
       useRequestScope(),
       useResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance }),
+      // Arguments first: a bad one is named as such, never counted or priced (use-argument-checks.ts).
       useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime }),
+      useItemLimit(config.maxItemsPerOperation),
       useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
     ],
   });

@@ -25,6 +25,7 @@ describe('configuration', () => {
       requestTimeoutMs: 15_000,
       maxPageSize: 100,
       maxUpstreamCallsPerOperation: 100,
+      maxItemsPerOperation: 50_000,
       cacheTtlCitiesS: 3600,
       cacheTtlSitesS: 30,
       cacheTtlProductsS: 600,
@@ -60,6 +61,12 @@ describe('configuration', () => {
   it('bounds the query text and the variables apart from the body', () => {
     expect(loadConfig({ MAX_QUERY_BYTES: '4096', MAX_VARIABLES_BYTES: '2048' })).toMatchObject({ maxQueryBytes: 4096, maxVariablesBytes: 2048 });
     expect(problemsOf({ MAX_QUERY_BYTES: '10', MAX_VARIABLES_BYTES: 'lots' }).join('\n')).toMatch(/MAX_QUERY_BYTES[\s\S]*MAX_VARIABLES_BYTES/);
+  });
+
+  it('reads the item limit and refuses one below 1 or not a number', () => {
+    expect(loadConfig({ MAX_ITEMS_PER_OPERATION: '2000' })).toMatchObject({ maxItemsPerOperation: 2000 });
+    expect(problemsOf({ MAX_ITEMS_PER_OPERATION: '0' })).toEqual([expect.stringContaining('MAX_ITEMS_PER_OPERATION')]);
+    expect(problemsOf({ MAX_ITEMS_PER_OPERATION: 'many' })).toEqual([expect.stringContaining('MAX_ITEMS_PER_OPERATION')]);
   });
 
   it('reads the catalog index settings and checks the sites\' time zone', () => {

@@ -1,16 +1,17 @@
 import type { NodeResolvers } from '../generated/resolvers-types.js';
 import type { Loaders } from '../loaders/loaders.js';
 import type { ProductRecord, SiteRecord } from '../upstream/records.js';
-import { badUserInput } from './arguments.js';
-import { decodeId } from './ids.js';
+import type { NodeType } from './ids.js';
 import type { CityModel, PointModel } from './models.js';
 
 type NodeModel = CityModel | SiteRecord | PointModel | ProductRecord;
 
-/** `Query.node`: the object behind a global id; null when it no longer exists. */
-export async function resolveNode(id: string, loaders: Loaders): Promise<NodeModel | null> {
-  const decoded = decodeId(id);
-  if (decoded === null) throw badUserInput(`id is not a valid global id, but got: ${JSON.stringify(id)}`);
+/**
+ * `Query.node`: the object behind a global id, decoded and checked by its argument rule
+ * (`nodeIdArg`: its codes pass the same rules as `site(code:)` and the others); null when it
+ * no longer exists.
+ */
+export async function resolveNode(decoded: { type: NodeType; keys: string[] }, loaders: Loaders): Promise<NodeModel | null> {
   const [key, pointCode] = decoded.keys as [string, string?];
   switch (decoded.type) {
     case 'City':

@@ -2,9 +2,7 @@ import { isEnabled, searchProducts, sitesNear } from '../catalog/catalog.js';
 import { isOpenAt } from '../catalog/opening-hours.js';
 import type { QueryResolvers } from '../generated/resolvers-types.js';
 import type { SiteRecord } from '../upstream/records.js';
-import {
-  codeArg, firstArg, geoArgs, optionalCodeArg, pageArgs, radiusArg, textArg, timeArg,
-} from './arguments.js';
+import { ARGUMENT_RULES as RULES } from './argument-rules.js';
 import { productsCatalog, sitesCatalog } from './catalog.js';
 import { resolveNode } from './node.js';
 import { pageOf } from './page.js';
@@ -18,23 +16,23 @@ const LANE_PRODUCTS = ['items', 'points', 'cargoLanes', 'product'];
 const FIELDS_NEEDING_POINTS = ['points', 'city', 'stockSummary'];
 
 export const Query: QueryResolvers = {
-  node: (_, { id }, { loaders }) => resolveNode(id, loaders),
+  node: (_, args, { loaders }) => resolveNode(RULES['Query.node'](args), loaders),
 
-  async cities(_, args, { loaders, maxPageSize }) {
-    const { page, pageSize } = pageArgs(args, maxPageSize);
+  async cities(_, args, context) {
+    const { page, pageSize } = RULES['Query.cities'](args, context);
+    const { loaders } = context;
     return { ...(await loaders.page('cities', page, pageSize)), page, pageSize };
   },
 
-  city: (_, { code }, { loaders }) => loaders.cityByCode.load(codeArg('code', code)),
+  city: (_, args, { loaders }) => loaders.cityByCode.load(RULES['Query.city'](args)),
 
   async sites(_, args, context, info) {
-    const { loaders, maxPageSize } = context;
-    const { page, pageSize } = pageArgs(args, maxPageSize);
-    const cityCode = optionalCodeArg('cityCode', args.cityCode);
-    if (cityCode !== undefined || args.enabledOnly === true) {
+    const { loaders } = context;
+    const { page, pageSize, cityCode, enabledOnly } = RULES['Query.sites'](args, context);
+    if (cityCode !== undefined || enabledOnly) {
       const catalog = await sitesCatalog(context, 'sites(cityCode, enabledOnly)');
       const sites = cityCode === undefined ? catalog.enabledSites : (catalog.sitesByCity.get(cityCode) ?? []);
-      return pageOf(args.enabledOnly === true && cityCode !== undefined ? sites.filter(isEnabled) : sites, page, pageSize);
+      return pageOf(enabledOnly && cityCode !== undefined ? sites.filter(isEnabled) : sites, page, pageSize);
     }
     // One upstream call either way: the plain list when it suffices, else list-with-points
     // (never a detail call per site).
@@ -46,27 +44,21 @@ export const Query: QueryResolvers = {
     return { ...(await loaders.page(kind, page, pageSize)), page, pageSize };
   },
 
-  site: (_, { code }, { loaders }) => loaders.siteByCode.load(codeArg('code', code)),
+  site: (_, args, { loaders }) => loaders.siteByCode.load(RULES['Query.site'](args)),
 
-  async products(_, args, { loaders, maxPageSize }) {
-    const { page, pageSize } = pageArgs(args, maxPageSize);
+  async products(_, args, context) {
+    const { page, pageSize } = RULES['Query.products'](args, context);
+    const { loaders } = context;
     return { ...(await loaders.page('products', page, pageSize)), page, pageSize };
   },
 
-  product: (_, { goodsCode }, { loaders }) => loaders.productByGoodsCode.load(codeArg('goodsCode', goodsCode)),
+  product: (_, args, { loaders }) => loaders.productByGoodsCode.load(RULES['Query.product'](args)),
 
   async sitesNear(_, args, context) {
-    const { lat, lng } = geoArgs(args.lat, args.lng);
-    const radiusKm = radiusArg(args.radiusKm ?? 5);
-    const first = firstArg(args.first, 20, context.maxPageSize);
-    const cityCode = optionalCodeArg('cityCode', args.cityCode);
-    const hasProduct = optionalCodeArg('hasProduct', args.hasProduct);
-    const openAt = args.openAt === null || args.openAt === undefined ? undefined : timeArg('openAt', args.openAt, context.siteTime.read);
-    const enabledOnly = args.enabledOnly ?? true;
+    const { lat, lng, radiusKm, first, cityCode, hasProduct, openAt, enabledOnly, inStockOnly } = RULES['Query.sitesNear'](args, context);
     const catalog = await sitesCatalog(context, 'sitesNear');
     return sitesNear(catalog, {
-      lat, lng, radiusKm, first, hasProduct,
-      inStockOnly: args.inStockOnly ?? true,
+      lat, lng, radiusKm, first, hasProduct, inStockOnly,
       accepts: (site: SiteRecord) =>
         (!enabledOnly || isEnabled(site)) &&
         (cityCode === undefined || site.cityCode === cityCode) &&
@@ -75,9 +67,7 @@ export const Query: QueryResolvers = {
   },
 
   async searchProducts(_, args, context) {
-    const text = textArg('text', args.text);
-    const ipName = textArg('ipName', args.ipName);
-    const first = firstArg(args.first, 20, context.maxPageSize);
+    const { text, ipName, first } = RULES['Query.searchProducts'](args, context);
     return searchProducts(await productsCatalog(context, 'searchProducts'), text, ipName, first);
   },
 };

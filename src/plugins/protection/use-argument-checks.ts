@@ -1,51 +1,77 @@
 /**
- * Arguments of nested fields, checked before the operation runs. A root field checks its own
- * arguments before its first upstream call; a nested one (`Product.availability`, `City.sites`,
- * `Site.isOpen`) would only be reached after its parent was loaded, so a bad argument there
- * would cost upstream calls for an answer that fails anyway. Here it costs none: the operation
- * is refused with the `BAD_USER_INPUT` errors of every bad argument, and nothing runs.
+ * Every argument of the operation that runs, checked before it runs, by the rules the resolvers
+ * use (resolvers/argument-rules.ts): root fields and nested ones (`Product.availability`,
+ * `City.sites`, `Site.isOpen`, which would otherwise be reached only after their parent was
+ * loaded), literals and variables alike. This plugin comes before the item limit and the
+ * upstream budget (gateway.ts), so a bad argument is named as such (`BAD_USER_INPUT`), never
+ * priced, and costs no upstream call: the operation is refused with the error of every bad
+ * argument, and nothing runs. Variables that do not coerce to their types are refused first
+ * (running-operation.ts), HTTP 400.
  */
-import { getArgumentValues, GraphQLError, TypeInfo, visit, visitWithTypeInfo } from 'graphql';
+import {
+  getArgumentValues, getNamedType, GraphQLError, isInterfaceType, isObjectType, Kind, type GraphQLNamedType,
+  type GraphQLSchema, type SelectionSetNode,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { TimeReader } from '../../catalog/opening-hours.js';
-import { atArg, availabilityArgs, pageArgs } from '../../resolvers/arguments.js';
+import { argumentRuleOf, type ArgumentSettings } from '../../resolvers/argument-rules.js';
 import type { RequestScope } from '../serving/use-request-scope.js';
+import { isRunning, runningOperation, type RunningOperation } from './running-operation.js';
 
-export interface ArgumentCheckSettings {
-  /** `MAX_PAGE_SIZE`. */
-  maxPageSize: number;
-  siteTime: TimeReader;
-}
+export type ArgumentCheckSettings = ArgumentSettings;
 
-type Check = (args: Record<string, unknown>) => void;
-
-export function useArgumentChecks({ maxPageSize, siteTime }: ArgumentCheckSettings): Plugin<{ scope?: RequestScope }> {
-  const checks: Record<string, Check> = {
-    'City.sites': (args) => pageArgs(args, maxPageSize),
-    'Product.availability': (args) => availabilityArgs(args),
-    'Site.isOpen': (args) => atArg(args.at as string | null | undefined, siteTime),
-  };
+export function useArgumentChecks(settings: ArgumentCheckSettings): Plugin<{ scope?: RequestScope }> {
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const typeInfo = new TypeInfo(args.schema);
-      const errors: GraphQLError[] = [];
-      visit(args.document, visitWithTypeInfo(typeInfo, {
-        Field(node) {
-          const parent = typeInfo.getParentType();
-          const field = typeInfo.getFieldDef();
-          const check = parent && field ? checks[`${parent.name}.${field.name}`] : undefined;
-          if (check === undefined || field === null || field === undefined) return;
-          try {
-            check(getArgumentValues(field, node, args.variableValues ?? {}));
-          } catch (error) {
-            if (!(error instanceof GraphQLError)) throw error;
-            errors.push(new GraphQLError(error.message, { nodes: node, extensions: error.extensions }));
-          }
-        },
-      }));
+      const running = runningOperation(args);
+      if (running === undefined) return;
+      const errors = isRunning(running) ? checkArguments(args.schema, running, settings) : running.errors;
       if (errors.length === 0) return;
       args.contextValue.scope?.dispose();
       setResultAndStopExecution({ errors });
     },
   };
+}
+
+interface Checker {
+  schema: GraphQLSchema;
+  running: RunningOperation;
+  settings: ArgumentSettings;
+  /** Fragments checked already: a fragment's arguments are the same wherever it is spread. */
+  checked: Set<string>;
+  errors: GraphQLError[];
+}
+
+/** The errors of every bad argument in the running operation (none: it may run). */
+export function checkArguments(schema: GraphQLSchema, running: RunningOperation, settings: ArgumentSettings): GraphQLError[] {
+  const root = schema.getRootType(running.operation.operation);
+  if (!root) return [];
+  const checker: Checker = { schema, running, settings, checked: new Set(), errors: [] };
+  checkSelections(checker, running.operation.selectionSet, root);
+  return checker.errors;
+}
+
+function checkSelections(c: Checker, selectionSet: SelectionSetNode, parent: GraphQLNamedType): void {
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (!isObjectType(parent) && !isInterfaceType(parent)) continue; // a union's only field is __typename
+      const field = parent.getFields()[selection.name.value];
+      if (field === undefined) continue; // __typename and introspection: no rules
+      const rule = argumentRuleOf(`${parent.name}.${field.name}`);
+      try {
+        rule?.(getArgumentValues(field, selection, c.running.variables), c.settings);
+      } catch (error) {
+        if (!(error instanceof GraphQLError)) throw error;
+        c.errors.push(new GraphQLError(error.message, { nodes: selection, extensions: error.extensions }));
+      }
+      if (selection.selectionSet) checkSelections(c, selection.selectionSet, getNamedType(field.type));
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const condition = selection.typeCondition && c.schema.getType(selection.typeCondition.name.value);
+      checkSelections(c, selection.selectionSet, condition ?? parent);
+    } else if (!c.checked.has(selection.name.value)) {
+      c.checked.add(selection.name.value);
+      const fragment = c.running.fragments[selection.name.value];
+      const condition = fragment && c.schema.getType(fragment.typeCondition.name.value);
+      if (fragment && condition) checkSelections(c, fragment.selectionSet, condition);
+    }
+  }
 }

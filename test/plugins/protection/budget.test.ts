@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createUpstreamCharges } from '../../../src/plugins/protection/upstream-budget/use-upstream-budget.js';
 import { callsByPath, startGateway, type Harness } from '../../helpers/gateway.js';
 
 const DEEP = (page: number) =>
@@ -62,8 +63,10 @@ describe('the upstream budget', () => {
   });
 
   it('refuses dozens of aliased deep lists by default, before any upstream call', async () => {
-    // Shape limits off the way (they refuse this too): the budget alone decides here.
-    h = await startGateway({ env: { MAX_ALIASES: '100', MAX_QUERY_TOKENS: '5000', MAX_QUERY_COST: '100000' } });
+    // Shape and item limits off the way (they refuse this too): the budget alone decides here.
+    h = await startGateway({
+      env: { MAX_ALIASES: '100', MAX_QUERY_TOKENS: '5000', MAX_QUERY_COST: '100000', MAX_ITEMS_PER_OPERATION: '1000000' },
+    });
     const aliases = Array.from({ length: 60 }, (_, i) => `s${i}: ${DEEP(i + 1)}`).join('\n');
     const { errors } = await h.query(`{ ${aliases} }`);
     expect(errors?.[0]?.extensions?.code).toBe('UPSTREAM_BUDGET_EXCEEDED');
@@ -84,5 +87,34 @@ describe('the upstream budget', () => {
     expect(data.site.code).toBe('S000001');
     expect(errors?.[0]?.extensions?.code).toBe('UPSTREAM_BUDGET_EXCEEDED');
     expect(h.mock.calls()).toBeLessThanOrEqual(5);
+  });
+
+  it('holds for a whole batched request: ten operations of fifteen lookups share one budget of 100', async () => {
+    h = await startGateway({ mock: { catalog: { sites: 250 } }, env: { BATCHING_LIMIT: '10' } });
+    const sites = h.mock.catalog.sites;
+    const operation = (n: number) =>
+      `{ ${Array.from({ length: 15 }, (_, i) => `s${i}: site(code: "${sites[n * 15 + i]!.code}") { name }`).join(' ')} }`;
+    const response = await fetch(`${h.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(Array.from({ length: 10 }, (_, n) => ({ query: operation(n) }))),
+    });
+    const answers = (await response.json()) as Array<{ errors?: Array<{ extensions?: { code?: string } }> }>;
+    expect(answers).toHaveLength(10);
+    const refused = answers.filter((answer) => answer.errors?.[0]?.extensions?.code === 'UPSTREAM_BUDGET_EXCEEDED');
+    // 6 × 15 = 90 fit in 100; a seventh would make 105.
+    expect(refused).toHaveLength(4);
+    expect(answers.filter((answer) => answer.errors === undefined)).toHaveLength(6);
+    expect(callsByPath(h.mock)).toEqual({ '/api/site/detail': 90 });
+  });
+
+  it('stops the upstream calls of a batch at the budget, counting its operations together', () => {
+    const chargesOf = createUpstreamCharges(3);
+    const batch = {};
+    chargesOf(batch)();
+    chargesOf(batch)();
+    chargesOf(batch)();
+    expect(() => chargesOf(batch)()).toThrow('more than 3 upstream calls');
+    expect(() => chargesOf({})()).not.toThrow();
   });
 });

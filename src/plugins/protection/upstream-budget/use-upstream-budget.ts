@@ -3,30 +3,42 @@
  * `MAX_UPSTREAM_CALLS_PER_OPERATION` is refused before it runs, with a message naming the
  * estimate; while it runs, the request scope counts the calls it starts and refuses those
  * beyond the budget (the hard stop, for what the estimate could not foresee).
+ *
+ * The budget holds per HTTP request: the operations of a batch (`BATCHING_LIMIT`) share it, both
+ * the estimates (each operation is admitted only while the batch's estimates so far, its own
+ * included, fit) and the hard stop. Otherwise a batch of ten would cost ten budgets.
+ *
+ * It runs after the argument checks and the item limit (gateway.ts): a bad argument is named as
+ * such, not priced.
  */
-import { getOperationAST, GraphQLError, Kind, type FragmentDefinitionNode } from 'graphql';
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestScope } from '../../serving/use-request-scope.js';
+import { isRunning, runningOperation } from '../running-operation.js';
 import { estimateUpstreamCalls, type Planner } from './estimate.js';
 
 export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED';
 
-export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ scope?: RequestScope }> {
+export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ scope?: RequestScope; request?: Request }> {
+  /** Calls estimated for the operations of each HTTP request admitted so far. */
+  const admitted = new WeakMap<object, number>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const operation = getOperationAST(args.document, args.operationName);
-      if (!operation) return;
-      const fragments: Record<string, FragmentDefinitionNode> = {};
-      for (const definition of args.document.definitions) {
-        if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+      const running = runningOperation(args);
+      if (!isRunning(running)) return;
+      const estimate = estimateUpstreamCalls(running.operation, running.fragments, running.variables, planner);
+      const request = args.contextValue.request ?? args.contextValue;
+      const before = admitted.get(request) ?? 0;
+      if (before + estimate <= budget) {
+        admitted.set(request, before + estimate);
+        return;
       }
-      const estimate = estimateUpstreamCalls(operation, fragments, args.variableValues ?? {}, planner);
-      if (estimate <= budget) return;
       args.contextValue.scope?.dispose();
+      const batch = before > 0 ? `, with the ${before} its batch's other operations could cost,` : '';
       setResultAndStopExecution({
         errors: [
           new GraphQLError(
-            `This operation could cost about ${estimate} upstream calls, more than one operation may; ask for fewer or smaller pages, or split it`,
+            `This operation could cost about ${estimate} upstream calls${batch} more than one request may; ask for fewer or smaller pages, or split it`,
             { extensions: { code: UPSTREAM_BUDGET_EXCEEDED, estimate } },
           ),
         ],
@@ -35,13 +47,29 @@ export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ sc
   };
 }
 
-/** The hard stop: counts the upstream calls a request starts; refuses those beyond `budget`. */
-export function createUpstreamCharge(budget: number): () => void {
+/**
+ * The hard stop: counts the upstream calls a request starts; refuses those beyond `budget`.
+ * One count per HTTP request (`request`, the same object for every operation of a batch).
+ */
+export function createUpstreamCharges(budget: number): (request: object) => () => void {
+  const charges = new WeakMap<object, () => void>();
+  return (request) => {
+    let charge = charges.get(request);
+    if (charge === undefined) {
+      charge = createUpstreamCharge(budget);
+      charges.set(request, charge);
+    }
+    return charge;
+  };
+}
+
+// Private: one request's count.
+function createUpstreamCharge(budget: number): () => void {
   let calls = 0;
   return () => {
     calls += 1;
     if (calls > budget) {
-      throw new GraphQLError(`This operation needed more than ${budget} upstream calls and was stopped`, {
+      throw new GraphQLError(`This request needed more than ${budget} upstream calls and was stopped`, {
         extensions: { code: UPSTREAM_BUDGET_EXCEEDED },
       });
     }

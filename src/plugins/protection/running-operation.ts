@@ -1,0 +1,65 @@
+/**
+ * The operation an execution is about to run, as the checks before it (arguments, items, the
+ * upstream budget) must see it: the operation `operationName` selects, never the document's
+ * others; the fragments; and the variables coerced by graphql-js's own rules (types checked,
+ * defaults applied), as execution will see them. Worked out once per execution.
+ *
+ * Variables that do not coerce are refused here, as graphql-js words it but with the client's
+ * value cut short, `BAD_USER_INPUT`, HTTP 400: no check below ever reads a value of the wrong type.
+ */
+import {
+  getOperationAST, getVariableValues, GraphQLError, Kind, type ExecutionArgs, type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from 'graphql';
+
+export interface RunningOperation {
+  operation: OperationDefinitionNode;
+  /** The document's fragments, by name. */
+  fragments: Record<string, FragmentDefinitionNode>;
+  /** The variables, coerced to their declared types, defaults applied. */
+  variables: Record<string, unknown>;
+}
+
+/** What the checks find: the operation, errors in its variables, or none to run (execution says why). */
+export type RunningOperationOrErrors = RunningOperation | { errors: GraphQLError[] } | undefined;
+
+/** Longest message a coercion error keeps: graphql-js repeats the bad value, whatever its size. */
+const MAX_MESSAGE_LENGTH = 160;
+/** Coercion errors reported at most: one request's variables can be wrong in many ways. */
+const MAX_ERRORS = 10;
+
+const found = new WeakMap<object, RunningOperationOrErrors>();
+
+/** The running operation of these execution arguments (the same object for every plugin). */
+export function runningOperation(args: ExecutionArgs): RunningOperationOrErrors {
+  if (!found.has(args)) found.set(args, workOut(args));
+  return found.get(args);
+}
+
+export function isRunning(value: RunningOperationOrErrors): value is RunningOperation {
+  return value !== undefined && 'operation' in value;
+}
+
+// Private: getOperationAST is undefined for an unknown or ambiguous operationName; execution
+// then reports that itself.
+function workOut(args: ExecutionArgs): RunningOperationOrErrors {
+  const operation = getOperationAST(args.document, args.operationName);
+  if (!operation) return undefined;
+  const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {}, {
+    maxErrors: MAX_ERRORS,
+  });
+  if (coerced.errors) return { errors: coerced.errors.map(refusal) };
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of args.document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  }
+  return { operation, fragments, variables: coerced.coerced };
+}
+
+function refusal(error: GraphQLError): GraphQLError {
+  const message = error.message.length <= MAX_MESSAGE_LENGTH ? error.message : `${error.message.slice(0, MAX_MESSAGE_LENGTH)}…`;
+  return new GraphQLError(message, {
+    nodes: error.nodes,
+    extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+  });
+}
