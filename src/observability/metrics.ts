@@ -6,7 +6,9 @@
  *
  * Families (all labels are bounded sets):
  * - `gateway_graphql_requests_total`, `gateway_graphql_request_duration_seconds`
- *   {operation, outcome}: GraphQL requests by operation name and `ok` / `error`.
+ *   {operation, outcome}: GraphQL requests by operation name and `ok` / `error`. Which names get
+ *   an `operation` label of their own is operation-labels.ts's choice (the most used of the
+ *   operations that ran, at most 100 at a time; the rest `other`).
  * - `gateway_rejected_requests_total` {reason}: `unauthenticated`, `rate_limited`.
  * - `gateway_upstream_calls_total` {operation, outcome}: API call attempts by path (see
  *   upstream/observer.ts for outcomes); `gateway_upstream_call_duration_seconds`: those sent.
@@ -23,11 +25,16 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LookupResult } from '../cache/cache.js';
 import type { AttemptEnd } from '../upstream/observer.js';
+import { createOperationLabels, type OperationLabelOptions } from './operation-labels.js';
 
 export interface GatewayMetrics {
   /** The text exposition of every family, the process's included. */
   render(): Promise<{ contentType: string; body: string }>;
-  graphqlRequest(operation: string, outcome: 'ok' | 'error', durationMs: number): void;
+  /**
+   * A GraphQL request ended. `ran`: `operation` names an operation that was executed (and so
+   * validated), which lets the name compete for a label of its own.
+   */
+  graphqlRequest(request: { operation: string; ran: boolean }, outcome: 'ok' | 'error', durationMs: number): void;
   rejectedRequest(reason: string): void;
   upstreamAttemptStarted(path: string): void;
   upstreamAttemptEnded(attempt: AttemptEnd): void;
@@ -49,16 +56,13 @@ export interface MetricSources {
   indexAges?(): Record<string, number | undefined>;
 }
 
-/**
- * Distinct operation names labelled at most; later ones share `other`. Operation names come
- * from clients, and every label value is a time series kept for the life of the process.
- */
-export const MAX_OPERATION_LABELS = 100;
-
 const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15];
 const BREAKER_STATE_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
 
-export function createMetrics(sources: MetricSources): GatewayMetrics {
+/** Options of the `operation` label (operation-labels.ts); the tests move its clock. */
+export type MetricOptions = Omit<OperationLabelOptions, 'onDropped'>;
+
+export function createMetrics(sources: MetricSources, options: MetricOptions = {}): GatewayMetrics {
   const processWide = processRegistry();
   const registry = new Registry();
   const registers = [registry];
@@ -125,15 +129,24 @@ export function createMetrics(sources: MetricSources): GatewayMetrics {
     },
   });
   const redisErrors = sources.redisState === undefined ? undefined : redisFamilies(registers, sources.redisState);
-  const operationLabel = createOperationLabels();
+  const operationLabels = createOperationLabels({
+    ...options,
+    // A name that lost its label stops being a series: its counts so far were scraped already.
+    onDropped(operation) {
+      for (const outcome of ['ok', 'error']) {
+        requests.remove({ operation, outcome });
+        requestSeconds.remove({ operation, outcome });
+      }
+    },
+  });
 
   return {
     async render() {
       const merged = Registry.merge([processWide, registry]);
       return { contentType: registry.contentType, body: await merged.metrics() };
     },
-    graphqlRequest(operation, outcome, durationMs) {
-      const labels = { operation: operationLabel(operation), outcome };
+    graphqlRequest({ operation, ran }, outcome, durationMs) {
+      const labels = { operation: operationLabels.label(operation, ran), outcome };
       requests.inc(labels);
       requestSeconds.observe(labels, durationMs / 1000);
     },
@@ -167,17 +180,6 @@ function redisFamilies(registers: Registry[], state: () => 'up' | 'down') {
     name: 'gateway_redis_errors_total', help: 'Failed Redis operations by name; each fell back to in-process caching or the own token',
     labelNames: ['operation'] as const, registers,
   });
-}
-
-// Private: the first MAX_OPERATION_LABELS names keep their own label.
-function createOperationLabels(): (operation: string) => string {
-  const seen = new Set<string>();
-  return (operation) => {
-    if (seen.has(operation)) return operation;
-    if (seen.size >= MAX_OPERATION_LABELS) return 'other';
-    seen.add(operation);
-    return operation;
-  };
 }
 
 let processMetrics: Registry | undefined;

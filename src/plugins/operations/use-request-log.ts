@@ -8,7 +8,8 @@
  * - One info line per GraphQL request (`msg: 'graphql request'`) with the operation, HTTP status,
  *   outcome, duration, upstream calls made for it, cache hits/misses/stale serves and the error
  *   codes of the response. Health checks, metrics scrapes and the GraphiQL page get no line.
- * - `gateway_graphql_requests_total` / `_duration_seconds`, and `gateway_rejected_requests_total`.
+ * - `gateway_graphql_requests_total` / `_duration_seconds` (whether the operation ran decides
+ *   whether its name may get a label of its own), and `gateway_rejected_requests_total`.
  *
  * It opens the request's record (observability/request-record.ts) around the whole request, so
  * put it first among the plugins.
@@ -75,7 +76,7 @@ function logAndCount(record: RequestRecord, status: number, metrics: GatewayMetr
   const durationMs = performance.now() - record.startedAt;
   const operation = operationOf(record);
   const outcome = status < 400 && record.errorCodes.size === 0 ? 'ok' : 'error';
-  metrics.graphqlRequest(operation, outcome, durationMs);
+  metrics.graphqlRequest({ operation, ran: record.operations.length > 0 }, outcome, durationMs);
   record.logger.info({
     operation,
     status,

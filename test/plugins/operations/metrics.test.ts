@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createOperationLabels } from '../../../src/observability/operation-labels.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { metric, post, scrape, until } from '../../helpers/http.js';
 
@@ -116,5 +117,96 @@ describe('/metrics', () => {
     const text = await scrape(h, { 'x-api-key': key });
     expect(metric(text, 'gateway_rejected_requests_total', { reason: 'unauthenticated' })).toBe(1);
     expect(metric(text, 'gateway_rejected_requests_total', { reason: 'rate_limited' })).toBe(1);
+  });
+});
+
+/** The distinct `operation` values of `gateway_graphql_requests_total`. */
+function operationLabels(text: string): Set<string> {
+  const matches = text.matchAll(/^gateway_graphql_requests_total\{[^}]*operation="([^"]*)"/gm);
+  return new Set([...matches].map((match) => match[1]!));
+}
+
+/** `count` requests, each a valid operation of its own name (`Junk<i>`), 25 at a time. */
+async function junk(h: Harness, count: number): Promise<void> {
+  for (let start = 0; start < count; start += 25) {
+    const names = Array.from({ length: Math.min(25, count - start) }, (_, i) => `Junk${start + i}`);
+    await Promise.all(names.map((name) => post(h, `query ${name} { __typename }`)));
+  }
+}
+
+describe('the operation label', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  it('stays bounded under 150 junk names, and a real operation used repeatedly then gets its own', async () => {
+    h = await startGateway();
+    await junk(h, 150);
+    for (let i = 0; i < 3; i += 1) await post(h, CITIES);
+    const text = await scrape(h);
+    // The first two uses of Cities were `other`; the third took the place of a junk name used once.
+    expect(metric(text, 'gateway_graphql_requests_total', { operation: 'Cities' })).toBe(1);
+    expect(metric(text, 'gateway_graphql_requests_total', { operation: 'other' })).toBe(52);
+    const labels = operationLabels(text);
+    expect(labels.size).toBe(101); // 99 junk names (the one dropped lost its series), Cities and other
+    expect(labels.has('Cities')).toBe(true);
+  });
+
+  it('keeps the label of an operation in use through a flood of junk names', async () => {
+    h = await startGateway();
+    await post(h, CITIES);
+    await post(h, CITIES);
+    await junk(h, 150);
+    await post(h, CITIES);
+    const text = await scrape(h);
+    expect(metric(text, 'gateway_graphql_requests_total', { operation: 'Cities' })).toBe(3);
+    expect(operationLabels(text).size).toBe(101);
+  });
+
+  it('gives no label to the name of an operation that did not validate', async () => {
+    h = await startGateway();
+    await post(h, 'query NoSuchField { nope }', { operationName: 'NoSuchField' });
+    const text = await scrape(h);
+    expect(metric(text, 'gateway_graphql_requests_total', { operation: 'other', outcome: 'error' })).toBe(1);
+    expect(operationLabels(text)).toEqual(new Set(['other']));
+  });
+});
+
+describe('createOperationLabels', () => {
+  it('labels names while there is room, then takes the place of the least used for a name used more than twice as much', () => {
+    const dropped: string[] = [];
+    const labels = createOperationLabels({ maxLabels: 2, now: () => 0, onDropped: (name) => dropped.push(name) });
+    expect(['a', 'b', 'b', 'c', 'c'].map((name) => labels.label(name, true))).toEqual(['a', 'b', 'b', 'other', 'other']);
+    expect(labels.label('c', true)).toBe('c'); // 3 uses against a's 1
+    expect(dropped).toEqual(['a']);
+    expect(labels.labelled().sort()).toEqual(['b', 'c']);
+    expect(labels.label('a', false)).toBe('other');
+  });
+
+  it('lets a name unused for two windows give its place to any name in use', () => {
+    let now = 0;
+    const labels = createOperationLabels({ maxLabels: 1, windowMs: 1000, now: () => now });
+    for (let i = 0; i < 50; i += 1) labels.label('old', true);
+    expect(labels.label('new', true)).toBe('other');
+    now = 1500; // half of the previous window still counts: old 25, new 0.5
+    expect(labels.label('new', true)).toBe('other');
+    now = 2000;
+    expect(labels.label('new', true)).toBe('new');
+    expect(labels.labelled()).toEqual(['new']);
+  });
+
+  it('keeps the count of a name used repeatedly while one-off names come and go', () => {
+    const labels = createOperationLabels({ maxLabels: 1, maxTracked: 5, now: () => 0 });
+    labels.label('held', true);
+    labels.label('real', true);
+    labels.label('real', true);
+    for (let i = 0; i < 100; i += 1) labels.label(`junk${i}`, true);
+    expect(labels.label('real', true)).toBe('real'); // 3 uses against held's 1
+  });
+
+  it('keeps anonymous, unknown and other as they are, without taking a place', () => {
+    const labels = createOperationLabels({ maxLabels: 1, now: () => 0 });
+    expect(labels.label('anonymous', true)).toBe('anonymous');
+    expect(labels.label('unknown', false)).toBe('unknown');
+    expect(labels.label('Cities', true)).toBe('Cities');
   });
 });
