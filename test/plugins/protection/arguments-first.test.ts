@@ -116,13 +116,13 @@ describe('arguments first', () => {
 
   it('checks only the operation that runs, not the document’s others', async () => {
     h.mock.resetCounters();
-    const query = 'query Good { cities(pageSize: 1) { total } } query Bad { sites(pageSize: 0) { total } }';
+    const query = 'query Good { cities(pageSize: 1) { total } } query Bad { city(code: "C1") { sites(page: 0) { total } } }';
     const good = await post(h, { query, operationName: 'Good' });
     expect(good.answer.errors).toBeUndefined();
     expect(good.answer.data.cities.total).toBe(h.mock.catalog.cities.length);
     const bad = await post(h, { query, operationName: 'Bad' });
     expect(codes(bad.answer)).toEqual(['BAD_USER_INPUT']);
-    const fragments = 'fragment F on Query { sites(pageSize: 0) { total } } query Good { cities(pageSize: 1) { total } } query Bad { ...F }';
+    const fragments = 'fragment F on City { sites(pageSize: 0) { total } } query Good { cities(pageSize: 1) { total } } query Bad { city(code: "C1") { ...F } }';
     expect((await post(h, { query: fragments, operationName: 'Good' })).answer.errors).toBeUndefined();
     expect(codes((await post(h, { query: fragments, operationName: 'Bad' })).answer)).toEqual(['BAD_USER_INPUT']);
   });
