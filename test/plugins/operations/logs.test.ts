@@ -68,6 +68,15 @@ describe('structured logs and request ids', () => {
     expect((await get(h, '/metrics', { 'x-request-id': 'scrape-8' })).headers.get('x-request-id')).toBe('scrape-8');
   });
 
+  it('writes no request line for the GraphiQL page, but gives it a request id', async () => {
+    h = await startGateway();
+    const page = await get(h, '/graphql', { accept: 'text/html', 'x-request-id': 'page-1' });
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.headers.get('x-request-id')).toBe('page-1');
+    await post(h, '{ __typename }');
+    expect(requestLines(h)).toHaveLength(1);
+  });
+
   it('puts the request id on a request answered 413 before the gateway read it', async () => {
     h = await startGateway({ env: { MAX_REQUEST_BODY_BYTES: '1024' } });
     const big = await post(h, `{ __typename }${' '.repeat(2000)}`, { headers: { 'x-request-id': 'too-big-1' } });
