@@ -2,10 +2,16 @@
  * Serving the page a client asked for from an upstream that may cap `pageSize` silently.
  *
  * The upstream's maximum page size is not documented. A capped answer gives itself away: fewer
- * items than asked while `total` says more exist. The first such answer teaches the effective
- * cap (kept per list for the life of the process); from then on a larger page is assembled from
- * the cap-sized upstream pages that cover its range, so those pages are shared (and cached) by
- * every client page size.
+ * items than asked while `total` says more exist. Such an answer teaches the effective cap (kept
+ * per list); from then on a larger page is assembled from the cap-sized upstream pages that cover
+ * its range, so those pages are shared (and cached) by every client page size.
+ *
+ * One short answer may also be a defect (a truncated page), and a cap learnt from it would make
+ * every larger page cost one call per item. So a cap is evidence that can be revised: it is
+ * confirmed when a second answer agrees (the same length), and before a plan that needs more
+ * than two upstream pages trusts an unconfirmed cap, one probe asks page 1 at one item more.
+ * A full answer disproves the cap (it is forgotten, and learnt again from the next short page);
+ * a capped one confirms it. A real cap costs that probe once; a false one, one call.
  */
 import type { UpstreamPage } from '../upstream/records.js';
 
@@ -15,7 +21,12 @@ export type PageFetcher<T> = (page: number, pageSize: number) => Promise<Upstrea
 /** What has been learnt about one list's cap. */
 export interface CapState {
   cap: number | undefined;
+  /** Two answers agreed on `cap` (else a probe checks it before a costly plan). Default false. */
+  confirmed?: boolean;
 }
+
+/** Upstream pages an assembled read may take on an unconfirmed cap without checking it first. */
+const UNCHECKED_PAGES = 2;
 
 export interface ReadOptions<T> {
   /** Keeps a page learnt on the way (page 1 at the cap) where it will be looked for. */
@@ -33,14 +44,18 @@ export async function readRange<T>(
   { remember, knownTotal }: ReadOptions<T> = {},
 ): Promise<UpstreamPage<T>> {
   const offset = (page - 1) * pageSize;
-  if (state.cap !== undefined && pageSize > state.cap) {
+  if (state.cap !== undefined && pageSize > state.cap && (trusted(state, offset, pageSize) || await capHolds(fetchPage, state))) {
     return readCapped(fetchPage, state.cap, offset, pageSize, knownTotal);
   }
   const result = await fetchPage(page, pageSize);
   if (!looksCapped(result, offset, pageSize)) return result;
-  const cap = await learnCap(fetchPage, page, pageSize, result);
-  if (cap === undefined) return result;
+  const first = page === 1 ? result : await fetchPage(1, pageSize);
+  if (!looksCapped(first, 0, pageSize)) return result;
+  const cap = first.items.length;
+  // On a later page, page 1 is a second answer: the two agree on a real cap.
   state.cap = cap;
+  state.confirmed = page > 1 && result.items.length === cap;
+  if (!trusted(state, offset, pageSize) && !(await capHolds(fetchPage, state))) return result; // a defective page, passed on as it came
   // On page 1 the short answer is exactly upstream page 1 at the cap: no need to ask again,
   // now or later (`remember` keeps it where a cap-sized page 1 will be looked for).
   if (page === 1) remember?.(1, cap, result);
@@ -73,16 +88,31 @@ function looksCapped<T>(result: UpstreamPage<T>, offset: number, pageSize: numbe
   return result.items.length > 0 && result.items.length < pageSize && offset + result.items.length < result.total;
 }
 
-// Private: on page 1 the short answer's length is the cap. On a later page the upstream may have
-// computed its offset with either page size, so ask page 1 (usually cached) to be sure.
-async function learnCap<T>(
-  fetchPage: PageFetcher<T>,
-  page: number,
-  pageSize: number,
-  short: UpstreamPage<T>,
-): Promise<number | undefined> {
-  const first = page === 1 ? short : await fetchPage(1, pageSize);
-  return looksCapped(first, 0, pageSize) ? first.items.length : undefined;
+// Private: whether the learnt cap may plan the read of [offset, offset + pageSize) unchecked: it
+// is confirmed, or the plan takes at most UNCHECKED_PAGES pages.
+function trusted(state: CapState, offset: number, pageSize: number): boolean {
+  const cap = state.cap;
+  if (cap === undefined) return false;
+  const pages = Math.floor((offset + pageSize - 1) / cap) - Math.floor(offset / cap) + 1;
+  return state.confirmed === true || pages <= UNCHECKED_PAGES;
+}
+
+// Private: checks an unconfirmed cap with page 1 at one item more (usually cached once asked):
+// capped, the cap is confirmed; answered in full, the cap is forgotten. (On a later page the
+// upstream may offset by either page size, which is why page 1 tells, in learning too.)
+async function capHolds<T>(fetchPage: PageFetcher<T>, state: CapState): Promise<boolean> {
+  const cap = state.cap;
+  if (cap === undefined) return false;
+  const probe = await fetchPage(1, cap + 1);
+  if (probe.items.length === cap && looksCapped(probe, 0, cap + 1)) {
+    state.confirmed = true;
+    return true;
+  }
+  if (probe.items.length > cap) {
+    state.cap = undefined;
+    state.confirmed = false;
+  }
+  return state.cap !== undefined;
 }
 
 // Private: assemble [offset, offset + pageSize) from cap-sized upstream pages.
