@@ -11,6 +11,20 @@ export interface ListenOptions {
   host: string;
   /** Largest request body accepted, in bytes; a larger one gets 413. Default 1 MiB. */
   maxRequestBodyBytes?: number;
+  /** Time for a client to send all request headers, in ms (Node's `headersTimeout`). Default 10 000. */
+  headersTimeoutMs?: number;
+  /**
+   * Time for a client to send a whole request, body included, in ms (Node's `requestTimeout`);
+   * never less than `headersTimeoutMs`. Default 30 000.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How often Node checks open connections against the two timeouts above, in ms (Node's
+   * `connectionsCheckingInterval`): a slow client is cut off at most this long after its bound.
+   * Node's own default, 30 s, let a trickling client hold a connection for 40 s against 10 s
+   * configured. Default 1000.
+   */
+  checkIntervalMs?: number;
 }
 
 export interface RunningServer {
@@ -28,13 +42,21 @@ export interface RunningServer {
 const HEADERS_TIMEOUT_MS = 10_000;
 /** Time for a client to send a whole request, in ms. */
 const REQUEST_TIMEOUT_MS = 30_000;
+/** How often open connections are checked against those timeouts, in ms. */
+const CHECK_INTERVAL_MS = 1000;
 /** Largest total size of request headers, in bytes. */
 const MAX_HEADER_BYTES = 16_384;
 
 export async function listen(handler: RequestListener, options: ListenOptions): Promise<RunningServer> {
   const maxBody = options.maxRequestBodyBytes ?? 1_048_576;
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const server = createServer(
-    { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, maxHeaderSize: MAX_HEADER_BYTES },
+    {
+      headersTimeout,
+      requestTimeout: Math.max(headersTimeout, options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS),
+      connectionsCheckingInterval: options.checkIntervalMs ?? CHECK_INTERVAL_MS,
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
     (request, response) => void withBoundedBody(request, response, maxBody, handler),
   );
   await new Promise<void>((resolve, reject) => {
