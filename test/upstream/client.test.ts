@@ -3,7 +3,7 @@ import type { TokenManager, UpstreamClient } from '../../src/upstream/contracts.
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
 import { until } from '../helpers/http.js';
-import { manualClock, rejectionAtOnce, rejectionOf, startUpstream, type StartUpstreamOptions, type StartedUpstream } from '../helpers/upstream.js';
+import { TEST_TIMEOUT_MS, manualClock, rejectionAtOnce, rejectionOf, startUpstream, type StartUpstreamOptions, type StartedUpstream } from '../helpers/upstream.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
 
 let upstream: StartedUpstream | undefined;
@@ -48,14 +48,14 @@ function scriptedTokens(...values: string[]): TokenManager & { invalidated: stri
 async function rawClient(answer: Parameters<typeof startRawServer>[0], options: Partial<UpstreamClientOptions> = {}) {
   raw = await startRawServer(answer);
   const tokens = scriptedTokens('raw-token-1', 'raw-token-2');
-  const client = createUpstreamClient({ baseUrl: raw.url, timeoutMs: 1000, tokens, ...options });
+  const client = createUpstreamClient({ baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS, tokens, ...options });
   clients.push(client);
   return { client, tokens, server: raw };
 }
 
 /** A client on the mock with its own token manager; closed after the test. */
 function clientWith(baseUrl: string, tokens: TokenManager): UpstreamClient {
-  const client = createUpstreamClient({ baseUrl, timeoutMs: 1000, tokens });
+  const client = createUpstreamClient({ baseUrl, timeoutMs: TEST_TIMEOUT_MS, tokens });
   clients.push(client);
   return client;
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RawAnswer } from '../../src/mock-upstream/index.js';
 import { createUpstreamClient } from '../../src/upstream/client.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
-import { rejectionOf, startUpstream, type StartedUpstream } from '../helpers/upstream.js';
+import { TEST_TIMEOUT_MS, rejectionOf, startUpstream, type StartedUpstream } from '../helpers/upstream.js';
 import { startRawServer, type RawServer } from './raw-server.js';
 
 const PATH = '/api/products/list';
@@ -68,7 +68,7 @@ describe('malformed upstream data', () => {
       setTimeout(() => res.end(`${'y'.repeat(600)}"}`), 20);
     });
     const tokens = { getToken: async () => 'raw-token', invalidate: () => {}, tokenRequests: 0, close: async () => {} };
-    const client = createUpstreamClient({ baseUrl: raw.url, timeoutMs: 1000, tokens, maxBodyBytes: 1000 });
+    const client = createUpstreamClient({ baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS, tokens, maxBodyBytes: 1000 });
 
     await expect(client.get(PATH)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 200, transient: false });
     expect(raw.requests).toHaveLength(1);

@@ -49,8 +49,8 @@ describe('what is retried', () => {
   });
 
   it('retries an attempt that timed out', async () => {
-    // The second attempt must beat the timeout even on a busy machine: 1 s, not 200 ms.
-    const { client, mock } = await start({ client: { timeoutMs: 1000 } });
+    // The second attempt must beat the timeout even on a busy machine: 2 s, not 200 ms.
+    const { client, mock } = await start({ client: { timeoutMs: 2000 } });
     mock.fault(PATH, 'hang', { times: 1 });
 
     await expect(client.get(PATH, { goodsCode: 'g1' })).resolves.toBeNull();

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUpstreamClient } from '../../src/upstream/client.js';
 import { createTokenManager } from '../../src/upstream/token-manager.js';
-import { captureLogs, manualClock, rejectionOf, startUpstream, type StartedUpstream } from '../helpers/upstream.js';
+import { TEST_TIMEOUT_MS, captureLogs, manualClock, rejectionOf, startUpstream, type StartedUpstream } from '../helpers/upstream.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
 
 const SECRET = 's3cret-Value+with/odd:chars';
@@ -40,12 +40,12 @@ describe('secrets', () => {
   it('keeps the secret and every token out of errors, causes, logs and URLs', async () => {
     // The clock lets each token failure below reach the endpoint despite the backoff; the
     // breaker stays out of the way so every fault on /api/site/list reaches the mock. Timeouts of
-    // 1 s end the hangs while the calls meant to succeed still do on a busy machine.
+    // 2 s end the hangs while the calls meant to succeed still do on a busy machine.
     const clock = manualClock();
     upstream = await startUpstream({
       mock: { clientId: CLIENT_ID, clientSecret: SECRET },
-      tokens: { timeoutMs: 1000, now: clock.now },
-      client: { timeoutMs: 1000, maxBodyBytes: 300, retries: 1, breakerMinimumCalls: 1000 },
+      tokens: { timeoutMs: 2000, now: clock.now },
+      client: { timeoutMs: 2000, maxBodyBytes: 300, retries: 1, breakerMinimumCalls: 1000 },
     });
     const { client, mock, logs } = upstream;
     const errors: unknown[] = [];
@@ -73,7 +73,7 @@ describe('secrets', () => {
     clock.advance(60_000);
     await client.get('/api/city/list', { pageSize: 1 });
 
-    const wrong = createTokenManager({ tokenUrl: mock.tokenUrl, clientId: CLIENT_ID, clientSecret: `${SECRET}-wrong`, clientAuth: 'post', timeoutMs: 1000, logger: upstream.logger });
+    const wrong = createTokenManager({ tokenUrl: mock.tokenUrl, clientId: CLIENT_ID, clientSecret: `${SECRET}-wrong`, clientAuth: 'post', timeoutMs: 2000, logger: upstream.logger });
     await failing(wrong.getToken());
     await wrong.close();
 
@@ -90,12 +90,12 @@ describe('secrets', () => {
       ? sendJson(res, 200, { code: 1001, msg: `client ${CLIENT_ID} with secret ${SECRET} is disabled` })
       : sendJson(res, 200, { code: 4002, msg: `token ${req.headers.authorization?.slice(7)} lacks a scope` })));
     const { logs, logger } = captureLogs();
-    const tokens = createTokenManager({ tokenUrl: `${raw.url}/oauth/token`, clientId: CLIENT_ID, clientSecret: SECRET, clientAuth: 'basic', timeoutMs: 1000, logger });
+    const tokens = createTokenManager({ tokenUrl: `${raw.url}/oauth/token`, clientId: CLIENT_ID, clientSecret: SECRET, clientAuth: 'basic', timeoutMs: TEST_TIMEOUT_MS, logger });
     const authError = await rejectionOf(tokens.getToken());
     await tokens.close();
 
     const client = createUpstreamClient({
-      baseUrl: raw.url, timeoutMs: 1000, logger,
+      baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS, logger,
       tokens: { getToken: async () => 'echoed-token-123', invalidate: () => {}, tokenRequests: 0, close: async () => {} },
     });
     const apiError = await rejectionOf(client.get('/api/city/list'));
@@ -110,7 +110,7 @@ describe('secrets', () => {
     raw = await startRawServer((_req, res) => sendJson(res, 200, { code: 0, result: null }));
     const badToken = 'token-with\nnewline-SECRET';
     const client = createUpstreamClient({
-      baseUrl: raw.url, timeoutMs: 1000,
+      baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS,
       tokens: { getToken: async () => badToken, invalidate: () => {}, tokenRequests: 0, close: async () => {} },
     });
     const error = await rejectionOf(client.get('/api/city/list'));
@@ -118,5 +118,36 @@ describe('secrets', () => {
 
     expect(error).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     expectNoSecrets([renderings(error)], ['newline-SECRET']);
+  });
+
+  it('redacts every form the credentials travel in when the token endpoint echoes them', async () => {
+    const secret = 'p"a\\ss wörd+/:&=%';
+    const form = new URLSearchParams([['', secret]]).toString().slice(1);
+    const forms = {
+      plain: secret,
+      formEncoded: form,
+      urlEncoded: encodeURIComponent(secret),
+      jsonEscaped: JSON.stringify(secret).slice(1, -1),
+      basic: Buffer.from(`${CLIENT_ID}:${form}`).toString('base64'),
+      basicUnpadded: Buffer.from(`${CLIENT_ID}:${form}`).toString('base64').replace(/=+$/, ''),
+      basicRaw: Buffer.from(`${CLIENT_ID}:${secret}`).toString('base64'),
+    };
+    for (const [name, echoed] of Object.entries(forms)) {
+      raw = await startRawServer((req, res) => sendJson(res, 200, {
+        code: 1001, msg: `refused ${name}: ${echoed}; you sent ${req.headers.authorization ?? ''} and ${req.body}`,
+      }));
+      const { logs, logger } = captureLogs();
+      for (const clientAuth of ['basic', 'post'] as const) {
+        const tokens = createTokenManager({ tokenUrl: `${raw.url}/oauth/token`, clientId: CLIENT_ID, clientSecret: secret, clientAuth, timeoutMs: 1000, logger });
+        const error = await rejectionOf(tokens.getToken());
+        await tokens.close();
+        expect(error, name).toMatchObject({ code: 'UPSTREAM_AUTH_FAILED' });
+        expect((error as { upstreamMsg: string }).upstreamMsg, name).toContain(`refused ${name}: [redacted]`);
+        logger.debug({ err: error }, 'token request failed');
+        expectNoSecrets([renderings(error), ...logs], Object.values(forms));
+      }
+      await raw.close();
+      raw = undefined;
+    }
   });
 });

@@ -3,7 +3,7 @@ import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from 
 import type { TokenManager } from '../../src/upstream/contracts.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { createTokenManager, type TokenManagerOptions } from '../../src/upstream/token-manager.js';
-import { manualClock, rejectionAtOnce, rejectionOf, startUpstream, turnMark, type StartedUpstream } from '../helpers/upstream.js';
+import { TEST_TIMEOUT_MS, manualClock, rejectionAtOnce, rejectionOf, startUpstream, turnMark, type StartedUpstream } from '../helpers/upstream.js';
 
 const TOKEN_PATH = '/oauth/token';
 
@@ -24,7 +24,7 @@ async function start(overrides: Partial<TokenManagerOptions> = {}, mockOptions: 
   mock = await createMockUpstream(mockOptions);
   const clock = manualClock();
   const tokens = createTokenManager({
-    tokenUrl: mock.tokenUrl, clientId: mock.clientId, clientSecret: mock.clientSecret, clientAuth: 'basic', timeoutMs: 2000, now: clock.now, ...overrides,
+    tokenUrl: mock.tokenUrl, clientId: mock.clientId, clientSecret: mock.clientSecret, clientAuth: 'basic', timeoutMs: TEST_TIMEOUT_MS, now: clock.now, ...overrides,
   });
   managers.push(tokens);
   return { mock, clock, tokens };

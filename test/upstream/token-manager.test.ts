@@ -4,7 +4,7 @@ import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from 
 import type { TokenManager } from '../../src/upstream/contracts.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { createTokenManager, type TokenManagerOptions } from '../../src/upstream/token-manager.js';
-import { manualClock, rejectionOf } from '../helpers/upstream.js';
+import { TEST_TIMEOUT_MS, manualClock, rejectionOf } from '../helpers/upstream.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
 
 let mock: MockUpstream | undefined;
@@ -30,7 +30,7 @@ function managerFor(target: { tokenUrl: string; clientId?: string; clientSecret?
     clientId: target.clientId ?? 'demo-client',
     clientSecret: target.clientSecret ?? 'demo-secret',
     clientAuth: 'basic',
-    timeoutMs: 2000,
+    timeoutMs: TEST_TIMEOUT_MS,
     ...overrides,
   });
   managers.push(tokens);
