@@ -21,8 +21,11 @@ const NUMERIC = /^\d+(\.\d+)?$/;
  *   HTTP status below 500.
  * - `UPSTREAM_UNAVAILABLE` (transient): anything else that is not a token: 5xx, non-JSON, no
  *   `access_token`.
+ *
+ * The endpoint's own words (an envelope's `msg`) go into the error with every one of
+ * `secretForms` (see `credentialForms`) redacted, whatever form of the secret it echoes.
  */
-export function parseTokenAnswer(response: TransportResponse, path: string, clientSecret: string): TokenAnswer {
+export function parseTokenAnswer(response: TransportResponse, path: string, secretForms: readonly string[]): TokenAnswer {
   const { status } = response;
   const json = parseJson(response.text);
   const envelope = isRecord(json) && !('access_token' in json) ? parseEnvelope(json) : undefined;
@@ -33,7 +36,7 @@ export function parseTokenAnswer(response: TransportResponse, path: string, clie
     throw new UpstreamError('UPSTREAM_UNAVAILABLE', `token endpoint answered HTTP ${status}`, { path, status, transient: true });
   }
   if (envelope !== undefined && envelope.code !== 0) {
-    const upstreamMsg = redactSecrets(envelope.msg, [clientSecret]);
+    const upstreamMsg = redactSecrets(envelope.msg, secretForms);
     throw new UpstreamError('UPSTREAM_AUTH_FAILED',
       `token endpoint refused the client credentials (code ${envelope.code}: ${upstreamMsg})`,
       { path, status, upstreamCode: envelope.code, upstreamMsg });

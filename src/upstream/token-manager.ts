@@ -4,7 +4,7 @@ import type { TokenManager } from './contracts.js';
 import { UpstreamError } from './errors.js';
 import { observed, type TokenObserver } from './observer.js';
 import { parseTokenAnswer } from './token-answer.js';
-import { tokenRequestBody, tokenRequestHeaders } from './token-request.js';
+import { credentialForms, tokenRequestBody, tokenRequestHeaders } from './token-request.js';
 import type { StoredToken, TokenStore } from './token-store.js';
 import { send } from './transport.js';
 
@@ -100,6 +100,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     ? new Pool(url.origin, { connections: 2, connect: { timeout: options.timeoutMs } })
     : undefined;
   const dispatcher = options.dispatcher ?? (ownDispatcher as Dispatcher);
+  const secretForms = credentialForms(options);
   let current: StoredToken | undefined;
   let inFlight: Promise<string> | undefined;
   let lastFailure: LastFailure | undefined;
@@ -127,7 +128,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         timeoutMs: options.timeoutMs,
         maxBodyBytes: MAX_TOKEN_ANSWER_BYTES,
       });
-      const answer = parseTokenAnswer(response, url.pathname, options.clientSecret);
+      const answer = parseTokenAnswer(response, url.pathname, secretForms);
       // Counted from when the request was sent, so the upstream's clock is never behind ours.
       const lifetimeMs = answer.expiresInS === undefined ? undefined : answer.expiresInS * 1000;
       options.logger?.info({ expiresInS: answer.expiresInS, tokenRequests }, 'fetched an upstream token');

@@ -28,6 +28,28 @@ export function tokenRequestBody(options: RequestSettings): string {
   return form.toString();
 }
 
+/**
+ * Every form the client secret travels in, for redaction of text the token endpoint writes back:
+ * the secret plain, form-encoded (as in a `post` body and inside Basic), URL-encoded, escaped
+ * as in a JSON string, and the base64 of `id:secret` (Basic) both form-encoded and plain, with
+ * its padding dropped so an echo without it matches too. Longest first, so no form is left half
+ * redacted by a shorter one inside it. Empty when the secret is.
+ */
+export function credentialForms(options: Pick<TokenManagerOptions, 'clientId' | 'clientSecret'>): string[] {
+  const secret = options.clientSecret;
+  if (secret === '') return [];
+  const base64 = (pair: string) => Buffer.from(pair, 'utf8').toString('base64').replace(/=+$/, '');
+  const forms = new Set([
+    secret,
+    formEncode(secret),
+    encodeURIComponent(secret),
+    JSON.stringify(secret).slice(1, -1),
+    base64(`${formEncode(options.clientId)}:${formEncode(secret)}`),
+    base64(`${options.clientId}:${secret}`),
+  ]);
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
 // Private: RFC 6749 §2.3.1 asks for the application/x-www-form-urlencoded encoding of id and
 // secret before base64, which is what URLSearchParams serialises (space as `+`, `:` escaped).
 function formEncode(value: string): string {
