@@ -63,6 +63,8 @@ const plan: fc.Arbitrary<Plan> = fc.record({
   other: fc.nat({ max: OPERATIONS.length - 1 }),
 });
 
+const SHARING_EXAMPLE: Plan = { operation: 0, encoding: 'json', separators: [' '], reverseKeys: false, other: 1 };
+
 let cached: Harness;
 let uncached: Harness;
 
@@ -103,7 +105,9 @@ describe('the response cache key', () => {
         const storable = first.status === 200 && !JSON.parse(first.text).errors;
         if (same && storable) expect(hit, `A and B run the same operation, yet B missed the entry A stored (${first.headers['x-cache']})`).toBe(true);
       }),
-      fuzzParameters(40),
+      // First a pair that must share an entry (a JSON POST, then a GET laid out otherwise), so that
+      // even a short run proves the cache serves hits at all.
+      { ...fuzzParameters<[readonly [Plan, Plan]]>(40), examples: [[[SHARING_EXAMPLE, { ...SHARING_EXAMPLE, encoding: 'get', separators: ['\n', ' , '] }]]] },
     );
     expect(hits, 'the cache served no hit at all: the property proved nothing').toBeGreaterThan(0);
   });
