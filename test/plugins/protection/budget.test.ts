@@ -104,6 +104,7 @@ describe('the upstream budget', () => {
     const refused = answers.filter((answer) => answer.errors?.[0]?.extensions?.code === 'UPSTREAM_BUDGET_EXCEEDED');
     // 6 × 15 = 90 fit in 100; a seventh would make 105.
     expect(refused).toHaveLength(4);
+    expect(JSON.stringify(refused[0])).toContain("about 15 upstream calls, with the 90 its batch's other operations could cost, more than one request may");
     expect(answers.filter((answer) => answer.errors === undefined)).toHaveLength(6);
     expect(callsByPath(h.mock)).toEqual({ '/api/site/detail': 90 });
   });

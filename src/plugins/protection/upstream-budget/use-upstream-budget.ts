@@ -34,7 +34,7 @@ export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ sc
         return;
       }
       args.contextValue.scope?.dispose();
-      const batch = before > 0 ? `, with the ${before} its batch's other operations could cost,` : '';
+      const batch = before > 0 ? `, with the ${before} its batch's other operations could cost,` : ',';
       setResultAndStopExecution({
         errors: [
           new GraphQLError(
