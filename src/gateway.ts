@@ -30,6 +30,7 @@ import { useRequestLog } from './plugins/operations/use-request-log.js';
 import { batchingOptions, corsOptions, protectionPlugins } from './plugins/protection/use-protection.js';
 import { useResponseCache } from './plugins/serving/use-response-cache.js';
 import { useGraphQLPath } from './plugins/serving/use-graphql-path.js';
+import { useReadableBody } from './plugins/serving/use-readable-body.js';
 import { createParserCaches } from './plugins/serving/parser-caches.js';
 import { useParameterLimits } from './plugins/protection/use-parameter-limits.js';
 import { useSchemaSdl } from './plugins/explorer/use-schema-sdl.js';
@@ -49,12 +50,12 @@ export interface GatewayDependencies {
   logger: Logger;
   /** Time source of the shared cache's TTLs. Default `performance`. */
   clock?: Clock;
-  /** Directory of the built example page (dist/web), served at /demo. Default: none, no /demo. */
   /**
    * Wall clock of the upstream token's lifetime and backoff, in ms since the epoch (a Redis
    * token store shares these times). Default `Date.now`.
    */
   wallClock?: () => number;
+  /** Directory of the built example page (dist/web), served at /demo. Default: none, no /demo. */
   demoPageDirectory?: string;
 }
 
@@ -89,8 +90,8 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     logger: log,
     observer: observers.tokens,
     store: scaleOut?.tokenStore,
-  });
     ...(wallClock ? { now: wallClock } : {}),
+  });
   const client = createUpstreamClient({
     baseUrl: upstream.baseUrl,
     timeoutMs: config.upstreamTimeoutMs,
@@ -136,6 +137,8 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     landingPage: false,
     cors: corsOptions(config.corsOrigins),
     batching: batchingOptions(config.batchingLimit),
+    // No file uploads in a read-only graph; a multipart body gets useReadableBody's 415.
+    multipart: false,
     parserAndValidationCache: createParserCaches(),
     plugins: [
       useRequestLog(logger, metrics),
@@ -149,6 +152,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       useSchemaSdl(TYPE_DEFS, config.introspection),
       useParameterLimits(config),
       ...protectionPlugins(config),
+      useReadableBody(),
       useRequestScope(),
       useResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance }),
       // Arguments first: a bad one is named as such, never counted or priced (use-argument-checks.ts).

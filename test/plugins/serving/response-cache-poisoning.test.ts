@@ -147,24 +147,3 @@ describe('the response cache key', () => {
     expect(text.cache).toBeNull();
   });
 });
-
-describe('GraphQL on one path', () => {
-  let h: Harness;
-  afterEach(() => h.close());
-
-  it('answers 404 NOT_FOUND on paths that merely end like the endpoint, at no upstream cost', async () => {
-    h = await startGateway();
-    const calls = h.mock.calls();
-    for (const path of ['/graphql/', '/x/graphql', '/healthz?next=/graphql']) {
-      const answer = await send(h, path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: CITIES(1) }),
-      });
-      expect(answer.status, path).toBe(404);
-      expect(answer.body.errors[0].extensions.code, path).toBe('NOT_FOUND');
-    }
-    expect(h.mock.calls()).toBe(calls);
-    expect((await postJson(h, { query: CITIES(1) })).status).toBe(200);
-  });
-});
