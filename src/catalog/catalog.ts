@@ -13,6 +13,7 @@
 import KDBush from 'kdbush';
 import { around, distance } from 'geokdbush';
 import type { LaneRecord, PointRecord, ProductRecord, SiteRecord } from '../upstream/records.js';
+import { INT_RANGE } from '../upstream/normalise.js';
 
 /** One cargo lane, with where it is. */
 export interface LaneRef {
@@ -74,10 +75,10 @@ export function buildSitesCatalog(sites: readonly SiteRecord[]): SitesCatalog {
         if (lane.goodsCode === null) continue;
         const stock = stockOf(lane);
         push(lanesByGoodsCode, lane.goodsCode, { site, point, lane });
-        stockByGoodsCode.set(lane.goodsCode, (stockByGoodsCode.get(lane.goodsCode) ?? 0) + stock);
+        stockByGoodsCode.set(lane.goodsCode, addStock(stockByGoodsCode.get(lane.goodsCode) ?? 0, stock));
         const holders = sitesByGoodsCode.get(lane.goodsCode);
         const last = holders?.at(-1);
-        if (last?.site === site) last.stock += stock;
+        if (last?.site === site) last.stock = addStock(last.stock, stock);
         else push(sitesByGoodsCode, lane.goodsCode, { site, stock });
       }
     }
@@ -215,7 +216,7 @@ export function stockSummary(site: SiteRecord): { lanes: number; emptyLanes: num
       const stock = lane.goodsCode === null ? 0 : stockOf(lane);
       lanes += 1;
       if (stock <= 0) emptyLanes += 1;
-      totalStock += stock;
+      totalStock = addStock(totalStock, stock);
     }
   }
   return { lanes, emptyLanes, totalStock };
@@ -232,9 +233,15 @@ export function isEnabled(site: SiteRecord): boolean {
   return site.state === 1;
 }
 
-// Private: a lane's stock; one that does not say has none.
+// Private: a lane's stock; one that does not say, or said something out of range (normalised to
+// null, see INT_RANGE), has none: in every count, sum and filter, as in Availability.stock.
 function stockOf(lane: LaneRecord): number {
   return Math.max(0, lane.stock ?? 0);
+}
+
+// Private: a sum of stocks stops at the largest Int the schema can carry, rather than fail.
+function addStock(sum: number, stock: number): number {
+  return Math.min(INT_RANGE.max, sum + stock);
 }
 
 // Private: names compared without regard to case (and to full-width or composed forms).

@@ -3,9 +3,13 @@ import type { ProductResolvers } from '../generated/resolvers-types.js';
 import { availabilityArgs } from './arguments.js';
 import { sitesCatalog } from './catalog.js';
 import { encodeId } from './ids.js';
+import { checkedInt } from './upstream-data.js';
 
 export const Product: ProductResolvers = {
   id: (product) => encodeId('Product', product.goodsCode),
+  ipId: (product) => checkedInt(product, 'ipId'),
+  costPrice: (product) => checkedInt(product, 'costPrice'),
+  guidePrice: (product) => checkedInt(product, 'guidePrice'),
 
   async availability(product, args, context) {
     const query = availabilityArgs(args);

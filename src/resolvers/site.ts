@@ -5,10 +5,12 @@ import type { Loaders } from '../loaders/loaders.js';
 import type { SiteRecord } from '../upstream/records.js';
 import { atArg } from './arguments.js';
 import { encodeId } from './ids.js';
+import { checkedInt } from './upstream-data.js';
 
 export const Site: SiteResolvers = {
   id: (site) => encodeId('Site', site.code),
   enabled: isEnabled,
+  gradeType: (site) => checkedInt(site, 'gradeType'),
 
   // list-with-points says the city; other sources need the site-to-city index.
   city(site, _, { loaders }) {

@@ -15,6 +15,33 @@ import type {
 
 type Raw = Record<string, unknown>;
 
+/**
+ * The range every whole number must fit to be served: GraphQL's `Int` is 32-bit signed. A stock
+ * must also be 0 or more. A value outside its range is not clamped, which would invent a
+ * number: it becomes `null`, and its field name goes into the record's `invalid`, so that the
+ * field is answered with an `UPSTREAM_DATA_INVALID` error (resolvers/upstream-data.ts) while the
+ * rest of the record serves, and counts and sums take such a stock as none (catalog/catalog.ts).
+ */
+export const INT_RANGE = { min: -2_147_483_648, max: 2_147_483_647 } as const;
+const STOCK_RANGE = { min: 0, max: INT_RANGE.max } as const;
+
+// Private: reads whole numbers of one record, noting the fields whose value is out of range.
+function intReader(raw: Raw): { read: (field: string, range?: { min: number; max: number }) => number | null; invalid: string[] } {
+  const invalid: string[] = [];
+  const read = (field: string, range: { min: number; max: number } = INT_RANGE): number | null => {
+    const number = toInt(raw[field]);
+    if (number === null || (number >= range.min && number <= range.max)) return number;
+    invalid.push(field);
+    return null;
+  };
+  return { read, invalid };
+}
+
+// Private: `record` with its `invalid` fields, when there are any (most records have none).
+function withInvalid<T extends object>(record: T, invalid: string[]): T & { invalid?: string[] } {
+  return invalid.length === 0 ? record : { ...record, invalid };
+}
+
 /** Called for every item that had to be dropped, with a short reason. */
 export type DefectReporter = (what: string) => void;
 
@@ -64,7 +91,7 @@ function each<T>(value: unknown, one: (raw: Raw) => T | null, what: string, repo
 }
 
 export function normaliseCity(raw: Raw): CityRecord | null {
-  const id = toInt(raw.id);
+  const id = intReader(raw).read('id');
   const code = toNonEmptyText(raw.code);
   if (id === null || code === null) return null;
   return { id, code, name: toText(raw.name) ?? code };
@@ -73,45 +100,49 @@ export function normaliseCity(raw: Raw): CityRecord | null {
 export function normaliseProduct(raw: Raw): ProductRecord | null {
   const goodsCode = toNonEmptyText(raw.goodsCode);
   if (goodsCode === null) return null;
-  return {
+  const { read, invalid } = intReader(raw);
+  return withInvalid({
     goodsCode,
     skuCode: toNonEmptyText(raw.skuCode),
     productName: toText(raw.productName),
-    ipId: toInt(raw.ipId),
+    ipId: read('ipId'),
     ipName: toText(raw.ipName),
-    costPrice: toInt(raw.costPrice),
-    guidePrice: toInt(raw.guidePrice),
+    costPrice: read('costPrice'),
+    guidePrice: read('guidePrice'),
     orderPic: toNonEmptyText(raw.orderPic),
-  };
+  }, invalid);
 }
 
 function normaliseLane(raw: Raw): LaneRecord {
-  return {
+  const { read, invalid } = intReader(raw);
+  return withInvalid({
     goodsCode: toNonEmptyText(raw.goodsCode),
     productName: toText(raw.productName),
     productPic: toNonEmptyText(raw.productPic),
-    stock: toInt(raw.stock),
-    guidePrice: toInt(raw.guidePrice),
-  };
+    stock: read('stock', STOCK_RANGE),
+    guidePrice: read('guidePrice'),
+  }, invalid);
 }
 
 function normalisePoint(raw: Raw, report: DefectReporter): PointRecord | null {
   const code = toNonEmptyText(raw.code);
   if (code === null) return null;
-  return {
+  const { read, invalid } = intReader(raw);
+  return withInvalid({
     code,
     name: toText(raw.name) ?? code,
-    gradeType: toInt(raw.gradeType),
+    gradeType: read('gradeType'),
     imei: toNonEmptyText(raw.imei),
     cargoLanes: each(raw.cargolanes, normaliseLane, 'cargo lane', report),
-  };
+  }, invalid);
 }
 
 /** A site from any of the four site operations; `points` is `null` when the source has none. */
 export function normaliseSite(raw: Raw, report: DefectReporter): SiteRecord | null {
   const code = toNonEmptyText(raw.code);
   if (code === null) return null;
-  return {
+  const { read, invalid } = intReader(raw);
+  return withInvalid({
     code,
     name: toText(raw.name) ?? code,
     state: toInt(raw.state) === 1 ? 1 : 0,
@@ -123,11 +154,11 @@ export function normaliseSite(raw: Raw, report: DefectReporter): SiteRecord | nu
     lng: toFloat(raw.lng),
     images: toTextList(raw.imgs),
     siteType: toNonEmptyText(raw.siteType),
-    gradeType: toInt(raw.gradeType),
+    gradeType: read('gradeType'),
     cityCode: toNonEmptyText(raw.cityCode),
     cityName: toNonEmptyText(raw.cityName),
     points: Array.isArray(raw.points) ? each(raw.points, (p) => normalisePoint(p, report), 'point', report) : null,
-  };
+  }, invalid);
 }
 
 /**

@@ -4,6 +4,14 @@
  * `normalise.ts`, consumed by the loaders and resolvers.
  */
 
+/**
+ * Fields of a record whose upstream value was out of the schema's range (see `INT_RANGE` in
+ * normalise.ts), now `null`; absent when there are none.
+ */
+export interface InvalidFields {
+  invalid?: string[];
+}
+
 export interface CityRecord {
   /** The upstream's numeric city id. */
   id: number;
@@ -11,16 +19,17 @@ export interface CityRecord {
   name: string;
 }
 
-export interface LaneRecord {
+export interface LaneRecord extends InvalidFields {
   goodsCode: string | null;
   productName: string | null;
   productPic: string | null;
+  /** Items in the lane, 0 to 2^31 − 1; `null` when unknown or out of that range. */
   stock: number | null;
   /** Retail price in fen; only list-with-points reports it. */
   guidePrice: number | null;
 }
 
-export interface PointRecord {
+export interface PointRecord extends InvalidFields {
   code: string;
   name: string;
   gradeType: number | null;
@@ -28,7 +37,7 @@ export interface PointRecord {
   cargoLanes: LaneRecord[];
 }
 
-export interface SiteRecord {
+export interface SiteRecord extends InvalidFields {
   code: string;
   name: string;
   /** 1 = enabled, 0 = not enabled. */
@@ -49,7 +58,7 @@ export interface SiteRecord {
   points: PointRecord[] | null;
 }
 
-export interface ProductRecord {
+export interface ProductRecord extends InvalidFields {
   goodsCode: string;
   skuCode: string | null;
   productName: string | null;
