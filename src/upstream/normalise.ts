@@ -163,7 +163,8 @@ export function normaliseSite(raw: Raw, report: DefectReporter): SiteRecord | nu
 
 /**
  * A list operation's `result`: `{items, total}`. Returns `null` when the shape is wrong (the
- * caller reports a malformed answer). A missing or broken `total` falls back to what is known.
+ * caller reports a malformed answer). A missing or broken `total` (not a whole number from 0 to
+ * the largest Int) falls back to what is known.
  */
 export function normalisePage<T>(
   result: unknown,
@@ -178,8 +179,10 @@ export function normalisePage<T>(
     if (record === null) report(`${what} item without a usable code`);
     return record;
   });
+  // A total beyond Int (which the schema's `total` is) is as broken as a missing one.
   const total = toInt(result.total);
-  return { items, total: total !== null && total >= 0 ? total : offset + result.items.length };
+  const usable = total !== null && total >= 0 && total <= INT_RANGE.max;
+  return { items, total: usable ? total : offset + result.items.length };
 }
 
 /** Whether a detail operation's `result` means "no such record" (null, absent or `{}`). */

@@ -90,3 +90,17 @@ describe('sums of stock', () => {
     expect(data.product.totalStock).toBe(MAX_INT);
   });
 });
+
+describe('an upstream page total beyond a 32-bit Int', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  it('is taken as unknown, so the total counts what is known and is never cached as an error', async () => {
+    h = await startGateway();
+    const items = h.mock.catalog.products.slice(0, 3).map((p) => ({ goodsCode: p.goodsCode, productName: p.productName }));
+    h.mock.fault('/api/products/list', { raw: { body: JSON.stringify({ code: 0, result: { items, total: 2 ** 53 } }) } }, { times: 1 });
+    const answer = await h.query('{ products(page: 1, pageSize: 3) { total items { goodsCode } } }');
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.products).toEqual({ total: 3, items: items.map(({ goodsCode }) => ({ goodsCode })) });
+  });
+});
