@@ -84,7 +84,7 @@ export function buildSitesCatalog(sites: readonly SiteRecord[]): SitesCatalog {
     }
   }
   const located = sites.filter(hasCoordinates);
-  const tree = new KDBush(Math.max(1, located.length));
+  const tree = new KDBush(located.length);
   for (const site of located) tree.add(site.lng, site.lat);
   tree.finish();
   return { enabledSites: sites.filter(isEnabled), sitesByCity, lanesByGoodsCode, sitesByGoodsCode, stockByGoodsCode, located, tree };
