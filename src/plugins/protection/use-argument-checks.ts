@@ -15,7 +15,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import { argumentRuleOf, type ArgumentSettings } from '../../resolvers/argument-rules.js';
 import type { RequestScope } from '../serving/use-request-scope.js';
-import { isRunning, runningOperation, type RunningOperation } from './running-operation.js';
+import { isRunning, runningOperation, type RunningOperation } from '../running-operation.js';
 
 export type ArgumentCheckSettings = ArgumentSettings;
 

@@ -19,7 +19,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestScope } from '../serving/use-request-scope.js';
-import { isRunning, runningOperation, type RunningOperation } from './running-operation.js';
+import { isRunning, runningOperation, type RunningOperation } from '../running-operation.js';
 
 export const ITEM_LIMIT_EXCEEDED = 'ITEM_LIMIT_EXCEEDED';
 

@@ -6,7 +6,8 @@
  * - the document as yoga parsed it, normalised by graphql-js (`print`: comments and layout go,
  *   string literals stay as they are), and which of its operations runs;
  * - the variables as execution sees them: coerced by graphql-js against the operation's
- *   definitions (defaults applied, unknown names dropped), then written with sorted keys;
+ *   definitions (defaults applied, unknown names dropped; running-operation.ts, which the checks
+ *   after this plugin share), then written with sorted keys;
  * - the client's `Accept` header, which chooses the answer's media type.
  *
  * The key is a SHA-256 of those, so its size is fixed whatever the query and variables weigh.
@@ -17,7 +18,8 @@
  * methods other than GET and POST.
  */
 import { createHash } from 'node:crypto';
-import { getOperationAST, getVariableValues, print, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { print, type DocumentNode, type ExecutionArgs } from 'graphql';
+import { isRunning, runningOperation } from '../running-operation.js';
 
 /** The URL parameters that say what runs (GraphQL over HTTP). */
 const GRAPHQL_PARAMETERS = ['query', 'variables', 'operationName', 'extensions'];
@@ -30,33 +32,25 @@ export function ambiguousRequest(request: Request, url: URL): boolean {
   return mediaType !== 'application/json';
 }
 
-export interface ExecutionInput {
-  schema: GraphQLSchema;
-  document: DocumentNode;
-  operationName?: string | null | undefined;
-  variableValues?: Readonly<Record<string, unknown>> | null | undefined;
-}
-
 /**
  * The cache key of an execution, or `undefined` when it cannot run as given (no such operation,
  * variables that do not coerce): execution answers those with errors, which are never stored.
  */
-export function createKeyMaker(): (input: ExecutionInput, accept: string) => string | undefined {
+export function createKeyMaker(): (args: ExecutionArgs, accept: string) => string | undefined {
   // yoga's parser cache hands out one document object per query text, so each text is printed
   // and hashed once; a document leaves this map when it leaves yoga's cache.
   const documentHashes = new WeakMap<DocumentNode, string>();
-  return ({ schema, document, operationName, variableValues }, accept) => {
-    const operation = getOperationAST(document, operationName);
-    if (operation === null || operation === undefined) return undefined;
-    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], { ...variableValues });
-    if (coerced.errors !== undefined) return undefined;
+  return (args, accept) => {
+    const running = runningOperation(args);
+    if (!isRunning(running)) return undefined;
+    const { document } = args;
     let documentHash = documentHashes.get(document);
     if (documentHash === undefined) {
       documentHash = sha256(print(document));
       documentHashes.set(document, documentHash);
     }
-    const operationIndex = document.definitions.indexOf(operation);
-    return sha256(`${accept}\n${documentHash}\n${operationIndex}\n${canonicalJson(coerced.coerced)}`);
+    const operationIndex = document.definitions.indexOf(running.operation);
+    return sha256(`${accept}\n${documentHash}\n${operationIndex}\n${canonicalJson(running.variables)}`);
   };
 }
 

@@ -14,7 +14,7 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestScope } from '../../serving/use-request-scope.js';
-import { isRunning, runningOperation } from '../running-operation.js';
+import { isRunning, runningOperation } from '../../running-operation.js';
 import { estimateUpstreamCalls, type Planner } from './estimate.js';
 
 export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED';
