@@ -32,7 +32,8 @@ const totalStock = (goodsCode: string) => `{ product(goodsCode: "${goodsCode}") 
 
 describe('building the index', () => {
   it('takes one call per upstream page of sites and of products on a cold start, pages in parallel', async () => {
-    h = await startGateway({ mock: { catalog: { sites: 420, products: 230 }, latencyMs: 20 } });
+    // 200 ms per page: the pages overlap at the mock even when a busy machine sends them slowly.
+    h = await startGateway({ mock: { catalog: { sites: 420, products: 230 }, latencyMs: 200 } });
     const { site } = firstStockedLane(h);
     const answer = await h.query(`{ sitesNear(lat: ${site.lat}, lng: ${site.lng}) { site { code } } searchProducts(first: 1) { goodsCode } }`);
     expect(answer.errors).toBeUndefined();
@@ -122,11 +123,12 @@ describe('refreshing the index', () => {
     h.mock.resetCounters();
     h.mock.fault(SITES, 'hang');
     h.clock.advance(3 * REFRESH_S * 1000); // three intervals: a while, but within the stale window
+    // No stale marker: each answer came while the refresh still hung (it fails only after
+    // UPSTREAM_TIMEOUT_MS, and a query that waited for it would be marked), not after a wait.
     for (let i = 0; i < 3; i += 1) {
-      const started = performance.now();
       const answer = await h.query(totalStock(goodsCode));
       expect(answer.data.product.totalStock).toBe(stock);
-      expect(performance.now() - started).toBeLessThan(1000);
+      expect(answer.extensions).toEqual({ dataAge: 3 * REFRESH_S });
     }
     // One refresh, however many queries found the index old.
     await until(async () => h.mock.inFlight(SITES) > 0);
@@ -144,19 +146,21 @@ describe('refreshing the index', () => {
     await until(async () => h.mock.calls(SITES) > 0 && h.mock.inFlight(SITES) === 0);
     // A failed refresh is not tried again for a second, however many queries come.
     const failedBuilds = async () => {
-      await new Promise((resolve) => setTimeout(resolve, 100)); // a build a query started has ended
       const text = await (await fetch(`${h.url}/metrics`)).text();
       return Number(/^gateway_index_builds_total\{part="sites",outcome="error"\} (\d+)$/m.exec(text)?.[1] ?? 0);
     };
-    expect(await failedBuilds()).toBe(1);
+    await until(async () => (await failedBuilds()) === 1);
     h.clock.advance(999);
     await h.query(totalStock(goodsCode));
+    // Time for a build the query wrongly started to end; on a slow machine this can only miss
+    // such a build, never fail a right one.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await failedBuilds()).toBe(1);
     h.clock.advance(1);
     const stale = await h.query(totalStock(goodsCode));
     expect(stale.data.product.totalStock).toBe(stock);
     expect(stale.extensions?.stale).toEqual([{ key: 'index:sites', ageSeconds: REFRESH_S + 1 }]);
-    expect(await failedBuilds()).toBe(2);
+    await until(async () => (await failedBuilds()) === 2);
 
     // Still served, marked stale, through the stale-if-error window …
     h.clock.advance(58_000);
@@ -172,7 +176,7 @@ describe('refreshing the index', () => {
 
     // Once the upstream is back, the next query rebuilds it.
     h.mock.clearFaults();
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the breaker's cooldown
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the breaker's cooldown (at least 10 ms must pass)
     expect((await h.query(totalStock(goodsCode))).extensions).toEqual({ dataAge: 0 });
   });
 
@@ -212,9 +216,10 @@ describe('watching the index', () => {
     expect(text).toMatch(/^gateway_index_builds_total\{part="sites",outcome="ok"\} 1$/m);
     expect(text).toMatch(/^gateway_index_builds_total\{part="products",outcome="ok"\} 1$/m);
     expect(text).toMatch(/^gateway_index_build_duration_seconds_count\{part="sites"\} 1$/m);
-    // Four seconds on the gateway's clock, plus the moments between the walk's end and its build.
+    // Four seconds on the gateway's clock, plus the moments between the walk's end and its build
+    // (real time, so a busy machine adds to it; the bound still tells seconds from ms).
     const age = Number(/^gateway_index_age_seconds\{part="sites"\} (\S+)$/m.exec(text)?.[1]);
     expect(age).toBeGreaterThanOrEqual(4);
-    expect(age).toBeLessThan(4.5);
+    expect(age).toBeLessThan(9);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectedSite } from '../helpers/expected.js';
 import { callsByPath, startGateway, type Harness } from '../helpers/gateway.js';
+import { until } from '../helpers/http.js';
 
 describe('resolving against the upstream’s rough edges', () => {
   let h: Harness;
@@ -197,15 +198,19 @@ describe('resolving against the upstream’s rough edges', () => {
   });
 
   it('hides a token that expires in the middle of a query', async () => {
-    h = await startGateway({ mock: { latencyMs: 30 } });
+    h = await startGateway();
     await h.query(`{ cities { total } }`);
+    // 300 ms per call: the product details cannot start before the site detail's answer, which
+    // leaves the test ample time to expire the token in between, however busy the machine.
+    h.mock.setLatency(300);
     const site = h.mock.catalog.sites[0]!;
     const pending = h.query(
       `query($c: String!) { site(code: $c) { points { cargoLanes { product { productName } } } } }`,
       { c: site.code },
     );
-    // The site detail is in flight now; the product details come after it, with an expired token.
-    setTimeout(() => h.mock.expireAllTokens(), 15);
+    // Once the site detail is in flight, the product details come after it, with an expired token.
+    await until(() => h.mock.calls('/api/site/detail') === 1);
+    h.mock.expireAllTokens();
     const { data, errors } = await pending;
     expect(errors).toBeUndefined();
     expect(data.site.points[0].cargoLanes.some((lane: { product: unknown }) => lane.product !== null)).toBe(true);

@@ -77,8 +77,8 @@ export function requestLines(h: Harness): any[] {
   return logEntries(h).filter((entry) => entry.msg === 'graphql request');
 }
 
-/** Resolves once `check` holds; fails after `timeoutMs`. */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
+/** Resolves once `check` holds; fails after `timeoutMs` (generous: a busy machine is slow, not wrong). */
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('condition not met in time');
