@@ -48,7 +48,7 @@ export type GatewayConfig = Omit<Config, 'upstream'> & { upstream: UpstreamConfi
 
 export interface GatewayDependencies {
   logger: Logger;
-  /** Time source of the shared cache's TTLs. Default `performance`. */
+  /** Time source of the shared cache's TTLs and of the rate limit's refill. Default `performance`. */
   clock?: Clock;
   /**
    * Wall clock of the upstream token's lifetime and backoff, in ms since the epoch (a Redis
@@ -147,7 +147,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       useDemoPage(demoPageDirectory),
       useApiKeys(config.apiKeys, { isOpen: config.graphiql ? isGraphiQLPageRequest : undefined }),
       useMetrics(metrics),
-      useRateLimit(config.rateLimitPerMinute, { batchingLimit: config.batchingLimit }),
+      useRateLimit(config.rateLimitPerMinute, { batchingLimit: config.batchingLimit, now: () => (clock ?? performance).now() }),
       useGraphiQLPage(config.graphiql && GRAPHIQL_OPTIONS),
       useSchemaSdl(TYPE_DEFS, config.introspection),
       useParameterLimits(config),
