@@ -2,6 +2,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMockUpstream } from '../../src/mock-upstream/index.js';
 import { api, apiUrl, fetchToken, resultOf, useMock, type Page, type Row } from './client.js';
 
+/** vi.waitFor's bound: generous, since a busy machine is slow, not wrong (its default is 1 s). */
+const WAIT = { timeout: 10_000 };
+
 interface LaneRow { stock: unknown }
 interface SiteRow { points: { code: string; cargolanes: LaneRow[] }[] }
 
@@ -142,7 +145,7 @@ describe('close', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     const settled = request.then(() => 'answered', () => 'failed');
-    await vi.waitFor(() => expect(mock.calls('/api/site/detail')).toBe(1));
+    await vi.waitFor(() => expect(mock.calls('/api/site/detail')).toBe(1), WAIT);
     await mock.close();
     expect(await settled).toBe('failed');
   });
@@ -153,10 +156,10 @@ describe('close', () => {
     mock.fault('/api/city/list', 'slow-body');
     const slow = fetch(apiUrl(mock, '/api/city/list'), { headers: { authorization: `Bearer ${token}` } })
       .then((r) => r.text()).catch(() => 'failed');
-    await vi.waitFor(() => expect(mock.calls('/api/city/list')).toBe(1));
+    await vi.waitFor(() => expect(mock.calls('/api/city/list')).toBe(1), WAIT);
     mock.setLatency(60_000);
     const delayed = fetch(apiUrl(mock, '/api/products/list'), { headers: { authorization: `Bearer ${token}` } }).catch(() => 'failed');
-    await vi.waitFor(() => expect(mock.calls('/api/products/list')).toBe(1));
+    await vi.waitFor(() => expect(mock.calls('/api/products/list')).toBe(1), WAIT);
     await Promise.all([mock.close(), mock.close()]);
     expect(await slow).toBe('failed');
     expect(await delayed).toBe('failed');

@@ -61,7 +61,8 @@ describe('fault injection', () => {
     const token = await fetchToken(mock());
     mock().fault('/api/city/list', 'slow-body');
     const response = await fetch(apiUrl(mock(), '/api/city/list'), {
-      headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(1200),
+      // 2 s: the headers come at once even on a busy machine; the body has trickled ~4 bytes by then.
+      headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(2000),
     });
     expect(response.status).toBe(200);
     const length = Number(response.headers.get('content-length'));
@@ -78,7 +79,7 @@ describe('fault injection', () => {
     };
     await expect(readAll()).rejects.toMatchObject({ name: 'TimeoutError' });
     expect(received).toMatch(/^\{"code":0,/);
-    expect(received.length).toBeLessThan(30);
+    expect(received.length).toBeLessThan(40); // far from the whole body, however late the timer
   });
 
   it('delivers the whole real answer on slow-body in the end', async () => {

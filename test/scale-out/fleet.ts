@@ -25,8 +25,11 @@ export interface FleetOptions {
 export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   const redis = await startRedis();
   const mock = await createMockUpstream(options.mock);
-  // A short command timeout keeps the Redis-down tests quick.
-  const env = { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '200', ...options.env };
+  // Generous timeouts: both gateways, the mock and the test share one event loop, and on a busy
+  // machine a stretch of work there must not pass for a slow Redis (which would take Redis out of
+  // use and break the call counts), nor a slow fill for a dead one. The test of a hanging Redis
+  // sets its own short command timeout.
+  const env = { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '2000', REDIS_FILL_WAIT_MS: '10000', ...options.env };
   const [a, b] = await Promise.all([startGateway({ sharedMock: mock, env }), startGateway({ sharedMock: mock, env })]);
   return {
     mock,

@@ -7,6 +7,9 @@ import { createTokenManager, type TokenManagerOptions } from '../../src/upstream
 import { TEST_TIMEOUT_MS, manualClock, rejectionOf } from '../helpers/upstream.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
 
+/** vi.waitFor's bound: generous, since a busy machine is slow, not wrong (its default is 1 s). */
+const WAIT = { timeout: 10_000 };
+
 let mock: MockUpstream | undefined;
 let raw: RawServer | undefined;
 const managers: TokenManager[] = [];
@@ -203,7 +206,7 @@ describe('proactive refresh', () => {
 
     clock.advance(7200_000 - 1000); // past the refresh point, before the real end
     await expect(tokens.getToken()).resolves.toBe(first);
-    await vi.waitFor(() => expect(tokens.tokenRequests).toBe(2));
+    await vi.waitFor(() => expect(tokens.tokenRequests).toBe(2), WAIT);
     await expect(tokens.getToken()).resolves.toBe(first);
     clock.advance(1000); // the real end: now the failure shows (still backing off: no new request)
     await expect(tokens.getToken()).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
@@ -323,6 +326,6 @@ async function nextToken(tokens: TokenManager, previous: string): Promise<string
   await vi.waitFor(async () => {
     next = await tokens.getToken();
     expect(next).not.toBe(previous);
-  });
+  }, WAIT);
   return next;
 }
