@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_QUERY } from '../src/example-query.js';
+import { metric, until } from './helpers/http.js';
 import { addressOf } from './helpers/process.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -100,10 +101,17 @@ describe('demo mode', () => {
       ...Array.from({ length: 60 }, (_, i) => `{ site(code: "S${String(i + 1).padStart(6, '0')}") { code } }`),
       ...Array.from({ length: 40 }, (_, i) => `{ product(goodsCode: "G${String(i + 1).padStart(5, '0')}") { goodsCode } }`),
     ];
+    const metrics = graphql.replace(/\/graphql$/, '/metrics');
+    const misses = async () => {
+      const text = await (await fetch(metrics)).text();
+      return ['site', 'product'].reduce((sum, kind) => sum + metric(text, 'gateway_cache_lookups_total', { kind, result: 'miss' }), 0);
+    };
+    const missesBefore = await misses();
     const answers = Promise.all(queries.map(ask));
-    // Long enough for all 100 to have reached the gateway on a busy machine (a connection whose
-    // request has not arrived yet is idle, and closed at SIGTERM), well short of their answers.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // SIGTERM once all 100 have reached the gateway (a connection whose request has not arrived
+    // yet is idle, and closed at SIGTERM): each has then looked its data up and missed. That is
+    // well short of their answers (2 s later), however busy the machine.
+    await until(async () => (await misses()) >= missesBefore + 100);
     child.kill('SIGTERM');
     const results = await answers;
     expect(results.filter((r) => r.errors !== undefined || r.data === null)).toEqual([]);

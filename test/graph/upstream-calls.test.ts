@@ -68,14 +68,19 @@ describe('upstream calls: batching and caching', () => {
   });
 
   it('asks for the product list alongside the sites page, so a deep page takes 2 waves of upstream calls', async () => {
-    h = await startGateway({ mock: { latencyMs: 100, catalog: { products: 300 }, behaviour: { maxPageSize: 100 } } });
+    // 1 s per call, so that calls sent together arrive together even on a busy machine.
+    const latencyMs = 1000;
+    h = await startGateway({ mock: { latencyMs, catalog: { products: 300 }, behaviour: { maxPageSize: 100 } } });
     await fetch(`${h.url}/readyz`); // the token, fetched before
     h.mock.resetCounters();
     const { errors } = await h.query(DEEP, { n: 20 });
     expect(errors).toBeUndefined();
-    // A wave: calls that start together, before any earlier call could have answered.
+    // A wave: calls that start before any call of the wave could have answered (a later call
+    // starts at least latencyMs after the first of the wave it waited for).
     const starts = h.mock.callLog().filter((c) => c.path !== '/oauth/token').map((c) => c.at).sort((a, b) => a - b);
-    const waves = starts.filter((at, i) => i === 0 || at - starts[i - 1]! >= 80).length;
+    const waveStarts: number[] = [];
+    for (const at of starts) if (waveStarts.length === 0 || at - waveStarts.at(-1)! >= 0.8 * latencyMs) waveStarts.push(at);
+    const waves = waveStarts.length;
     expect(waves).toBe(2);
     expect(callsByPath(h.mock)).toEqual({ '/api/site/list-with-points': 1, '/api/products/list': 3 });
   });
