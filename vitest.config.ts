@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -12,7 +13,16 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Bounds for a hung test, not for a slow one: on a busy machine (npm run test:stress) a test
+    // may take several times as long as alone. Tests never assert tens of ms; they wait for events
+    // and give real deadlines seconds.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    expect: { poll: { timeout: 10_000 } },
+    // A process per test file, as many at once as cores but one (vitest's default, stated here):
+    // the tests start servers, child processes, redis-server and chromium of their own, which
+    // need the last core. On 2 cores that is one file at a time.
+    pool: 'forks',
+    maxWorkers: Math.max(1, availableParallelism() - 1),
   },
 });
