@@ -34,11 +34,13 @@ describe('control surface', () => {
 
   it('records the highest number of concurrent requests, per path and across API paths', async () => {
     const token = await fetchToken(mock());
-    mock().setLatency(150);
+    // 1 s: all five arrive before the first answers, even on a busy machine.
+    mock().setLatency(1000);
     await Promise.all([
       ...Array.from({ length: 4 }, () => api(mock(), '/api/city/list', { token })),
       api(mock(), '/api/products/list', { token }),
     ]);
+    mock().setLatency(0);
     await api(mock(), '/api/city/list', { token });
     expect(mock().maxInFlight('/api/city/list')).toBe(4);
     expect(mock().maxInFlight('/api/products/list')).toBe(1);

@@ -66,7 +66,8 @@ describe('/metrics', () => {
 
   it('shows upstream calls in flight while they run', async () => {
     h = await startGateway();
-    h.mock.setLatency(300);
+    // 2 s: the scrape below falls within the call even on a busy machine.
+    h.mock.setLatency(2000);
     const pending = post(h, CITIES);
     await until(() => h.mock.inFlight() === 1);
     expect(metric(await scrape(h), 'gateway_upstream_calls_in_flight', { operation: '/api/city/list' })).toBe(1);
