@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../helpers/gateway.js';
+import { manualClock } from '../helpers/upstream.js';
 
 const PRODUCT = `query($g: String!) { product(goodsCode: $g) { goodsCode productName } }`;
 const SITE_STOCK = `query($c: String!) { site(code: $c) { code points { cargoLanes { stock } } } }`;
@@ -180,7 +181,8 @@ describe('resilience: answering while the upstream misbehaves', () => {
   });
 
   it('keeps answering cached queries while the token endpoint is down, and recovers with exactly 1 token request', async () => {
-    h = await startGateway({ env: { UPSTREAM_RETRIES: '0' } });
+    const wallClock = manualClock();
+    h = await startGateway({ env: { UPSTREAM_RETRIES: '0' }, wallClock: wallClock.now });
     const product = h.mock.catalog.products[0]!;
     await h.query(PRODUCT, { g: product.goodsCode });
     h.mock.expireAllTokens();
@@ -194,7 +196,7 @@ describe('resilience: answering while the upstream misbehaves', () => {
 
     h.mock.clearFaults();
     h.mock.resetCounters();
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // the token manager's first backoff
+    wallClock.advance(1000); // the token manager's first backoff
     const recovered = await Promise.all(
       h.mock.catalog.products.slice(1, 11).map((p) => h.query(PRODUCT, { g: p.goodsCode })),
     );

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { maskError } from '../../src/plugins/serving/mask-error.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { startGateway, type Harness } from '../helpers/gateway.js';
+import { manualClock } from '../helpers/upstream.js';
 
 describe('serving', () => {
   let h: Harness;
@@ -26,15 +27,16 @@ describe('serving', () => {
   });
 
   it('is alive on /healthz and ready on /readyz only while a token can be obtained', async () => {
-    h = await startGateway();
+    const wallClock = manualClock();
+    h = await startGateway({ wallClock: wallClock.now });
     expect(await (await fetch(`${h.url}/healthz`)).json()).toEqual({ status: 'ok' });
     h.mock.fault('/oauth/token', 'http503');
     const down = await fetch(`${h.url}/readyz`);
     expect(down.status).toBe(503);
     expect(await down.json()).toEqual({ status: 'unavailable', code: 'UPSTREAM_UNAVAILABLE', breakers: {} });
     h.mock.clearFaults();
-    // The token manager backs off for a second after a failed token request.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The token manager backs off for a second after a failed token request (on its wall clock).
+    wallClock.advance(1000);
     const up = await fetch(`${h.url}/readyz`);
     expect(up.status).toBe(200);
   });

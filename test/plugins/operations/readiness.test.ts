@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { get, post } from '../../helpers/http.js';
+import { manualClock } from '../../helpers/upstream.js';
 
 const PRODUCT = 'query($g: String!) { product(goodsCode: $g) { productName } }';
 
@@ -28,14 +29,15 @@ describe('/readyz and /healthz', () => {
   });
 
   it('answers 503 with a code when no upstream token can be obtained, and ready again once one can', async () => {
-    h = await startGateway();
+    const wallClock = manualClock();
+    h = await startGateway({ wallClock: wallClock.now });
     h.mock.fault('/oauth/token', 'http503');
     const down = await get(h, '/readyz');
     expect(down.status).toBe(503);
     expect(down.body).toEqual({ status: 'unavailable', code: 'UPSTREAM_UNAVAILABLE', breakers: {} });
 
     h.mock.clearFaults();
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // the token manager's first backoff
+    wallClock.advance(1000); // the token manager's first backoff
     expect((await get(h, '/readyz')).status).toBe(200);
   });
 
