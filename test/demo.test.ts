@@ -118,7 +118,7 @@ describe('demo mode', () => {
     expect(results.filter((r) => r.data.site?.code ?? r.data.product?.goodsCode)).toHaveLength(100);
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
-  }, 30_000);
+  }, 60_000);
 
   it('refuses to start on bad configuration, naming every bad variable', async () => {
     const child = runBuilt({ PORT: 'abc', UPSTREAM_BASE_URL: 'nope', OAUTH_CLIENT_AUTH: 'digest' });
