@@ -29,6 +29,7 @@ import { useRateLimit } from './plugins/protection/use-rate-limit.js';
 import { useRequestLog } from './plugins/operations/use-request-log.js';
 import { batchingOptions, corsOptions, protectionPlugins } from './plugins/protection/use-protection.js';
 import { useResponseCache } from './plugins/serving/use-response-cache.js';
+import { useHttpCaching } from './plugins/serving/use-http-caching.js';
 import { useGraphQLPath } from './plugins/serving/use-graphql-path.js';
 import { useReadableBody } from './plugins/serving/use-readable-body.js';
 import { createParserCaches } from './plugins/serving/parser-caches.js';
@@ -154,6 +155,8 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       ...protectionPlugins(config),
       useReadableBody(),
       useRequestScope(),
+      // Cache-Control, Age and Vary for browsers and CDNs, from what the response cache knows (README: HTTP caching and CDNs).
+      useHttpCaching({ clock: clock ?? performance, apiKeys: config.apiKeys.length > 0, cors: config.corsOrigins.length > 0 }),
       useResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance }),
       // Arguments first: a bad one is named as such, never counted or priced (use-argument-checks.ts).
       useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime }),

@@ -131,5 +131,7 @@ function tooLarge(request: IncomingMessage, response: ServerResponse, maxBytes: 
     errors: [{ message: `The request body exceeds ${maxBytes} bytes`, extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
   });
   const requestId = requestIdFrom(request.headers[REQUEST_ID_HEADER] as string | undefined);
-  response.writeHead(413, { 'content-type': 'application/json', connection: 'close', [REQUEST_ID_HEADER]: requestId }).end(body);
+  // no-store like every refusal before GraphQL runs (use-http-caching.ts sets it on yoga's).
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close', [REQUEST_ID_HEADER]: requestId };
+  response.writeHead(413, headers).end(body);
 }

@@ -16,6 +16,8 @@
  * - `ETag` on every stored answer; a GET whose `If-None-Match` matches it (RFC 9110's weak
  *   comparison, a list or `*`) gets 304.
  * - Memory: the store is bounded in bytes, each entry counted with its key and a fixed overhead.
+ * - What the HTTP caches downstream are told (`Cache-Control`, `Age`, `Vary`) is
+ *   use-http-caching.ts's job; it learns when a served answer was stored from `storedAnswerServed`.
  *
  * Put it after the request scope (whose end must run on a hit too) and before the argument
  * checks and the upstream budget (a stored answer passed them when it was made).
@@ -34,10 +36,25 @@ export interface ResponseCacheOptions {
   clock: Clock;
 }
 
-interface StoredResponse {
+interface StoredResponse extends StoredAnswerTimes {
   body: ArrayBuffer;
   contentType: string;
   etag: string;
+}
+
+/** When a stored answer was stored and when the first of its data stops being fresh (the data cache's clock, ms). */
+export interface StoredAnswerTimes {
+  storedAt: number;
+  expiresAt: number;
+}
+
+// Private: the stored answer each request was served, for storedAnswerServed. Keyed by the
+// request object, so that gateways sharing this module never see each other's requests.
+const served = new WeakMap<Request, StoredAnswerTimes>();
+
+/** The times of the stored answer `request` was served from the response cache, if it was. */
+export function storedAnswerServed(request: Request): StoredAnswerTimes | undefined {
+  return served.get(request);
 }
 
 /** An answer larger than this share of the whole cache is not stored. */
@@ -89,6 +106,7 @@ export function useResponseCache({ maxBytes, clock }: ResponseCacheOptions): Plu
       }
       if (record !== undefined) record.responseCache = 'hit';
       hits.set(request, hit);
+      served.set(request, hit);
       // The result is never serialised: onResultProcess answers with the stored bytes.
       setResultAndStopExecution({});
     },
@@ -108,10 +126,12 @@ export function useResponseCache({ maxBytes, clock }: ResponseCacheOptions): Plu
       const record = currentRequest();
       if (record === undefined || !storable(record, response)) return;
       const body = await response.clone().arrayBuffer();
-      const ttl = Math.floor(record.dataExpiresAt - clock.now());
+      const storedAt = clock.now();
+      const ttl = Math.floor(record.dataExpiresAt - storedAt);
       if (ttl <= 0) return;
       const etag = `"${createHash('sha1').update(new Uint8Array(body)).digest('base64url')}"`;
-      store.set(key, { body, contentType: response.headers.get('content-type') ?? 'application/json', etag }, { ttl });
+      const contentType = response.headers.get('content-type') ?? 'application/json';
+      store.set(key, { body, contentType, etag, storedAt, expiresAt: record.dataExpiresAt }, { ttl });
       response.headers.set('etag', etag);
     },
   };

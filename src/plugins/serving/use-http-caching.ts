@@ -1,0 +1,98 @@
+/**
+ * What HTTP caches downstream (browsers, CDNs, a caching proxy) are told about each answer on the
+ * GraphQL endpoint (README "HTTP caching and CDNs"). One rule, in one place:
+ *
+ * - A GET answered `200` (or `304` from the response cache) with plain JSON, made of one
+ *   operation with no error, nothing stale and data whose freshness is known, is cacheable:
+ *   `Cache-Control: public, max-age=N` (`private` when `GATEWAY_API_KEYS` is set, so a shared
+ *   cache never serves it to a client without a key), where N is the whole seconds until the first
+ *   of its data stops being fresh (the data cache reports each lookup's expiry on the request
+ *   record, whether or not the response cache is on). Served from the response cache it also
+ *   carries `Age`, the whole seconds since it was stored. N is the time left *now*, not the
+ *   stored answer's lifetime: a cache that honours `Age` keeps it N − Age seconds, shorter than it
+ *   could, never longer; one that ignores `Age` (nginx does) keeps it exactly N.
+ * - `Vary` names what else changes the answer: `Accept` (it chooses the media type), the API key
+ *   headers when keys are set, and `Origin` when CORS is on (the CORS headers echo it).
+ * - Everything else gets `Cache-Control: no-store`: POSTs, answers with errors or stale data,
+ *   answers made of the time now (`isOpen` without `at`) or stating their data's age (the catalog
+ *   index's `dataAge`, true when made, false when replayed: the request scope marks both as
+ *   already expired), answers that read no cached data (introspection: no freshness to go by),
+ *   less than a second of freshness left, batches, ambiguous requests, incremental responses
+ *   (`multipart/mixed`, `text/event-stream`), and refusals before GraphQL runs (401, 413, 415,
+ *   429…).
+ *
+ * `ETag` and the `304` answer to `If-None-Match` stay the response cache's (use-response-cache.ts).
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { Clock } from '../../cache/cache.js';
+import { currentRequest, type RequestRecord } from '../../observability/request-record.js';
+import { ambiguousRequest } from './response-cache-key.js';
+import { storedAnswerServed } from './use-response-cache.js';
+
+export interface HttpCachingOptions {
+  /** The shared data cache's clock (the record's expiry times and the response cache's come from it). */
+  clock: Clock;
+  /** Whether clients authenticate with API keys (`GATEWAY_API_KEYS`): answers are then `private`. */
+  apiKeys: boolean;
+  /** Whether CORS is on (`CORS_ORIGINS` not `none`): the answer's CORS headers depend on `Origin`. */
+  cors: boolean;
+}
+
+/** Media types of a whole (not incremental) JSON answer. */
+const PLAIN_JSON = new Set(['application/json', 'application/graphql-response+json']);
+
+export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Plugin {
+  const vary = ['Accept', ...(apiKeys ? ['Authorization', 'x-api-key'] : []), ...(cors ? ['Origin'] : [])];
+  const scope = apiKeys ? 'private' : 'public';
+  let graphqlEndpoint = '/graphql';
+  return {
+    onYogaInit({ yoga }) {
+      graphqlEndpoint = yoga.graphqlEndpoint;
+    },
+    onResponse({ request, response }) {
+      const url = new URL(request.url, 'http://localhost');
+      if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS') return;
+      const freshness = cacheableFor(request, url, response);
+      if (freshness === undefined) return replaceHeader(response, 'cache-control', 'no-store');
+      replaceHeader(response, 'cache-control', `${scope}, max-age=${freshness.maxAgeS}`);
+      if (freshness.ageS !== undefined) replaceHeader(response, 'age', String(freshness.ageS));
+      replaceHeader(response, 'vary', mergeVary(response.headers.get('vary'), vary));
+    },
+  };
+
+  // Private: whole seconds of freshness left (and the age, when stored), or undefined for no-store.
+  function cacheableFor(request: Request, url: URL, response: Response): { maxAgeS: number; ageS?: number } | undefined {
+    const record = currentRequest();
+    if (request.method !== 'GET' || record === undefined || !complete(record, response)) return undefined;
+    if (ambiguousRequest(request, url)) return undefined;
+    const now = clock.now();
+    const stored = storedAnswerServed(request);
+    const expiresAt = stored?.expiresAt ?? record.dataExpiresAt;
+    if (!Number.isFinite(expiresAt)) return undefined;
+    const maxAgeS = Math.floor((expiresAt - now) / 1000);
+    if (maxAgeS < 1) return undefined;
+    return stored === undefined ? { maxAgeS } : { maxAgeS, ageS: Math.max(0, Math.floor((now - stored.storedAt) / 1000)) };
+  }
+}
+
+// Private: one operation, answered whole as plain JSON, with no error and nothing stale.
+function complete(record: RequestRecord, response: Response): boolean {
+  const mediaType = response.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  const status = response.status === 200 ? PLAIN_JSON.has(mediaType) : response.status === 304;
+  return status && record.operations.length === 1 && record.errorCodes.size === 0 && record.cacheStale === 0;
+}
+
+// Private: sets a header, replacing any value. @whatwg-node's Headers, built from an object whose
+// names are capitalised (yoga's SSE answer sets `Cache-Control: no-cache`), would otherwise keep
+// that one beside the new one: delete finds it whatever its case.
+function replaceHeader(response: Response, name: string, value: string): void {
+  response.headers.delete(name);
+  response.headers.set(name, value);
+}
+
+// Private: `existing` (e.g. CORS's `Origin`) and `names`, each once, case-insensitively.
+function mergeVary(existing: string | null, names: readonly string[]): string {
+  const all = [...(existing?.split(',').map((name) => name.trim()).filter(Boolean) ?? []), ...names];
+  const seen = new Set<string>();
+  return all.filter((name) => !seen.has(name.toLowerCase()) && seen.add(name.toLowerCase())).join(', ');
+}
