@@ -36,6 +36,7 @@ import { createParserCaches } from './plugins/serving/parser-caches.js';
 import { useParameterLimits } from './plugins/protection/use-parameter-limits.js';
 import { useSchemaSdl } from './plugins/explorer/use-schema-sdl.js';
 import { useRequestScope } from './plugins/serving/use-request-scope.js';
+import { useIncrementalDelivery } from './plugins/serving/use-incremental-delivery.js';
 import { useUpstreamBudget } from './plugins/protection/upstream-budget/use-upstream-budget.js';
 import { resolvers } from './resolvers/index.js';
 import { createScaleOut } from './scale-out.js';
@@ -155,6 +156,8 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       ...protectionPlugins(config),
       useReadableBody(),
       useRequestScope(),
+      // @defer and @stream: answers in parts over multipart/mixed or SSE (README: Incremental delivery).
+      useIncrementalDelivery(),
       // Cache-Control, Age and Vary for browsers and CDNs, from what the response cache knows (README: HTTP caching and CDNs).
       useHttpCaching({ clock: clock ?? performance, apiKeys: config.apiKeys.length > 0, cors: config.corsOrigins.length > 0 }),
       useResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance }),

@@ -7,7 +7,8 @@
  *   lines through `withRequestIds`).
  * - One info line per GraphQL request (`msg: 'graphql request'`) with the operation, HTTP status,
  *   outcome, duration, upstream calls made for it, cache hits/misses/stale serves and the error
- *   codes of the response. Health checks, metrics scrapes and the GraphiQL page get no line.
+ *   codes of the response; for an answer in parts (`@defer`, `@stream`), of all its parts, written
+ *   once the last is sent (or the client left). Health checks, metrics scrapes and the GraphiQL page get no line.
  * - `gateway_graphql_requests_total` / `_duration_seconds` (whether the operation ran decides
  *   whether its name may get a label of its own), and `gateway_rejected_requests_total`.
  *
@@ -31,6 +32,8 @@ const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 
 export function useRequestLog(logger: Logger, metrics: GatewayMetrics): Plugin {
   let graphqlEndpoint = '/graphql';
+  /** Answers in parts still being sent, per request, and what to do when the last one ends. */
+  const streams = new WeakMap<RequestRecord, { open: number; ended: (() => void) | undefined }>();
   return {
     onYogaInit({ yoga }) {
       graphqlEndpoint = yoga.graphqlEndpoint;
@@ -52,7 +55,29 @@ export function useRequestLog(logger: Logger, metrics: GatewayMetrics): Plugin {
     },
     onExecute({ args }) {
       const operation = getOperationAST(args.document, args.operationName);
-      currentRequest()?.operations.push(operation?.name?.value ?? 'anonymous');
+      const record = currentRequest();
+      record?.operations.push(operation?.name?.value ?? 'anonymous');
+      return {
+        onExecuteDone({ result }) {
+          if (record === undefined || !(Symbol.asyncIterator in result)) return undefined;
+          // An answer in parts (@defer, @stream): its line is written after the last part.
+          const stream = streams.get(record) ?? { open: 0, ended: undefined };
+          stream.open += 1;
+          streams.set(record, stream);
+          return {
+            onNext({ result: part }) {
+              for (const error of part.errors ?? []) record.errorCodes.add(codeOf(error));
+              for (const increment of 'incremental' in part ? part.incremental ?? [] : []) {
+                for (const error of increment.errors ?? []) record.errorCodes.add(codeOf(error));
+              }
+            },
+            onEnd() {
+              stream.open -= 1;
+              if (stream.open === 0) stream.ended?.();
+            },
+          };
+        },
+      };
     },
     onResultProcess({ result }) {
       const record = currentRequest();
@@ -66,7 +91,10 @@ export function useRequestLog(logger: Logger, metrics: GatewayMetrics): Plugin {
       if (record === undefined) return;
       response.headers.set(REQUEST_ID_HEADER, record.id);
       if (record.rejectedAs !== undefined) metrics.rejectedRequest(record.rejectedAs);
-      if (record.graphql) logAndCount(record, response.status, metrics);
+      if (!record.graphql) return;
+      const stream = streams.get(record);
+      if (stream !== undefined && stream.open > 0) stream.ended = () => logAndCount(record, response.status, metrics);
+      else logAndCount(record, response.status, metrics);
     },
   };
 }

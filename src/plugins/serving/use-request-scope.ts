@@ -65,22 +65,41 @@ export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
       const { scope } = args.contextValue;
       return {
         onExecuteDone({ result, setResult }) {
+          const record = currentRequest();
+          if (Symbol.asyncIterator in result) {
+            // An answer in parts (@defer, @stream) is one operation: the deadline holds until its
+            // last part, which carries the notes. It is never replayed, whole or in parts.
+            if (record !== undefined) record.dataExpiresAt = Number.NEGATIVE_INFINITY;
+            return {
+              onNext({ result: part, setResult: setPart }) {
+                if (!('hasNext' in part) || part.hasNext !== false) return;
+                const extensions = notesOf(scope);
+                if (extensions !== undefined) setPart({ ...part, extensions: { ...part.extensions, ...extensions } });
+              },
+              onEnd: () => scope?.dispose(),
+            };
+          }
           scope?.dispose();
-          const stale = scope?.stale ?? [];
-          const dataAge = scope?.dataAge;
           // An answer made of the time now, or stating its data's age, is true when made, not
           // when replayed: its data is as good as expired for the response cache.
-          const record = currentRequest();
-          if (record !== undefined && (scope?.timeDependent === true || dataAge !== undefined)) {
+          if (record !== undefined && (scope?.timeDependent === true || scope?.dataAge !== undefined)) {
             record.dataExpiresAt = Number.NEGATIVE_INFINITY;
           }
-          if ((stale.length === 0 && dataAge === undefined) || Symbol.asyncIterator in result) return;
-          const extensions = { ...result.extensions, ...(stale.length > 0 && { stale }), ...(dataAge !== undefined && { dataAge }) };
-          setResult({ ...result, extensions });
+          const extensions = notesOf(scope);
+          if (extensions !== undefined) setResult({ ...result, extensions: { ...result.extensions, ...extensions } });
+          return undefined;
         },
       };
     },
   };
+}
+
+// Private: the answer's `stale` and `dataAge` notes, if it has any.
+function notesOf(scope: RequestScope | undefined): Record<string, unknown> | undefined {
+  const stale = scope?.stale ?? [];
+  const dataAge = scope?.dataAge;
+  if (stale.length === 0 && dataAge === undefined) return undefined;
+  return { ...(stale.length > 0 && { stale }), ...(dataAge !== undefined && { dataAge }) };
 }
 
 function requestTimeout(timeoutMs: number): GraphQLError {

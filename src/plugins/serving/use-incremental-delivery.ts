@@ -1,0 +1,80 @@
+/**
+ * Incremental delivery: `@defer` on fragments and `@stream` on lists, with graphql-yoga's own
+ * plugin (it adds both directives to the schema and their validation rules; yoga's executor runs
+ * them and answers in parts over `multipart/mixed` or server-sent events).
+ *
+ * An operation that would answer in parts to a client that accepts neither of those media types
+ * is refused before it runs, `NOT_ACCEPTABLE` with HTTP 406 and a GraphQL error naming what to
+ * send, instead of yoga's empty 406 after execution (which had already cost upstream calls).
+ * Directives whose `if` is false do not count: such an operation answers in one piece.
+ *
+ * How the rest treats an answer in parts (as one operation): the request scope keeps the deadline
+ * until the last part and marks the answer as not to be replayed (no response cache entry, no
+ * HTTP caching); the request log writes its line when the last part is sent; the budget's
+ * estimate walks deferred fragments like any other, and its hard stop counts calls made while
+ * streaming (one count per request).
+ */
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { GraphQLError, Kind, valueFromASTUntyped, visit, BREAK, type DirectiveNode, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { RequestScope } from './use-request-scope.js';
+
+export const NOT_ACCEPTABLE = 'NOT_ACCEPTABLE';
+
+/** Media types an answer in parts is sent as. */
+const INCREMENTAL_MEDIA_TYPES = ['multipart/mixed', 'text/event-stream'];
+
+export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request?: Request }> {
+  return {
+    ...useDeferStream(),
+    onExecute({ args, setResultAndStopExecution }) {
+      const { request, scope } = args.contextValue;
+      if (request === undefined || acceptsIncremental(request.headers.get('accept'))) return;
+      if (!asksForParts(args.document, args.variableValues ?? {})) return;
+      scope?.dispose();
+      setResultAndStopExecution({
+        errors: [
+          new GraphQLError(
+            `This operation uses @defer or @stream and is answered in parts; send Accept: ${INCREMENTAL_MEDIA_TYPES.join(' or ')}`,
+            { extensions: { code: NOT_ACCEPTABLE, http: { status: 406 } } },
+          ),
+        ],
+      });
+    },
+  };
+}
+
+/**
+ * Whether an `Accept` header admits an answer in parts, read as yoga's result processors read it
+ * (no header is `*∕*`; wildcards match; only UTF-8).
+ */
+export function acceptsIncremental(accept: string | null): boolean {
+  for (const entry of (accept ?? '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
+    const [mediaType = '', ...params] = entry.split(';');
+    const charset = params.find((param) => param.startsWith('charset='));
+    if (charset !== undefined && charset !== 'charset=utf-8') continue;
+    const [type, subtype] = mediaType.split('/');
+    for (const wanted of INCREMENTAL_MEDIA_TYPES) {
+      const [wantedType, wantedSubtype] = wanted.split('/');
+      if ((type === '*' || type === wantedType) && (subtype === '*' || subtype === wantedSubtype)) return true;
+    }
+  }
+  return false;
+}
+
+// Private: a `@defer` or `@stream` anywhere in the document whose `if` is not false.
+function asksForParts(document: DocumentNode, variables: Record<string, unknown>): boolean {
+  let found = false;
+  visit(document, {
+    Directive(node: DirectiveNode) {
+      if (node.name.value !== 'defer' && node.name.value !== 'stream') return undefined;
+      const condition = node.arguments?.find((arg) => arg.name.value === 'if');
+      if (condition !== undefined && condition.value.kind !== Kind.NULL && valueFromASTUntyped(condition.value, variables) === false) {
+        return undefined;
+      }
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+}
