@@ -3,6 +3,7 @@
  * (test/helpers/nginx.ts), configured like a CDN that keeps any 200 for 10 minutes unless told
  * otherwise. Requests reaching the gateway are counted by its `graphql request` log lines.
  */
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { requestLines } from '../../helpers/http.js';
@@ -11,8 +12,8 @@ import { startCachingProxy, type CachingProxy } from '../../helpers/nginx.js';
 const CITIES = `query Cities { cities(pageSize: 2) { items { code } } }`;
 const KEY = 'http-caching-proxy-key-0001';
 
-async function get(proxy: CachingProxy, headers: Record<string, string> = {}) {
-  const response = await fetch(`${proxy.url}/graphql?query=${encodeURIComponent(CITIES)}`, {
+async function get(proxy: CachingProxy, headers: Record<string, string> = {}, search = `query=${encodeURIComponent(CITIES)}`) {
+  const response = await fetch(`${proxy.url}/graphql?${search}`, {
     headers: { accept: 'application/json', ...headers },
   });
   return { status: response.status, headers: response.headers, body: (await response.json()) as any };
@@ -54,6 +55,26 @@ describe('the gateway behind a caching proxy', () => {
     expect(after.headers.get('x-proxy-cache')).toBe('EXPIRED');
     expect(after.headers.get('cache-control')).toBe('public, max-age=2');
   }, 30_000);
+
+  it('caches a GET by persisted-query hash once the gateway knows the hash, and never its not-found answer', async () => {
+    h = await startGateway();
+    proxy = await startCachingProxy(h.url);
+    const sha256Hash = createHash('sha256').update(CITIES).digest('hex');
+    const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash } });
+    const byHash = `extensions=${encodeURIComponent(extensions)}`;
+    const unknown = await get(proxy, {}, byHash);
+    expect(unknown.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    expect(unknown.headers.get('cache-control')).toBe('no-store');
+
+    const registered = await get(proxy, {}, `${byHash}&query=${encodeURIComponent(CITIES)}`);
+    expect(registered.body.data.cities.items).toHaveLength(2);
+    const first = await get(proxy, {}, byHash);
+    expect(first.headers.get('x-proxy-cache')).toBe('MISS');
+    expect(first.body).toEqual(registered.body);
+    const again = await get(proxy, {}, byHash);
+    expect(again.headers.get('x-proxy-cache')).toBe('HIT');
+    expect(requestLines(h)).toHaveLength(3);
+  });
 
   it('never caches an answer with errors', async () => {
     h = await startGateway({ env: { UPSTREAM_RETRIES: '0' } });
