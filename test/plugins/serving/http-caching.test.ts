@@ -100,12 +100,19 @@ describe('HTTP caching headers', () => {
     expect(indexed.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('gives no-store to answers that are not one whole JSON answer of one unambiguous operation', async () => {
+  it('gives no-store to answers in parts (@defer, SSE) and to any that is not one whole JSON answer of one unambiguous operation', async () => {
     h = await startGateway();
     const events = await fetch(getUrl(h, CITIES), { headers: { accept: 'text/event-stream' } });
     expect(events.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(await events.text()).toContain('"cities"');
     expect(events.headers.get('cache-control')).toBe('no-store');
+
+    const deferred = await fetch(getUrl(h, `{ cities(pageSize: 2) { total ... @defer { items { code } } } }`), {
+      headers: { accept: 'multipart/mixed' },
+    });
+    expect(deferred.headers.get('content-type')).toMatch(/^multipart\/mixed/);
+    expect(await deferred.text()).toContain('"hasNext":false');
+    expect(deferred.headers.get('cache-control')).toBe('no-store');
 
     const twice = await get(`${getUrl(h, CITIES)}&query=${encodeURIComponent('{ __typename }')}`);
     expect(twice.headers.get('cache-control')).toBe('no-store');
