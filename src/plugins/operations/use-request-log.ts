@@ -19,6 +19,7 @@ import { getOperationAST, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from '../../logger.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
+import { maskError } from '../serving/mask-error.js';
 import {
   REQUEST_ID_HEADER,
   createRequestRecord,
@@ -65,10 +66,11 @@ export function useRequestLog(logger: Logger, metrics: GatewayMetrics): Plugin {
           stream.open += 1;
           streams.set(record, stream);
           return {
+            // Parts reach this hook before they are masked: the code logged is the one the client gets.
             onNext({ result: part }) {
-              for (const error of part.errors ?? []) record.errorCodes.add(codeOf(error));
+              for (const error of part.errors ?? []) record.errorCodes.add(codeOf(maskError(error, '')));
               for (const increment of 'incremental' in part ? part.incremental ?? [] : []) {
-                for (const error of increment.errors ?? []) record.errorCodes.add(codeOf(error));
+                for (const error of increment.errors ?? []) record.errorCodes.add(codeOf(maskError(error, '')));
               }
             },
             onEnd() {

@@ -8,6 +8,10 @@
  * send, instead of yoga's empty 406 after execution (which had already cost upstream calls).
  * Directives whose `if` is false do not count: such an operation answers in one piece.
  *
+ * Errors in the later parts (`incremental[].errors`) are masked as the first part's are (yoga's
+ * masking, and envelop's under it, only see a part's top-level `errors`): without this a
+ * deferred field's upstream failure reached the client with the gateway's own wording.
+ *
  * How the rest treats an answer in parts (as one operation): the request scope keeps the deadline
  * until the last part and marks the answer as not to be replayed (no response cache entry, no
  * HTTP caching); the request log writes its line when the last part is sent; the budget's
@@ -17,6 +21,7 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { GraphQLError, Kind, valueFromASTUntyped, visit, BREAK, type DirectiveNode, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { maskError } from './mask-error.js';
 import type { RequestScope } from './use-request-scope.js';
 
 export const NOT_ACCEPTABLE = 'NOT_ACCEPTABLE';
@@ -24,13 +29,32 @@ export const NOT_ACCEPTABLE = 'NOT_ACCEPTABLE';
 /** Media types an answer in parts is sent as. */
 const INCREMENTAL_MEDIA_TYPES = ['multipart/mixed', 'text/event-stream'];
 
+type Mask = (error: Error, message: string) => Error;
+
 export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request?: Request }> {
+  // yoga's own masking (it logs what it masks); ours when yoga has none to lend.
+  let mask: Mask = maskError;
+  let message = 'Unexpected error.';
   return {
     ...useDeferStream(),
+    onYogaInit({ yoga }) {
+      const options = (yoga as unknown as { maskedErrorsOpts?: { maskError: Mask; errorMessage: string } | null }).maskedErrorsOpts;
+      if (options) ({ maskError: mask, errorMessage: message } = options);
+    },
     onExecute({ args, setResultAndStopExecution }) {
       const { request, scope } = args.contextValue;
-      if (request === undefined || acceptsIncremental(request.headers.get('accept'))) return;
-      if (!asksForParts(args.document, args.variableValues ?? {})) return;
+      const refused = request !== undefined && !acceptsIncremental(request.headers.get('accept'))
+        && asksForParts(args.document, args.variableValues ?? {});
+      if (!refused) {
+        return {
+          onExecuteDone: () => ({
+            onNext({ result, setResult }) {
+              const masked = maskIncrementalErrors(result, (error) => mask(error, message));
+              if (masked !== result) setResult(masked);
+            },
+          }),
+        };
+      }
       scope?.dispose();
       setResultAndStopExecution({
         errors: [
@@ -40,6 +64,7 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
           ),
         ],
       });
+      return undefined;
     },
   };
 }
@@ -60,6 +85,16 @@ export function acceptsIncremental(accept: string | null): boolean {
     }
   }
   return false;
+}
+
+/** A part with the errors of its `incremental` entries masked (the same part when it has none). */
+export function maskIncrementalErrors<T extends object>(part: T, mask: (error: Error) => Error): T {
+  const { incremental } = part as { incremental?: Array<{ errors?: readonly Error[] }> };
+  if (!incremental?.some((entry) => entry.errors?.length)) return part;
+  return {
+    ...part,
+    incremental: incremental.map((entry) => (entry.errors?.length ? { ...entry, errors: entry.errors.map(mask) } : entry)),
+  };
 }
 
 // Private: a `@defer` or `@stream` anywhere in the document whose `if` is not false.

@@ -11,13 +11,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockUpstream } from '../../../src/mock-upstream/index.js';
 import { createHeldUpstream, type HeldUpstream } from '../../helpers/held-upstream.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
+import { SITE_DEFERRED, SITE_PLAIN } from './incremental-queries.js';
 
 /** The paths a lane's product is loaded from: the deferred part's only upstream calls. */
 const PRODUCT_PATHS = ['/api/products/list', '/api/product/detail'];
-
-const LANES = `points { id code cargoLanes { stock product { id goodsCode productName } } }`;
-export const SITE_DEFERRED = `query SiteLanes($c: String!) { site(code: $c) { id code name ... @defer(label: "lanes") { ${LANES} } } }`;
-export const SITE_PLAIN = `query SiteLanes($c: String!) { site(code: $c) { id code name ${LANES} } }`;
 
 interface Setup {
   h: Harness;
