@@ -15,6 +15,8 @@ export interface CallLogEntry {
   query: Record<string, string>;
   /** The `Authorization` header as received, if any. */
   authorization?: string;
+  /** The W3C `traceparent` header as received, if any (the gateway's trace context). */
+  traceparent?: string;
   /** Arrival time, ms since the epoch (the mock's clock). */
   at: number;
 }

@@ -33,11 +33,12 @@ export interface MockState {
 /** Handle one request; never rejects. */
 export async function handleRequest(state: MockState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://mock-upstream');
-  const authorization = req.headers.authorization;
+  const { authorization, traceparent } = req.headers;
   const finish = state.counters.start({
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),
     ...(authorization === undefined ? {} : { authorization }),
+    ...(typeof traceparent === 'string' ? { traceparent } : {}),
     at: state.now(),
   });
   res.on('close', finish);

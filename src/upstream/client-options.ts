@@ -10,6 +10,7 @@ import type { BulkheadOptions } from './bulkhead.js';
 import type { TokenManager } from './contracts.js';
 import type { UpstreamObserver } from './observer.js';
 import type { RetryPolicy } from './retry.js';
+import type { UpstreamTracer } from './tracer.js';
 
 export interface UpstreamClientOptions {
   /** The upstream's base address, e.g. `https://api.example.com` (a path prefix is kept). Required. */
@@ -28,6 +29,11 @@ export interface UpstreamClientOptions {
   logger?: Logger;
   /** Told of every attempt and its outcome (metrics). Default: none. */
   observer?: UpstreamObserver;
+  /**
+   * Opens a client span per call (all its attempts), whose `traceparent` each attempt sends to
+   * the upstream. Default: none, no tracing work.
+   */
+  tracer?: UpstreamTracer;
   /** A body longer than this many bytes fails with `UPSTREAM_UNAVAILABLE`, never retried. Default: 10 MiB. */
   maxBodyBytes?: number;
   /**
@@ -81,6 +87,7 @@ export interface ClientSettings {
   dispatcher: Dispatcher | undefined;
   logger: Logger | undefined;
   observer: UpstreamObserver | undefined;
+  tracer: UpstreamTracer | undefined;
   maxBodyBytes: number;
   connections: number;
   retry: RetryPolicy;
@@ -116,6 +123,7 @@ export function resolveClientOptions(options: UpstreamClientOptions): ClientSett
     dispatcher: options.dispatcher,
     logger: options.logger,
     observer: options.observer,
+    tracer: options.tracer,
     maxBodyBytes: count('maxBodyBytes', 1),
     connections: 0,
     retry: {

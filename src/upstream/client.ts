@@ -7,6 +7,7 @@ import { type Envelope, isTokenTimeout, parseEnvelope, parseJson } from './envel
 import { UpstreamError, isUpstreamError, redactSecrets } from './errors.js';
 import { observed, outcomeOf } from './observer.js';
 import { withRetries } from './retry.js';
+import type { UpstreamSpan } from './tracer.js';
 import { abortable, send } from './transport.js';
 
 export type { UpstreamClientOptions } from './client-options.js';
@@ -17,6 +18,10 @@ interface Call {
   /** Path and query on the wire. */
   target: string;
   signal: AbortSignal | undefined;
+  /** The call's client span, when tracing is on: each attempt carries its `traceparent`. */
+  span?: UpstreamSpan;
+  /** Attempts sent so far (retries and the retry after a token refresh included). */
+  attempts: number;
 }
 
 /**
@@ -66,7 +71,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const settings = resolveClientOptions(options);
   const base = new URL(settings.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const { tokens, logger, observer } = settings;
+  const { tokens, logger, observer, tracer } = settings;
   const ownDispatcher = settings.dispatcher === undefined
     ? new Pool(base.origin, { connections: settings.connections, connect: { timeout: settings.timeoutMs } })
     : undefined;
@@ -77,18 +82,19 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
   async function exchange(call: Call, token: string): Promise<Answer> {
     const startedAt = performance.now();
-    const { status, text } = await send({
+    const { status, text, bytes } = await send({
       dispatcher,
       origin: base.origin,
       target: call.target,
       path: call.path,
       method: 'GET',
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...call.span?.propagationHeaders() },
       timeoutMs: settings.timeoutMs,
       maxBodyBytes: settings.maxBodyBytes,
       signal: call.signal,
     });
     logger?.debug({ path: call.path, status, ms: Math.round(performance.now() - startedAt) }, 'upstream call');
+    call.span?.setAttributes({ 'http.response.status_code': status, 'http.response.body.size': bytes });
     const envelope = parseEnvelope(parseJson(text));
     if (envelope?.code === 0) return { ok: true, result: envelope.result };
     const error = failure(call.path, status, envelope, token);
@@ -116,6 +122,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const inSlot = (): Promise<Answer> => settling(pass, call.signal, () => {
       pass.recheck();
       sent = true;
+      call.attempts += 1;
+      call.span?.setAttributes({ 'upstream.attempts': call.attempts });
       observer?.onAttemptStart?.(call.path);
       return observed(() => exchange(call, token), (answer) => (answer.ok ? 'ok' : outcomeOf(answer.error)),
         (outcome, durationMs) => observer?.onAttemptEnd?.({ path: call.path, outcome, durationMs, sent: true }));
@@ -133,12 +141,29 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         const { code, status } = error as UpstreamError;
         const outcome = outcomeOf(error);
         logger?.warn({ path: call.path, code, status, outcome, retry, delayMs: Math.round(delayMs) }, 'upstream call failed; retrying');
+        call.span?.addEvent('retry', { 'upstream.retry': retry, 'upstream.outcome': outcome, 'upstream.retry_delay_ms': Math.round(delayMs) });
       },
     });
   }
 
   async function get(path: string, query?: UpstreamQuery, requestOptions: { signal?: AbortSignal } = {}): Promise<unknown> {
-    const call: Call = { path, target: prefix + checkPath(path) + queryString(query), signal: requestOptions.signal };
+    const call: Call = { path, target: prefix + checkPath(path) + queryString(query), signal: requestOptions.signal, attempts: 0 };
+    if (tracer === undefined) return getCall(call);
+    return tracer.clientSpan(`GET ${path}`, { 'http.request.method': 'GET', 'url.path': prefix + path, 'server.address': base.hostname, 'upstream.path': path },
+      (span) => {
+        call.span = span;
+        return getCall(call).then((result) => {
+          span.setAttributes({ 'upstream.outcome': 'ok' });
+          return result;
+        }, (error: unknown) => {
+          span.setAttributes({ 'upstream.outcome': outcomeOf(error) });
+          throw error;
+        });
+      });
+  }
+
+  async function getCall(call: Call): Promise<unknown> {
+    const { path } = call;
     try {
       const token = await abortable(() => tokens.getToken(), call.signal, path);
       const first = await exchangeWithRetries(call, token);

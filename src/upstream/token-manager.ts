@@ -6,6 +6,7 @@ import { observed, type TokenObserver } from './observer.js';
 import { parseTokenAnswer } from './token-answer.js';
 import { credentialForms, tokenRequestBody, tokenRequestHeaders } from './token-request.js';
 import type { StoredToken, TokenStore } from './token-store.js';
+import type { UpstreamSpan, UpstreamTracer } from './tracer.js';
 import { send } from './transport.js';
 
 export interface TokenManagerOptions {
@@ -64,6 +65,8 @@ export interface TokenManagerOptions {
   logger?: Logger;
   /** Told of every token request and its outcome (metrics); never of the token. Default: none. */
   observer?: TokenObserver;
+  /** Opens a client span per token request (its path, status, outcome; never the token or the secret). Default: none. */
+  tracer?: UpstreamTracer;
 }
 
 const DEFAULT_REFRESH_SKEW_MS = 30_000;
@@ -113,7 +116,12 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   // The last token the upstream refused: never taken back from the store.
   let rejected: string | undefined;
 
-  async function fetchToken(): Promise<StoredToken> {
+  const { tracer } = options;
+  const attributes = { 'http.request.method': 'POST', 'url.path': url.pathname, 'server.address': url.hostname };
+  const requestToken = tracer === undefined ? () => fetchToken(undefined)
+    : () => tracer.clientSpan('POST token', attributes, (span) => fetchToken(span));
+
+  async function fetchToken(span: UpstreamSpan | undefined): Promise<StoredToken> {
     tokenRequests += 1;
     const startedAt = now();
     try {
@@ -123,11 +131,12 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         target: url.pathname + url.search,
         path: url.pathname,
         method: 'POST',
-        headers: tokenRequestHeaders(options),
+        headers: { ...tokenRequestHeaders(options), ...span?.propagationHeaders() },
         body: tokenRequestBody(options),
         timeoutMs: options.timeoutMs,
         maxBodyBytes: MAX_TOKEN_ANSWER_BYTES,
       });
+      span?.setAttributes({ 'http.response.status_code': response.status, 'http.response.body.size': response.bytes });
       const answer = parseTokenAnswer(response, url.pathname, secretForms);
       // Counted from when the request was sent, so the upstream's clock is never behind ours.
       const lifetimeMs = answer.expiresInS === undefined ? undefined : answer.expiresInS * 1000;
@@ -183,7 +192,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     const failure = lastFailure !== undefined && now() < lastFailure.retryAt ? lastFailure : undefined;
     if (failure !== undefined && store === undefined) return Promise.reject(backingOff(failure, now()));
     const tell = (outcome: string, durationMs: number) => options.observer?.onTokenRequest?.({ outcome, durationMs });
-    const request = () => observed(fetchToken, () => 'ok', tell);
+    const request = () => observed(requestToken, () => 'ok', tell);
     const obtained = store === undefined ? request()
       : failure === undefined ? store.refresh(request, rejected)
         : store.current(rejected).then((token) => token ?? Promise.reject(backingOff(failure, now())));

@@ -33,6 +33,8 @@ export interface TransportResponse {
   status: number;
   /** The body as UTF-8 text. */
   text: string;
+  /** The body's length on the wire, in bytes (for traces). */
+  bytes: number;
 }
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -53,8 +55,8 @@ export async function send(request: TransportRequest): Promise<TransportResponse
       bodyTimeout: request.timeoutMs,
     });
     status = response.statusCode;
-    const text = await readBoundedBody(response, request, status);
-    return { status, text };
+    const body = await readBoundedBody(response, request, status);
+    return { status, text: body.toString('utf8'), bytes: body.length };
   } catch (error) {
     if (error instanceof UpstreamError) throw error;
     throw transportFailure(error, request, deadline.timedOut, status);
@@ -111,7 +113,7 @@ function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined)
 }
 
 // Private: the body as text, failing once it grows past the cap (declared or actual length).
-async function readBoundedBody(response: Dispatcher.ResponseData, request: TransportRequest, status: number): Promise<string> {
+async function readBoundedBody(response: Dispatcher.ResponseData, request: TransportRequest, status: number): Promise<Buffer> {
   const declared = Number(response.headers['content-length']);
   if (declared > request.maxBodyBytes) {
     // Destroying an unread undici body emits an error; nobody else listens for it.
@@ -125,7 +127,7 @@ async function readBoundedBody(response: Dispatcher.ResponseData, request: Trans
     if (size > request.maxBodyBytes) throw bodyTooLarge(request, status); // leaving the loop destroys the body
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return Buffer.concat(chunks, size);
 }
 
 function bodyTooLarge(request: TransportRequest, status: number): UpstreamError {
