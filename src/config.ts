@@ -5,6 +5,7 @@
 import { isTimeZone } from './catalog/opening-hours.js';
 import { createReader, present, type Env, type Reader } from './config-readers.js';
 import type { PersistedOperations } from './persisted-operations-file.js';
+import { readTracing, type TracingConfig } from './observability/tracing-config.js';
 
 export type ClientAuth = 'basic' | 'post';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -173,6 +174,8 @@ export interface Config {
   index: IndexConfig;
   /** `SITE_TIMEZONE`: IANA time zone of the sites' opening hours (`openAt`, `isOpen`). Default `Asia/Shanghai`. */
   siteTimeZone: string;
+  /** OpenTelemetry traces (`OTEL_*`, observability/tracing-config.ts); `undefined`: off, no OTLP endpoint set. */
+  tracing: TracingConfig | undefined;
 }
 
 /** The catalog index. */
@@ -262,6 +265,7 @@ export function loadConfig(env: Env): Config {
       warmOnStart: read.bool('INDEX_WARM_ON_START', false),
     },
     siteTimeZone: read.string('SITE_TIMEZONE', 'Asia/Shanghai'),
+    tracing: readTracing(env, read, problems),
   };
   if (!isTimeZone(config.siteTimeZone)) {
     problems.push(`SITE_TIMEZONE must be an IANA time zone such as Asia/Shanghai, but got: ${JSON.stringify(config.siteTimeZone)}`);

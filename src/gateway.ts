@@ -17,6 +17,7 @@ import type { Logger } from './logger.js';
 import { createMetrics } from './observability/metrics.js';
 import { createObservers } from './observability/observers.js';
 import { withRequestIds } from './observability/request-record.js';
+import { createTracing } from './observability/tracing.js';
 import { GRAPHIQL_OPTIONS, isGraphiQLPageRequest, useGraphiQLPage } from './plugins/explorer/graphiql-page.js';
 import { maskError } from './plugins/serving/mask-error.js';
 import { useArgumentChecks } from './plugins/protection/use-argument-checks.js';
@@ -27,6 +28,7 @@ import { useHealth } from './plugins/operations/use-health.js';
 import { useMetrics } from './plugins/operations/use-metrics.js';
 import { useRateLimit } from './plugins/protection/use-rate-limit.js';
 import { useRequestLog } from './plugins/operations/use-request-log.js';
+import { useTracing } from './plugins/operations/use-tracing.js';
 import { batchingOptions, corsOptions, protectionPlugins } from './plugins/protection/use-protection.js';
 import { useResponseCache } from './plugins/serving/use-response-cache.js';
 import { useHttpCaching } from './plugins/serving/use-http-caching.js';
@@ -73,6 +75,8 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
   const { upstream } = config;
   // Shared components log through `log`: a line written on a request's behalf carries its id.
   const log = withRequestIds(logger);
+  // OpenTelemetry traces, only with an OTLP endpoint (observability/tracing.ts); else no hooks.
+  const tracing = config.tracing && createTracing(config.tracing);
   // With REDIS_URL, replicas share the cache and the token through Redis (scale-out.ts).
   const scaleOut = config.redis && createScaleOut(config.redis, {
     upstream, tokenTimeoutMs: config.tokenTimeoutMs, logger: log, onError: (operation) => metrics.redisError(operation),
@@ -91,6 +95,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     timeoutMs: config.tokenTimeoutMs,
     logger: log,
     observer: observers.tokens,
+    tracer: tracing?.upstream,
     store: scaleOut?.tokenStore,
     ...(wallClock ? { now: wallClock } : {}),
   });
@@ -104,6 +109,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     tokens,
     logger: log,
     observer: observers.upstream,
+    tracer: tracing?.upstream,
   });
   const cacheOptions: LruCacheOptions = {
     maxEntries: config.cacheMaxEntries,
@@ -126,6 +132,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     clock: clock ?? performance,
     logger: log,
     onBuilt: (part, outcome, durationMs) => metrics.indexBuild(part, outcome, durationMs),
+    ...(tracing ? { traceWalk: (part, walk) => tracing.inSpan(`catalog.walk ${part}`, { 'catalog.part': part }, walk) } : {}),
   }) : undefined;
   if (config.index.warmOnStart) index?.warm();
   const siteTime = createTimeReader(config.siteTimeZone);
@@ -143,6 +150,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     multipart: false,
     parserAndValidationCache: createParserCaches(),
     plugins: [
+      useTracing(tracing),
       useRequestLog(logger, metrics),
       useGraphQLPath(),
       useHealth(client, scaleOut?.state),
@@ -174,6 +182,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       await client.close();
       await tokens.close();
       await scaleOut?.close();
+      await tracing?.shutdown();
     },
   };
 }

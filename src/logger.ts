@@ -1,3 +1,4 @@
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
@@ -28,8 +29,24 @@ const REDACT_PATHS = [
  */
 const MAX_BUFFERED_LOG_BYTES = 8 * 1024 * 1024;
 
+export interface LoggerOptions {
+  /**
+   * Add `trace_id` and `span_id` of the active OpenTelemetry span to every line written while one
+   * is active, so logs and traces join. Default false: tracing off, no work per line.
+   */
+  traceIds?: boolean;
+}
+
 /** The one logger factory: JSON lines on stdout (or `destination`, which tests capture). */
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+export function createLogger(level: string, destination?: DestinationStream, options: LoggerOptions = {}): Logger {
   const out = destination ?? pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES });
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, out);
+  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, ...(options.traceIds ? { mixin: traceIds } : {}) }, out);
+}
+
+// Private: the active span's ids (a span not sampled has them too: its trace goes on upstream).
+function traceIds(): Record<string, string> {
+  const span = trace.getSpan(context.active());
+  if (span === undefined) return {};
+  const ids = span.spanContext();
+  return isSpanContextValid(ids) ? { trace_id: ids.traceId, span_id: ids.spanId } : {};
 }

@@ -14,7 +14,7 @@ const DEMO_PAGE_DIRECTORY = fileURLToPath(new URL('web', import.meta.url));
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, { traceIds: config.tracing !== undefined });
   const demo = config.upstream === undefined ? await startDemoUpstream(config.demoLatencyMs) : undefined;
   if (demo) logger.info({ upstream: demo.url }, 'demo mode: no UPSTREAM_BASE_URL, serving the built-in mock upstream');
   const upstream = config.upstream ?? demo!.upstream;

@@ -29,6 +29,8 @@ export interface CatalogIndexOptions {
   logger: Logger;
   /** Told of each build's end (metrics). */
   onBuilt?(part: 'sites' | 'products', outcome: 'ok' | 'error', durationMs: number): void;
+  /** Runs each walk of `part` in a trace span (observability/tracing.ts). Default: no tracing. */
+  traceWalk?<R>(part: 'sites' | 'products', walk: () => Promise<R>): Promise<R>;
 }
 
 export interface CatalogIndex {
@@ -50,6 +52,7 @@ export function createCatalogIndex(sources: Sources, options: CatalogIndexOption
       clock: options.clock,
       onError: onError(name),
       onBuilt: (outcome, durationMs) => options.onBuilt?.(name, outcome, durationMs),
+      ...(options.traceWalk ? { traced: (walk) => options.traceWalk!(name, walk) } : {}),
       build,
     });
 

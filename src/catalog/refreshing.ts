@@ -30,6 +30,8 @@ export interface RefreshingOptions<T> {
   onError(error: unknown): void;
   /** Told of each build's end (metrics). */
   onBuilt?(outcome: 'ok' | 'error', durationMs: number): void;
+  /** Runs each build (a walk of the upstream) in a trace span of its own. Default: no tracing. */
+  traced?<R>(build: () => Promise<R>): Promise<R>;
 }
 
 /** A value as served to one query. */
@@ -60,7 +62,7 @@ export function createRefreshing<T>(options: RefreshingOptions<T>): Refreshing<T
   let current: { value: T; loadedAt: number } | undefined;
   let failedAt: number | undefined;
 
-  const build = async () => {
+  const walk = async () => {
     const started = performance.now();
     try {
       const { value, ageMs, failed } = await options.build();
@@ -75,6 +77,8 @@ export function createRefreshing<T>(options: RefreshingOptions<T>): Refreshing<T
       throw error;
     }
   };
+  const { traced } = options;
+  const build = traced === undefined ? walk : () => traced(walk);
   // Builds are never aborted by a query leaving: the next query wants the result too.
   const start = () => builds.startInBackground('build', build, options.onError);
   const served = (entry: { value: T; loadedAt: number }): Served<T> => ({

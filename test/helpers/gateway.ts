@@ -75,7 +75,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
       ...config,
       upstream: { ...upstreamConfigFor(mock), ...options.upstream },
     },
-    { logger: createLogger('debug', sink), clock, wallClock: options.wallClock, demoPageDirectory: options.demoPageDirectory },
+    { logger: createLogger('debug', sink, { traceIds: config.tracing !== undefined }), clock, wallClock: options.wallClock, demoPageDirectory: options.demoPageDirectory },
   );
   const server = await listen(gateway.yoga, { ...config, port: 0, host: '127.0.0.1' });
 

@@ -1,0 +1,129 @@
+/**
+ * The two outer spans of a request's trace (observability/tracing.ts has the whole tree):
+ *
+ * - the HTTP request, a server span that continues the client's W3C `traceparent`: method, path
+ *   (never the query string, which may carry variables), status, request id, the upstream calls
+ *   and shared-cache hits, misses and stale serves counted for it, and the response cache's
+ *   verdict; the `extensions.code` of every error in the response;
+ * - each GraphQL operation (one per operation of a batch): its type, name and the SHA-256 of its
+ *   document, never its variables; the codes of the errors its execution returned.
+ *
+ * Without tracing (`undefined`) the plugin is empty. Put it first among the plugins, so its
+ * request span encloses every other plugin's work (and their log lines carry its ids).
+ */
+import { createHash } from 'node:crypto';
+import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
+import { getOperationAST, print, type DocumentNode, type GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { currentRequest } from '../../observability/request-record.js';
+import { codeOf, recordError, type Tracing } from '../../observability/tracing.js';
+
+type PromiseOrValue<T> = T | Promise<T>;
+
+export function useTracing(tracing: Tracing | undefined): Plugin {
+  if (tracing === undefined) return {};
+  const { tracer } = tracing;
+  const requestSpans = new WeakMap<Request, Span>();
+  const operationSpans = new WeakSet<Span>();
+  return {
+    instrumentation: {
+      request({ request }, serve) {
+        const method = request.method;
+        const path = new URL(request.url).pathname;
+        const span = tracer.startSpan(`${method} ${path}`, {
+          kind: SpanKind.SERVER,
+          attributes: { 'http.request.method': method, 'url.path': path },
+        }, tracing.extract(request.headers));
+        requestSpans.set(request, span);
+        return context.with(trace.setSpan(context.active(), span), () => endAfter(span, serve));
+      },
+      operation(_payload, run) {
+        const span = tracer.startSpan('graphql.operation', { kind: SpanKind.INTERNAL });
+        operationSpans.add(span);
+        return context.with(trace.setSpan(context.active(), span), () => endAfter(span, run));
+      },
+    },
+    onExecute({ args }) {
+      const span = trace.getActiveSpan();
+      if (span === undefined || !operationSpans.has(span) || !span.isRecording()) return undefined;
+      describeOperation(span, args.document, args.operationName, (args.contextValue as { params?: { query?: unknown } }).params?.query);
+      return {
+        onExecuteDone({ result }) {
+          if (!(Symbol.asyncIterator in result)) return recordErrors(span, result.errors);
+          // An incremental response: each part's errors, on the one operation span.
+          return { onNext: ({ result: part }) => recordErrors(span, part.errors) };
+        },
+      };
+    },
+    onResultProcess({ request, result }) {
+      const span = requestSpans.get(request);
+      if (span === undefined || !span.isRecording() || Symbol.asyncIterator in result) return;
+      for (const one of Array.isArray(result) ? result : [result]) recordErrors(span, one.errors);
+    },
+    onResponse({ request, response }) {
+      const span = requestSpans.get(request);
+      if (span === undefined || !span.isRecording()) return;
+      span.setAttribute('http.response.status_code', response.status);
+      if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${response.status}` });
+      const record = currentRequest();
+      if (record === undefined) return;
+      span.setAttributes({
+        'gateway.request_id': record.id,
+        'gateway.upstream_calls': record.upstreamCalls,
+        'gateway.cache_hits': record.cacheHits,
+        'gateway.cache_misses': record.cacheMisses,
+        'gateway.cache_stale': record.cacheStale,
+        ...(record.responseCache === undefined ? {} : { 'gateway.response_cache': record.responseCache }),
+      });
+    },
+  };
+}
+
+// Private: the operation's name, type and document hash; the span is named `query SiteLanes`.
+function describeOperation(span: Span, document: DocumentNode, operationName: string | null | undefined, query: unknown): void {
+  const operation = getOperationAST(document, operationName);
+  const type = operation?.operation ?? 'unknown';
+  const name = operation?.name?.value;
+  const text = typeof query === 'string' ? query : print(document);
+  span.updateName(name === undefined ? type : `${type} ${name}`);
+  span.setAttributes({
+    'graphql.operation.type': type,
+    ...(name === undefined ? {} : { 'graphql.operation.name': name }),
+    'graphql.document.hash': `sha256:${createHash('sha256').update(text).digest('hex')}`,
+  });
+}
+
+// Private: the `extensions.code`s of a result's errors on `span` (status ERROR, one event each).
+function recordErrors(span: Span, errors: readonly GraphQLError[] | undefined): void {
+  if (errors === undefined || errors.length === 0) return;
+  const codes = new Set<string>();
+  for (const error of errors) {
+    const code = codeOf(error);
+    codes.add(code);
+    span.addEvent('exception', { 'exception.type': code, ...(error.path ? { 'graphql.error.path': error.path.join('.') } : {}) });
+  }
+  span.setAttribute('graphql.error.codes', [...codes]);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: [...codes].join(',') });
+}
+
+// Private: runs `run` and ends `span` when it is done, recording an error it throws.
+function endAfter(span: Span, run: () => PromiseOrValue<void>): PromiseOrValue<void> {
+  let result: PromiseOrValue<void>;
+  try {
+    result = run();
+  } catch (error) {
+    recordError(span, error);
+    span.end();
+    throw error;
+  }
+  // Yoga may hand back a thenable that is no Promise instance.
+  if (typeof (result as Promise<void> | undefined)?.then !== 'function') {
+    span.end();
+    return result;
+  }
+  return (result as Promise<void>).then(() => span.end(), (error: unknown) => {
+    recordError(span, error);
+    span.end();
+    throw error;
+  });
+}
