@@ -18,7 +18,7 @@ import * as typedDocumentNodePlugin from '@graphql-codegen/typed-document-node';
 import * as typescriptPlugin from '@graphql-codegen/typescript';
 import * as operationsPlugin from '@graphql-codegen/typescript-operations';
 import * as resolversPlugin from '@graphql-codegen/typescript-resolvers';
-import { buildSchema, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { buildASTSchema, buildSchema, concatAST, parse, type DocumentNode, type GraphQLSchema } from 'graphql';
 
 const ROOT = new URL('../', import.meta.url);
 const SCHEMA = new URL('schema.graphql', ROOT);
@@ -68,16 +68,25 @@ const resolverTypes: Output = {
 };
 
 const WEB_OPERATIONS = new URL('examples/web/src/operations.graphql', ROOT);
+/**
+ * The directives the gateway serves besides schema.graphql's own (yoga's defer-stream plugin adds
+ * them, as graphql-tools declares them): the page's operations may use them.
+ */
+const SERVED_DIRECTIVES = `
+directive @defer(if: Boolean! = true, label: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT
+directive @stream(if: Boolean! = true, label: String, initialCount: Int = 0) on FIELD
+`;
 
 const webOperations: Output = {
   file: new URL('examples/web/src/generated/graphql.ts', ROOT),
   async generate(schema) {
     // codegen validates the operations against the schema and throws on the first mistake.
     const document = parse(await readFile(WEB_OPERATIONS, 'utf8'));
+    const served = concatAST([schema.ast, parse(SERVED_DIRECTIVES)]);
     return codegen({
       filename: fileURLToPath(webOperations.file),
-      schema: schema.ast,
-      schemaAst: schema.built,
+      schema: served,
+      schemaAst: buildASTSchema(served),
       documents: [{ location: fileURLToPath(WEB_OPERATIONS), document }],
       // typescript-operations (v6) writes the input types the operations use itself; with the
       // typescript plugin too, each would be declared twice.

@@ -6,9 +6,12 @@
  * `Product.availability(near:)` answers one entry per cargo lane, and a machine often holds a
  * product in several lanes; they come one after the other (a site's lanes keep their machine and
  * lane order), so the page adds them up into one row per machine.
+ *
+ * The availability is deferred (`@defer` in operations.graphql): the product's name shows at once,
+ * the machines when the gateway has found them.
  */
 import type { Client } from '@urql/core';
-import { ProductAvailabilityDocument, type ProductAvailabilityQuery } from './generated/graphql';
+import { ProductAvailabilityDocument, type ProductStockFragment } from './generated/graphql';
 import { mountLocationInput, type Location } from './location';
 import { mountProductSearch } from './product-search';
 import { byId, element, openBadge, showError, showLoading, showRows, siteHeader, type PanelView } from './render';
@@ -18,7 +21,7 @@ const MACHINES_SHOWN = 10;
 /** Lanes asked for: enough for MACHINES_SHOWN machines, unless the product fills many lanes of each. */
 const LANES_ASKED = 50;
 
-type Lane = NonNullable<ProductAvailabilityQuery['product']>['availability'][number];
+type Lane = ProductStockFragment['availability'][number];
 
 /** The lanes of one machine holding the product. */
 interface Machine {
@@ -69,6 +72,10 @@ function showNearest(client: Client, goodsCode: string, near: Location, view: Pa
       return showRows(view, '', []);
     }
     const name = product.productName ?? product.goodsCode;
+    if (product.availability === undefined) {
+      view.status.textContent = `Looking for the nearest machines with ${name}…`;
+      return;
+    }
     const machines = machinesOf(product.availability).slice(0, MACHINES_SHOWN);
     view.status.textContent = summaryOf(name, machines.length);
     const from = `${near.lat.toFixed(4)}, ${near.lng.toFixed(4)}`;

@@ -8,6 +8,8 @@ import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { Defer20220824Handler } from '@apollo/client/incremental';
 import { Client, fetchExchange } from '@urql/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createGraphQLClient } from '../../../examples/web/src/client.js';
+import { ProductAvailabilityDocument } from '../../../examples/web/src/generated/graphql.js';
 import { createMockUpstream } from '../../../src/mock-upstream/index.js';
 import { createHeldUpstream, type HeldUpstream } from '../../helpers/held-upstream.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
@@ -108,6 +110,37 @@ describe('incremental delivery to real clients', () => {
       for (const path of PRODUCT_PATHS) held.release(path);
       await vi.waitFor(() => expect(seen.at(-1)!.hasNext).toBe(false), { timeout: 10_000 });
       expect(seen.at(-1)!.data).toEqual(await plainAnswer(site));
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it("gives the example page's client (urql with graphcache) a product's name before its availability", async () => {
+    s = await setUp();
+    const { h, held } = s;
+    // The availability is answered from the catalog index, built from the sites with their points.
+    const INDEX_PATH = '/api/site/list-with-points';
+    held.hold(INDEX_PATH);
+    const product = h.mock.catalog.products[0]!;
+    const site = h.mock.catalog.sites.find((one) => one.lat !== null && one.lng !== null)!;
+    const variables = { goodsCode: product.goodsCode, near: { lat: site.lat!, lng: site.lng! }, first: 5 };
+    const seen: Array<{ productName: string | null; availability: unknown; stale: boolean }> = [];
+    const { unsubscribe } = createGraphQLClient(`${h.url}/graphql`)
+      .query(ProductAvailabilityDocument, variables)
+      .subscribe((result) => {
+        expect(result.error).toBeUndefined();
+        const found = result.data?.product;
+        if (found) seen.push({ productName: found.productName, availability: found.availability, stale: result.stale });
+      });
+    try {
+      await vi.waitFor(() => expect(seen.length).toBeGreaterThan(0), { timeout: 10_000 });
+      expect(seen[0]).toMatchObject({ productName: product.productName, availability: undefined });
+      expect(held.passed(INDEX_PATH)).toBe(0);
+      await vi.waitFor(() => expect(held.waiting(INDEX_PATH)).toBeGreaterThan(0), { timeout: 10_000 });
+      expect(seen).toHaveLength(1);
+
+      held.release(INDEX_PATH);
+      await vi.waitFor(() => expect(seen.at(-1)!.availability).toBeInstanceOf(Array), { timeout: 10_000 });
     } finally {
       unsubscribe();
     }
