@@ -71,7 +71,7 @@ export const INDEX_P99_TARGET_MS = 5;
 /** The performance issue's budget for the gateway's resident memory, in MB. */
 export const RSS_BUDGET_MB = 250;
 /** Scenarios that can run on their own (`BENCH_ONLY=scale-out`): no reports are written then. */
-export const ONLY_CHOICES = ['scale-out', 'index'] as const;
+export const ONLY_CHOICES = ['scale-out', 'index', 'tracing'] as const;
 /** `BENCH_ONLY`, when set: that scenario alone, for development. */
 export const ONLY = onlyChoice(process.env.BENCH_ONLY);
 /** The gateway's log level: its default (`info`, one line per request), as it is deployed. */

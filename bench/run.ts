@@ -9,6 +9,7 @@
  *   BENCH_ONLY=scale-out BENCH_SECONDS=3 npx tsx bench/run.ts   # one scenario; figures on stdout,
  *                                      # no report written (the reports need every scenario)
  *   BENCH_ONLY=index npm run bench     # the catalog index alone, the same way
+ *   BENCH_ONLY=tracing npm run bench   # tracing off and on (10 % sampled), warm and executed paths
  *
  * The driver re-executes itself under `taskset -c 1`: autocannon runs here, and the load
  * generator must not share a core with the server it measures (core 0).
@@ -26,6 +27,7 @@ import { CAN_PIN } from './processes.js';
 import { writeReports } from './report.js';
 import { buildResults, catalogIndexHeadline, catalogIndexTargets, scaleOutRow, type Target } from './report/results.js';
 import { measureScaleOut } from './scale-out.js';
+import { measureTracing, tracingRow } from './tracing.js';
 
 if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
   const child = spawn('taskset', ['-c', String(LOAD_CORE), process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
@@ -34,7 +36,7 @@ if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
   });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  const run = ONLY === 'scale-out' ? scaleOutOnly : ONLY === 'index' ? indexOnly : main;
+  const run = ONLY === 'scale-out' ? scaleOutOnly : ONLY === 'index' ? indexOnly : ONLY === 'tracing' ? tracingOnly : main;
   run().catch((error: unknown) => {
     console.error(error);
     process.exit(1);
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
     printTargets(results.targets);
     console.error(`bench: done in ${durationSeconds} s; ratios ${JSON.stringify(results.ratios)}`);
     console.error('bench: wrote bench/results/latest.json, bench/results/chart.svg, bench/RESULTS.md');
+    for (const run of await measureTracing(mock)) console.error(`bench: tracing ${JSON.stringify(tracingRow(run))}`);
   } finally {
     await mock.close();
   }
@@ -90,6 +93,22 @@ async function indexOnly(): Promise<void> {
     console.error(`bench: ${JSON.stringify(catalogIndexHeadline(index))}`);
     printTargets(catalogIndexTargets(index));
     console.error(`bench: catalog index only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
+  } finally {
+    await mock.close();
+  }
+}
+
+// Private: `BENCH_ONLY=tracing`: tracing's overhead alone, its figures as JSON on stdout and one
+// row per run on stderr. Nothing is written, as for scale-out.
+async function tracingOnly(): Promise<void> {
+  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first');
+  const started = Date.now();
+  const mock = await startMock();
+  try {
+    const runs = await measureTracing(mock);
+    process.stdout.write(JSON.stringify(runs, null, 2) + '\n');
+    for (const run of runs) console.error(`bench: tracing ${JSON.stringify(tracingRow(run))}`);
+    console.error(`bench: tracing only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
   } finally {
     await mock.close();
   }
