@@ -179,6 +179,12 @@ describe('incremental delivery over HTTP', () => {
       expect(parts[0].hasNext).toBe(true);
       expect(parts.length).toBeGreaterThan(1);
     }
+    // Nor by an HTTP cache, even as a GET.
+    const url = `${h.url}/graphql?query=${encodeURIComponent(SITE_DEFERRED)}&variables=${encodeURIComponent(JSON.stringify({ c: site }))}`;
+    const get = await fetch(url, { headers: { accept: MULTIPART } });
+    expect(get.headers.get('content-type')).toMatch(/^multipart\/mixed/);
+    expect(get.headers.get('cache-control')).toBe('no-store');
+    await get.arrayBuffer();
   });
 
   it('prices the deferred fragments with the rest: an operation over budget only through them is refused before it runs', async () => {
