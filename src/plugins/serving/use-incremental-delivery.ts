@@ -6,7 +6,9 @@
  * An operation that would answer in parts to a client that accepts neither of those media types
  * is refused before it runs, `NOT_ACCEPTABLE` with HTTP 406 and a GraphQL error naming what to
  * send, instead of yoga's empty 406 after execution (which had already cost upstream calls).
- * Directives whose `if` is false do not count: such an operation answers in one piece.
+ * Directives whose `if` is false do not count: such an operation answers in one piece. In a
+ * batch (`BATCHING_LIMIT`), whose answer is one JSON array, such an operation is refused the same
+ * way (yoga would put `{}` in its place and drop its data).
  *
  * Errors in the later parts (`incremental[].errors`) are masked as the first part's are (yoga's
  * masking, and envelop's under it, only see a part's top-level `errors`): without this a
@@ -35,15 +37,24 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
   // yoga's own masking (it logs what it masks); ours when yoga has none to lend.
   let mask: Mask = maskError;
   let message = 'Unexpected error.';
+  const batches = new WeakSet<Request>();
   return {
     ...useDeferStream(),
+    onRequestParse({ request }) {
+      return {
+        onRequestParseDone({ requestParserResult }) {
+          if (Array.isArray(requestParserResult)) batches.add(request);
+        },
+      };
+    },
     onYogaInit({ yoga }) {
       const options = (yoga as unknown as { maskedErrorsOpts?: { maskError: Mask; errorMessage: string } | null }).maskedErrorsOpts;
       if (options) ({ maskError: mask, errorMessage: message } = options);
     },
     onExecute({ args, setResultAndStopExecution }) {
       const { request, scope } = args.contextValue;
-      const refused = request !== undefined && !acceptsIncremental(request.headers.get('accept'))
+      const batched = request !== undefined && batches.has(request);
+      const refused = request !== undefined && (batched || !acceptsIncremental(request.headers.get('accept')))
         && asksForParts(args.document, args.variableValues ?? {});
       if (!refused) {
         return {
@@ -59,7 +70,9 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
       setResultAndStopExecution({
         errors: [
           new GraphQLError(
-            `This operation uses @defer or @stream and is answered in parts; send Accept: ${INCREMENTAL_MEDIA_TYPES.join(' or ')}`,
+            batched
+              ? 'This operation uses @defer or @stream, which a batch cannot answer in parts; send it alone'
+              : `This operation uses @defer or @stream and is answered in parts; send Accept: ${INCREMENTAL_MEDIA_TYPES.join(' or ')}`,
             { extensions: { code: NOT_ACCEPTABLE, http: { status: 406 } } },
           ),
         ],

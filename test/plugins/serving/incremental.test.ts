@@ -161,6 +161,20 @@ describe('incremental delivery over HTTP', () => {
     expect((await inline.json()).data.site.points).toBeDefined();
   });
 
+  it('refuses @defer inside a batch, whose one JSON answer cannot carry parts, and answers the batch\'s other operations', async () => {
+    s = await setUp({ env: { BATCHING_LIMIT: '5' } });
+    const { h, site } = s;
+    const response = await fetch(`${h.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: MULTIPART },
+      body: JSON.stringify([{ query: SITE_DEFERRED, variables: { c: site } }, { query: '{ cities { total } }' }]),
+    });
+    const [deferred, plain] = await response.json();
+    expect(deferred.errors[0].extensions.code).toBe('NOT_ACCEPTABLE');
+    expect(deferred.errors[0].message).toContain('send it alone');
+    expect(plain.data.cities.total).toBe(h.mock.catalog.cities.length);
+  });
+
   it('never stores an answer in parts, nor serves a stored plain answer to a request for parts', async () => {
     s = await setUp();
     const { h, site } = s;
@@ -196,6 +210,16 @@ describe('incremental delivery over HTTP', () => {
     expect(callsByPath(h.mock)).toEqual({});
     // Without the deferred fragment it fits.
     expect((await h.query(`query S($c: String!) { site(code: $c) { code name } }`, { c: site })).errors).toBeUndefined();
+  });
+
+  it('checks the arguments inside a deferred fragment before anything runs', async () => {
+    s = await setUp();
+    const { h, site } = s;
+    const deferredArgument = `query S($c: String!) { site(code: $c) { code ... @defer { isOpen(at: "nonsense") } } }`;
+    const body = await (await post(h, deferredArgument, { c: site }, MULTIPART)).json();
+    expect(body.errors.map((e: any) => e.extensions.code)).toEqual(['BAD_USER_INPUT']);
+    expect(body.data).toBeUndefined();
+    expect(callsByPath(h.mock)).toEqual({});
   });
 
   it('stops calls made while streaming beyond the budget, in the deferred part, with the budget code', async () => {
