@@ -68,10 +68,13 @@ describe('OpenTelemetry traces', () => {
     const token = only(spans, (span) => span.name === 'POST token');
     expect(token.attributes).toMatchObject({ 'http.request.method': 'POST', 'url.path': '/oauth/token', 'http.response.status_code': 200 });
 
-    // Logs and traces join: the request's line carries its trace and one of its spans.
+    // Logs and traces join: the request's line carries its trace and its span; the upstream
+    // client's debug lines carry their call's span.
     const line = requestLines(h)[0];
-    expect(line.trace_id).toBe(TRACE_ID);
-    expect(spans.map((span) => span.spanId)).toContain(line.span_id);
+    expect([line.trace_id, line.span_id]).toEqual([TRACE_ID, server.spanId]);
+    const callLines = logEntries(h).filter((entry) => entry.msg === 'upstream call');
+    expect(callLines.length).toBe(calls.length);
+    expect(callLines.map((entry) => entry.span_id).sort()).toEqual(calls.map((call) => call.spanId).sort());
   });
 
   it('sends no token, client secret, credentials or variable value to the collector', async () => {
@@ -138,6 +141,16 @@ describe('OpenTelemetry traces', () => {
     const spans = receiver.spans();
     expect(spans.length).toBeGreaterThan(2);
     expect(new Set(spans.map((span) => span.traceId))).toEqual(new Set([TRACE_ID]));
+  });
+
+  it('starts a fresh trace for a malformed traceparent instead of failing the request', async () => {
+    const { h, receiver } = await tracedGateway();
+    const answer = await post(h, '{ __typename }', { headers: { traceparent: `00-${'z'.repeat(32)}-${CLIENT_SPAN_ID}-01` } });
+    expect(answer.status).toBe(200);
+    await h.close();
+    const server = only(receiver.spans(), (span) => span.kind === SERVER);
+    expect(server.parentSpanId).toBe('');
+    expect(server.traceId).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it('with no endpoint makes no spans: nothing exported, no traceparent upstream, no trace ids in the logs', async () => {
