@@ -249,6 +249,26 @@ describe('incremental delivery over HTTP', () => {
     await vi.waitFor(() => expect(requestLines(h)[0]?.errorCodes).toContain('REQUEST_TIMEOUT'));
   });
 
+  it('writes the request line when a client leaves in the middle of an answer in parts', async () => {
+    s = await setUp();
+    const { h, held, site } = s;
+    held.hold(PRODUCTS);
+    const leave = new AbortController();
+    const response = await fetch(`${h.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: MULTIPART },
+      body: JSON.stringify({ query: SITE_DEFERRED, variables: { c: site } }),
+      signal: leave.signal,
+    });
+    const first = (await multipartParts(response).next()).value;
+    expect(first.hasNext).toBe(true);
+    await vi.waitFor(() => expect(held.waiting(PRODUCTS)).toBeGreaterThan(0));
+    expect(requestLines(h)).toHaveLength(0);
+    leave.abort();
+    await vi.waitFor(() => expect(requestLines(h)).toHaveLength(1));
+    expect(requestLines(h)[0]).toMatchObject({ operation: 'SiteLanes', status: 200 });
+  });
+
   it('masks an upstream failure in a deferred part as in a plain answer, and logs its code once the part is sent', async () => {
     s = await setUp({ env: { UPSTREAM_RETRIES: '0' } });
     const { h, site } = s;
