@@ -146,6 +146,17 @@ describe('incremental delivery over HTTP', () => {
     expect(merge(parts).data).toEqual((await h.query(streamed.replace(' @stream(initialCount: 2)', ''))).data);
   });
 
+  it("puts the answer's notes (the catalog index's dataAge) on its last part", async () => {
+    s = await setUp();
+    const { h } = s;
+    const product = h.mock.catalog.products[0]!.goodsCode;
+    const query = `query A($g: String!) { product(goodsCode: $g) { goodsCode ... @defer { availability(first: 3) { stock } } } }`;
+    const parts: any[] = [];
+    for await (const part of multipartParts(await post(h, query, { g: product }, MULTIPART))) parts.push(part);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts.at(-1)).toMatchObject({ hasNext: false, extensions: { dataAge: expect.any(Number) } });
+  });
+
   it('refuses @defer to a client that accepts neither multipart/mixed nor text/event-stream, before any upstream call', async () => {
     s = await setUp();
     const { h, site } = s;
