@@ -21,8 +21,9 @@
  * streaming (one count per request).
  */
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { GraphQLError, Kind, valueFromASTUntyped, visit, BREAK, type DirectiveNode, type DocumentNode } from 'graphql';
+import { BREAK, GraphQLError, valueFromASTUntyped, visit, type ASTNode, type DirectiveNode, type ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { isRunning, runningOperation } from '../running-operation.js';
 import { maskError } from './mask-error.js';
 import type { RequestScope } from './use-request-scope.js';
 
@@ -55,7 +56,7 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
       const { request, scope } = args.contextValue;
       const batched = request !== undefined && batches.has(request);
       const refused = request !== undefined && (batched || !acceptsIncremental(request.headers.get('accept')))
-        && asksForParts(args.document, args.variableValues ?? {});
+        && asksForParts(args);
       if (!refused) {
         return {
           onExecuteDone: () => ({
@@ -110,19 +111,31 @@ export function maskIncrementalErrors<T extends object>(part: T, mask: (error: E
   };
 }
 
-// Private: a `@defer` or `@stream` anywhere in the document whose `if` is not false.
-function asksForParts(document: DocumentNode, variables: Record<string, unknown>): boolean {
+// Private: a `@defer` or `@stream` whose `if` is not false in the operation that runs or the
+// fragments it spreads (another operation of the document does not count).
+function asksForParts(args: ExecutionArgs): boolean {
+  const running = runningOperation(args);
+  if (!isRunning(running)) return false; // execution reports why it cannot run
+  const seen = new Set<string>();
+  const pending: ASTNode[] = [running.operation];
   let found = false;
-  visit(document, {
-    Directive(node: DirectiveNode) {
-      if (node.name.value !== 'defer' && node.name.value !== 'stream') return undefined;
-      const condition = node.arguments?.find((arg) => arg.name.value === 'if');
-      if (condition !== undefined && condition.value.kind !== Kind.NULL && valueFromASTUntyped(condition.value, variables) === false) {
-        return undefined;
-      }
-      found = true;
-      return BREAK;
-    },
-  });
+  while (pending.length > 0 && !found) {
+    visit(pending.pop()!, {
+      FragmentSpread(node) {
+        const fragment = running.fragments[node.name.value];
+        if (fragment !== undefined && !seen.has(fragment.name.value)) {
+          seen.add(fragment.name.value);
+          pending.push(fragment);
+        }
+      },
+      Directive(node: DirectiveNode) {
+        if (node.name.value !== 'defer' && node.name.value !== 'stream') return undefined;
+        const condition = node.arguments?.find((arg) => arg.name.value === 'if');
+        if (condition !== undefined && valueFromASTUntyped(condition.value, running.variables) === false) return undefined;
+        found = true;
+        return BREAK;
+      },
+    });
+  }
   return found;
 }

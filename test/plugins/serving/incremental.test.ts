@@ -170,6 +170,15 @@ describe('incremental delivery over HTTP', () => {
     const inline = await post(h, SITE_DEFERRED.replace('@defer(label: "lanes")', '@defer(if: false)'), { c: site }, 'application/json');
     expect(inline.status).toBe(200);
     expect((await inline.json()).data.site.points).toBeDefined();
+    // Nor a variable that is false, nor another operation of the document.
+    const byVariable = SITE_DEFERRED.replace('($c: String!)', '($c: String!, $parts: Boolean!)').replace('@defer(label: "lanes")', '@defer(if: $parts)');
+    expect((await post(h, byVariable, { c: site, parts: false }, 'application/json')).status).toBe(200);
+    const twoOperations = await fetch(`${h.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: `${SITE_DEFERRED} query Name($c: String!) { site(code: $c) { name } }`, variables: { c: site }, operationName: 'Name' }),
+    });
+    expect(twoOperations.status).toBe(200);
   });
 
   it('refuses @defer inside a batch, whose one JSON answer cannot carry parts, and answers the batch\'s other operations', async () => {
