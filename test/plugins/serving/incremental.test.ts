@@ -242,6 +242,15 @@ describe('incremental delivery over HTTP', () => {
     expect(callsByPath(h.mock)).toEqual({});
   });
 
+  it('counts @defer and @stream toward MAX_DIRECTIVES like any directive', async () => {
+    s = await setUp({ env: { MAX_DIRECTIVES: '1' } });
+    const { h, site } = s;
+    const two = `query S($c: String!) { site(code: $c) { code @include(if: true) ... @defer { name } } }`;
+    const body = await (await post(h, two, { c: site }, MULTIPART)).json();
+    expect(body.errors[0].extensions.code).toBe('DIRECTIVE_LIMIT_EXCEEDED');
+    expect(callsByPath(h.mock)).toEqual({});
+  });
+
   it('stops calls made while streaming beyond the budget, in the deferred part, with the budget code', async () => {
     // The estimate (the site, one page of products before their list's cap is known) fits 2; the
     // products walk then needs more pages than that.
