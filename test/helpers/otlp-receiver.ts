@@ -23,6 +23,9 @@ export interface ReceivedSpan {
   status: { code?: number; message?: string };
   /** `service.name` of its resource. */
   service: string;
+  /** When it started and ended, in ns since the epoch (as OTLP sends them). */
+  startTimeUnixNano: bigint;
+  endTimeUnixNano: bigint;
 }
 
 export interface OtlpReceiver {
@@ -72,6 +75,8 @@ function decode(request: any): ReceivedSpan[] {
       events: (span.events ?? []).map((event: any) => ({ name: event.name, attributes: attributesOf(event.attributes) })),
       status: span.status ?? {},
       service,
+      startTimeUnixNano: BigInt(span.startTimeUnixNano ?? 0),
+      endTimeUnixNano: BigInt(span.endTimeUnixNano ?? 0),
     })));
   });
 }

@@ -77,6 +77,29 @@ describe('OpenTelemetry traces', () => {
     expect(callLines.map((entry) => entry.span_id).sort()).toEqual(calls.map((call) => call.spanId).sort());
   });
 
+  it('keeps an answer in parts (@defer) as one operation span, ended by its last part', async () => {
+    const { h, receiver } = await tracedGateway({ RESPONSE_CACHE_MAX_BYTES: '0' });
+    const deferred = `query Deferred($c: String!) { site(code: $c) { name ... @defer { points { cargoLanes { product { productName } } } } } }`;
+    const response = await fetch(`${h.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
+      body: JSON.stringify({ query: deferred, variables: { c: h.mock.catalog.sites[0]!.code } }),
+    });
+    expect(response.headers.get('content-type')).toContain('multipart/mixed');
+    expect(await response.text()).toContain('productName');
+    await h.close();
+
+    const spans = receiver.spans();
+    const operation = only(spans, (span) => span.name === 'query Deferred');
+    const products = spans.filter((span) => span.name === 'GET /api/product/detail' || span.name === 'GET /api/products/list');
+    expect(products.length).toBeGreaterThan(0);
+    for (const call of products) {
+      expect(ancestors(spans, call)).toContain(operation.spanId);
+      // The deferred part's upstream calls end before the operation does.
+      expect(call.endTimeUnixNano <= operation.endTimeUnixNano).toBe(true);
+    }
+  });
+
   it('sends no token, client secret, credentials or variable value to the collector', async () => {
     const { h, receiver } = await tracedGateway({ RESPONSE_CACHE_MAX_BYTES: '0' });
     const site = h.mock.catalog.sites[1]!;

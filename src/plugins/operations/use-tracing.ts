@@ -19,12 +19,16 @@ import { currentRequest } from '../../observability/request-record.js';
 import { codeOf, recordError, type Tracing } from '../../observability/tracing.js';
 
 type PromiseOrValue<T> = T | Promise<T>;
+/** A later part of an incremental response (graphql-js 17's format, as yoga's plugin sends it). */
+type IncrementalPart = { incremental?: ReadonlyArray<{ errors?: readonly GraphQLError[] }> };
 
 export function useTracing(tracing: Tracing | undefined): Plugin {
   if (tracing === undefined) return {};
   const { tracer } = tracing;
   const requestSpans = new WeakMap<Request, Span>();
   const operationSpans = new WeakSet<Span>();
+  // Operation spans that end with their response's last part, not when execution returns.
+  const streaming = new WeakSet<Span>();
   return {
     instrumentation: {
       request({ request }, serve) {
@@ -40,7 +44,7 @@ export function useTracing(tracing: Tracing | undefined): Plugin {
       operation(_payload, run) {
         const span = tracer.startSpan('graphql.operation', { kind: SpanKind.INTERNAL });
         operationSpans.add(span);
-        return context.with(trace.setSpan(context.active(), span), () => endAfter(span, run));
+        return context.with(trace.setSpan(context.active(), span), () => endAfter(span, run, streaming));
       },
     },
     onExecute({ args }) {
@@ -50,8 +54,16 @@ export function useTracing(tracing: Tracing | undefined): Plugin {
       return {
         onExecuteDone({ result }) {
           if (!(Symbol.asyncIterator in result)) return recordErrors(span, result.errors);
-          // An incremental response: each part's errors, on the one operation span.
-          return { onNext: ({ result: part }) => recordErrors(span, part.errors) };
+          // An incremental response is one operation: its span lasts until the last part, and
+          // carries each part's errors, those of its deferred and streamed pieces included.
+          streaming.add(span);
+          return {
+            onNext: ({ result: part }) => {
+              recordErrors(span, part.errors);
+              for (const piece of (part as IncrementalPart).incremental ?? []) recordErrors(span, piece.errors);
+            },
+            onEnd: () => span.end(),
+          };
         },
       };
     },
@@ -106,8 +118,12 @@ function recordErrors(span: Span, errors: readonly GraphQLError[] | undefined): 
   span.setStatus({ code: SpanStatusCode.ERROR, message: [...codes].join(',') });
 }
 
-// Private: runs `run` and ends `span` when it is done, recording an error it throws.
-function endAfter(span: Span, run: () => PromiseOrValue<void>): PromiseOrValue<void> {
+// Private: runs `run` and ends `span` when it is done, recording an error it throws; a span in
+// `later` is ended by its response's last part instead.
+function endAfter(span: Span, run: () => PromiseOrValue<void>, later?: WeakSet<Span>): PromiseOrValue<void> {
+  const end = () => {
+    if (!later?.has(span)) span.end();
+  };
   let result: PromiseOrValue<void>;
   try {
     result = run();
@@ -118,10 +134,10 @@ function endAfter(span: Span, run: () => PromiseOrValue<void>): PromiseOrValue<v
   }
   // Yoga may hand back a thenable that is no Promise instance.
   if (typeof (result as Promise<void> | undefined)?.then !== 'function') {
-    span.end();
+    end();
     return result;
   }
-  return (result as Promise<void>).then(() => span.end(), (error: unknown) => {
+  return (result as Promise<void>).then(end, (error: unknown) => {
     recordError(span, error);
     span.end();
     throw error;
