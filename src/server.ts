@@ -2,7 +2,8 @@
  * The HTTP server around a request handler (yoga), with what a public server needs: header and
  * request timeouts (slowloris), a header size limit, a request body limit, and a graceful close.
  */
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { REQUEST_ID_HEADER, requestIdFrom } from './observability/request-record.js';
 
@@ -59,6 +60,7 @@ export async function listen(handler: RequestListener, options: ListenOptions): 
     },
     (request, response) => void withBoundedBody(request, response, maxBody, handler),
   );
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -134,4 +136,22 @@ function tooLarge(request: IncomingMessage, response: ServerResponse, maxBytes: 
   // no-store like every refusal before GraphQL runs (use-http-caching.ts sets it on yoga's).
   const headers = { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close', [REQUEST_ID_HEADER]: requestId };
   response.writeHead(413, headers).end(body);
+}
+
+/** Node's own answers to a request it cannot parse, as coded GraphQL-shaped errors. */
+const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, code: 'REQUEST_HEADER_FIELDS_TOO_LARGE', message: `The request line and headers exceed ${MAX_HEADER_BYTES} bytes` },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request was not received in time' },
+};
+const MALFORMED = { status: 400, code: 'BAD_REQUEST', message: 'The request is not valid HTTP' };
+
+// Private: Node answers an unparsable request (a URL or headers over maxHeaderSize, a client too
+// slow to send its request, broken HTTP) with a bare status and no body; this says the same
+// with the body every other refusal has, then closes (a client still trickling bytes would
+// keep a half-closed socket open). Nothing is written to a socket already answering.
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) return void socket.destroy();
+  const { status, code, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
+  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`, () => socket.destroy());
 }
