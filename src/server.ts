@@ -144,14 +144,21 @@ const CLIENT_ERRORS: Record<string, { status: number; code: string; message: str
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request was not received in time' },
 };
 const MALFORMED = { status: 400, code: 'BAD_REQUEST', message: 'The request is not valid HTTP' };
+/** How long a refused client's last bytes are read before its connection is closed, in ms. */
+const LINGER_MS = 1000;
 
 // Private: Node answers an unparsable request (a URL or headers over maxHeaderSize, a client too
 // slow to send its request, broken HTTP) with a bare status and no body; this says the same
-// with the body every other refusal has, then closes (a client still trickling bytes would
-// keep a half-closed socket open). Nothing is written to a socket already answering.
+// with the body every other refusal has, then closes (at the latest after LINGER_MS: a client
+// still trickling bytes would keep a half-closed socket open). Nothing is written to a socket
+// already answering.
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (!socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) return void socket.destroy();
   const { status, code, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
   const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`, () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`);
+  // Lingering close: what the client still sends is read and dropped for a moment, since closing
+  // with unread bytes resets the connection, and a reset can lose the answer on its way.
+  socket.on('data', () => {}).resume();
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }

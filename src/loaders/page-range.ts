@@ -62,8 +62,8 @@ export async function readRange<T>(
   return readCapped(fetchPage, cap, offset, pageSize, result.total, page === 1 ? result : undefined);
 }
 
-/** Pages a walk of one list may take: 100,000 records at 100 a page. */
-const MAX_WALK_PAGES = 1000;
+/** Upstream calls a walk of one list may take: 100,000 records at 100 a page. */
+const MAX_WALK_CALLS = 1000;
 
 /** Every item of a list: the first page, then the rest in parallel. */
 export async function readAll<T>(
@@ -73,8 +73,10 @@ export async function readAll<T>(
   remember?: ReadOptions<T>['remember'],
 ): Promise<(T | null)[]> {
   const first = await readRange(fetchPage, state, 1, pageSize, { remember });
-  // A `total` beyond reason is a defect of the answer, not a reason to fan out.
-  const pages = Math.min(Math.ceil(first.total / pageSize), MAX_WALK_PAGES);
+  // A `total` beyond reason is a defect of the answer, not a reason to fan out: the walk stops at
+  // MAX_WALK_CALLS upstream calls, counted with the cap learnt (a cap of 1 makes a page 100 calls).
+  const callsPerPage = Math.ceil(pageSize / Math.min(pageSize, state.cap ?? pageSize));
+  const pages = Math.min(Math.ceil(first.total / pageSize), Math.max(1, Math.floor(MAX_WALK_CALLS / callsPerPage)));
   const rest = await Promise.all(
     Array.from({ length: Math.max(0, pages - 1) }, (_, i) =>
       readRange(fetchPage, state, i + 2, pageSize, { remember, knownTotal: first.total }),

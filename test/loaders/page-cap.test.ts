@@ -41,4 +41,18 @@ describe('the page-size cap learnt from short upstream pages', () => {
     // Pages 4–7 at 15, page 4 already cached: no probe.
     expect(callsByPath(h.mock)).toEqual({ [PRODUCTS]: 3 });
   });
+
+  it('bounds a walk by upstream calls when every page says one item of a billion (fuzzer seed 1362600671)', async () => {
+    h = await startGateway();
+    const [first] = h.mock.catalog.products;
+    const oneOfABillion = { code: 0, result: { items: [{ goodsCode: first!.goodsCode, productName: first!.productName }], total: 1e9 } };
+    h.mock.fault(PRODUCTS, { raw: { body: JSON.stringify(oneOfABillion) } });
+
+    const answer = await h.query('{ searchProducts(first: 10) { goodsCode } }');
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data.searchProducts.length).toBeGreaterThan(0);
+    // A cap of one makes each 100-item page 100 calls: the walk stops at 1,000 calls (plus the
+    // probe), where a billion items would have been 100,000.
+    expect(callsByPath(h.mock)[PRODUCTS]).toBeLessThanOrEqual(1001);
+  });
 });
