@@ -153,7 +153,9 @@ const LINGER_MS = 1000;
 // still trickling bytes would keep a half-closed socket open). Nothing is written to a socket
 // already answering.
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) return void socket.destroy();
+  // A kept-alive socket has carried earlier answers: only one already answering now is off limits.
+  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (!socket.writable || answering || error.code === 'ECONNRESET') return void socket.destroy();
   const { status, code, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
   const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`);

@@ -54,6 +54,28 @@ describe('requests Node refuses', () => {
     }
   });
 
+  it('answers on a kept-alive connection that has carried an answer before (fuzzer seed -591347417)', async () => {
+    h = await startGateway();
+    const { hostname, port } = new URL(h.url);
+    const path = `/graphql?query=${encodeURIComponent(`{ cities { total } } # ${'x'.repeat(20_000)}`)}`;
+    const answers = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.write('GET /graphql?query=%7B__typename%7D HTTP/1.1\r\nHost: x\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        const first = text === '';
+        text += chunk.toString('utf8');
+        // Once the first answer is in, the same connection asks again with a URL too long.
+        if (first) socket.write(`TRACE ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answers).toMatch(/^HTTP\/1\.1 200 /);
+    const second = answers.slice(answers.lastIndexOf('HTTP/1.1 '));
+    expect(second).toMatch(/^HTTP\/1\.1 431 /);
+    expect(bodyOf(second).errors[0].extensions.code).toBe('REQUEST_HEADER_FIELDS_TOO_LARGE');
+  });
+
   it('answers broken HTTP with 400 BAD_REQUEST', async () => {
     h = await startGateway();
     const answer = await raw(h.url, 'GET /graphql HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n');
