@@ -39,6 +39,9 @@ export interface TransportResponse {
 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
+/** How much later than the call's own deadline undici's idle timeouts are set, in ms. */
+const UNDICI_TIMER_SLACK_MS = 1000;
+
 /** Sends `request` and reads the whole body; rejects only with `UPSTREAM_UNAVAILABLE`. */
 export async function send(request: TransportRequest): Promise<TransportResponse> {
   const deadline = startDeadline(request.timeoutMs, request.signal);
@@ -51,8 +54,10 @@ export async function send(request: TransportRequest): Promise<TransportResponse
       headers: request.headers,
       body: request.body,
       signal: deadline.signal,
-      headersTimeout: request.timeoutMs,
-      bodyTimeout: request.timeoutMs,
+      // A backstop only: undici's idle timers tick coarsely and may fire hundreds of ms early
+      // (seen under load: 530 ms into a 700 ms call), so the deadline above must come first.
+      headersTimeout: request.timeoutMs + UNDICI_TIMER_SLACK_MS,
+      bodyTimeout: request.timeoutMs + UNDICI_TIMER_SLACK_MS,
     });
     status = response.statusCode;
     const body = await readBoundedBody(response, request, status);
