@@ -101,3 +101,11 @@ export function withRequestIds(logger: Logger): Logger {
     },
   });
 }
+
+/**
+ * Whether a request's answer is one operation, with no error and nothing stale: what the response
+ * cache may store and what HTTP caches may keep (each adds its own conditions).
+ */
+export function answeredWhole(record: RequestRecord): boolean {
+  return record.operations.length === 1 && record.errorCodes.size === 0 && record.cacheStale === 0;
+}

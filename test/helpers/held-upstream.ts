@@ -5,6 +5,8 @@
  */
 import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createMockUpstream } from '../../src/mock-upstream/index.js';
+import { startGateway, type Harness, type HarnessOptions } from './gateway.js';
 
 export interface HeldUpstream {
   /** Base URL to give the gateway as its upstream (`upstream.baseUrl`). */
@@ -64,4 +66,30 @@ export async function createHeldUpstream(target: string): Promise<HeldUpstream> 
     },
   };
   return held;
+}
+
+/** A gateway whose upstream calls pass through a `HeldUpstream` in front of its own mock. */
+export interface HeldGateway {
+  h: Harness;
+  held: HeldUpstream;
+  /** The code of the mock's first site. */
+  site: string;
+  /** Stops the gateway, the pass-through and the mock. */
+  close(): Promise<void>;
+}
+
+export async function startHeldGateway(options: HarnessOptions = {}): Promise<HeldGateway> {
+  const mock = await createMockUpstream();
+  const held = await createHeldUpstream(mock.url);
+  const h = await startGateway({ ...options, sharedMock: mock, upstream: { baseUrl: held.url } });
+  return {
+    h,
+    held,
+    site: mock.catalog.sites[0]!.code,
+    async close() {
+      await h.close();
+      await held.close();
+      await mock.close();
+    },
+  };
 }

@@ -25,7 +25,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../cache/cache.js';
-import { currentRequest, type RequestRecord } from '../../observability/request-record.js';
+import { answeredWhole, currentRequest, type RequestRecord } from '../../observability/request-record.js';
 import { ambiguousRequest } from './response-cache-key.js';
 import { storedAnswerServed } from './use-response-cache.js';
 
@@ -79,7 +79,7 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
 function complete(record: RequestRecord, response: Response): boolean {
   const mediaType = response.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
   const status = response.status === 200 ? PLAIN_JSON.has(mediaType) : response.status === 304;
-  return status && record.operations.length === 1 && record.errorCodes.size === 0 && record.cacheStale === 0;
+  return status && answeredWhole(record);
 }
 
 // Private: sets a header, replacing any value. @whatwg-node's Headers, built from an object whose

@@ -26,7 +26,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../cache/cache.js';
-import { currentRequest } from '../../observability/request-record.js';
+import { answeredWhole, currentRequest } from '../../observability/request-record.js';
 import { ambiguousRequest, createKeyMaker } from './response-cache-key.js';
 
 export interface ResponseCacheOptions {
@@ -153,11 +153,5 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
 
 // Private: a complete answer (no error, nothing stale) made from data whose freshness is known.
 function storable(record: NonNullable<ReturnType<typeof currentRequest>>, response: Response): boolean {
-  return (
-    response.status === 200 &&
-    record.errorCodes.size === 0 &&
-    record.cacheStale === 0 &&
-    record.operations.length === 1 &&
-    Number.isFinite(record.dataExpiresAt)
-  );
+  return response.status === 200 && answeredWhole(record) && Number.isFinite(record.dataExpiresAt);
 }

@@ -10,26 +10,12 @@ import { Client, fetchExchange } from '@urql/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGraphQLClient } from '../../../examples/web/src/client.js';
 import { ProductAvailabilityDocument } from '../../../examples/web/src/generated/graphql.js';
-import { createMockUpstream } from '../../../src/mock-upstream/index.js';
-import { createHeldUpstream, type HeldUpstream } from '../../helpers/held-upstream.js';
-import { startGateway, type Harness } from '../../helpers/gateway.js';
+import { startHeldGateway, type HeldGateway, type HeldUpstream } from '../../helpers/held-upstream.js';
+import { startGateway } from '../../helpers/gateway.js';
 import { SITE_DEFERRED, SITE_PLAIN } from './incremental-queries.js';
 
 /** The paths a lane's product is loaded from: the deferred part's only upstream calls. */
 const PRODUCT_PATHS = ['/api/products/list', '/api/product/detail'];
-
-interface Setup {
-  h: Harness;
-  held: HeldUpstream;
-  site: string;
-}
-
-async function setUp(): Promise<Setup> {
-  const mock = await createMockUpstream();
-  const held = await createHeldUpstream(mock.url);
-  const h = await startGateway({ sharedMock: mock, upstream: { baseUrl: held.url } });
-  return { h, held, site: mock.catalog.sites[0]!.code };
-}
 
 const pendingProductCalls = (held: HeldUpstream) => PRODUCT_PATHS.reduce((sum, path) => sum + held.waiting(path), 0);
 const answeredProductCalls = (held: HeldUpstream) => PRODUCT_PATHS.reduce((sum, path) => sum + held.passed(path), 0);
@@ -47,16 +33,14 @@ async function plainAnswer(site: string): Promise<unknown> {
 }
 
 describe('incremental delivery to real clients', () => {
-  let s: Setup | undefined;
+  let s: HeldGateway | undefined;
   afterEach(async () => {
-    await s?.h.close();
-    await s?.held.close();
-    await s?.h.mock.close();
+    await s?.close();
     s = undefined;
   });
 
   it('gives Apollo Client the site at once and its lanes when their products arrive, merged as the plain answer', async () => {
-    s = await setUp();
+    s = await startHeldGateway();
     const { h, held, site } = s;
     for (const path of PRODUCT_PATHS) held.hold(path);
     const client = new ApolloClient({
@@ -89,7 +73,7 @@ describe('incremental delivery to real clients', () => {
   });
 
   it('gives urql the site at once and its lanes when their products arrive, merged as the plain answer', async () => {
-    s = await setUp();
+    s = await startHeldGateway();
     const { h, held, site } = s;
     for (const path of PRODUCT_PATHS) held.hold(path);
     const client = new Client({ url: `${h.url}/graphql`, exchanges: [fetchExchange], preferGetMethod: false });
@@ -116,7 +100,7 @@ describe('incremental delivery to real clients', () => {
   });
 
   it("gives the example page's client (urql with graphcache) a product's name before its availability", async () => {
-    s = await setUp();
+    s = await startHeldGateway();
     const { h, held } = s;
     // The availability is answered from the catalog index, built from the sites with their points.
     const INDEX_PATH = '/api/site/list-with-points';

@@ -4,26 +4,13 @@
  * and hard stop), the request deadline, error masking and the request log.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMockUpstream } from '../../../src/mock-upstream/index.js';
-import { callsByPath, startGateway, type Harness, type HarnessOptions } from '../../helpers/gateway.js';
-import { createHeldUpstream, type HeldUpstream } from '../../helpers/held-upstream.js';
+import { callsByPath, type Harness } from '../../helpers/gateway.js';
+import { requestLines } from '../../helpers/http.js';
+import { startHeldGateway, type HeldGateway } from '../../helpers/held-upstream.js';
 import { SITE_DEFERRED, SITE_PLAIN } from './incremental-queries.js';
 
 const PRODUCTS = '/api/products/list';
 const MULTIPART = 'multipart/mixed, application/json';
-
-interface Setup {
-  h: Harness;
-  held: HeldUpstream;
-  site: string;
-}
-
-async function setUp(options: HarnessOptions = {}): Promise<Setup> {
-  const mock = await createMockUpstream();
-  const held = await createHeldUpstream(mock.url);
-  const h = await startGateway({ ...options, sharedMock: mock, upstream: { baseUrl: held.url } });
-  return { h, held, site: mock.catalog.sites[0]!.code };
-}
 
 function post(h: Harness, query: string, variables: Record<string, unknown>, accept: string): Promise<Response> {
   return fetch(`${h.url}/graphql`, {
@@ -82,19 +69,15 @@ function merge(parts: any[]): { data: any; errors: any[] } {
   return { data, errors };
 }
 
-const requestLines = (h: Harness) => h.logs.filter((line) => line.includes('"graphql request"')).map((line) => JSON.parse(line));
-
 describe('incremental delivery over HTTP', () => {
-  let s: Setup | undefined;
+  let s: HeldGateway | undefined;
   afterEach(async () => {
-    await s?.h.close();
-    await s?.held.close();
-    await s?.h.mock.close();
+    await s?.close();
     s = undefined;
   });
 
   it('sends the first part over multipart/mixed while the deferred part waits on the upstream, and the parts merge into the plain answer', async () => {
-    s = await setUp();
+    s = await startHeldGateway();
     const { h, held, site } = s;
     held.hold(PRODUCTS);
     const response = await post(h, SITE_DEFERRED, { c: site }, MULTIPART);
@@ -118,7 +101,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it('sends the parts as server-sent events to a client that accepts text/event-stream', async () => {
-    s = await setUp();
+    s = await startHeldGateway();
     const { h, held, site } = s;
     held.hold(PRODUCTS);
     const response = await post(h, SITE_DEFERRED, { c: site }, 'text/event-stream');
@@ -136,7 +119,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it('streams a list with @stream, its first items at once and the rest after', async () => {
-    s = await setUp();
+    s = await startHeldGateway();
     const { h } = s;
     const streamed = 'query P { products(pageSize: 5) { items @stream(initialCount: 2) { goodsCode productName } } }';
     const parts: any[] = [];
@@ -147,7 +130,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it("puts the answer's notes (the catalog index's dataAge) on its last part", async () => {
-    s = await setUp();
+    s = await startHeldGateway();
     const { h } = s;
     const product = h.mock.catalog.products[0]!.goodsCode;
     const query = `query A($g: String!) { product(goodsCode: $g) { goodsCode ... @defer { availability(first: 3) { stock } } } }`;
@@ -158,7 +141,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it('refuses @defer to a client that accepts neither multipart/mixed nor text/event-stream, before any upstream call', async () => {
-    s = await setUp();
+    s = await startHeldGateway();
     const { h, site } = s;
     const response = await post(h, SITE_DEFERRED, { c: site }, 'application/graphql-response+json');
     expect(response.status).toBe(406);
@@ -182,7 +165,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it('refuses @defer inside a batch, whose one JSON answer cannot carry parts, and answers the batch\'s other operations', async () => {
-    s = await setUp({ env: { BATCHING_LIMIT: '5' } });
+    s = await startHeldGateway({ env: { BATCHING_LIMIT: '5' } });
     const { h, site } = s;
     const response = await fetch(`${h.url}/graphql`, {
       method: 'POST',
@@ -196,7 +179,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it('never stores an answer in parts, nor serves a stored plain answer to a request for parts', async () => {
-    s = await setUp();
+    s = await startHeldGateway();
     const { h, site } = s;
     const plainDeferred = SITE_DEFERRED.replace('@defer(label: "lanes")', '');
     expect((await post(h, plainDeferred, { c: site }, MULTIPART)).headers.get('x-cache')).toBe('miss');
@@ -222,7 +205,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it('prices the deferred fragments with the rest: an operation over budget only through them is refused before it runs', async () => {
-    s = await setUp({ env: { MAX_UPSTREAM_CALLS_PER_OPERATION: '1' } });
+    s = await startHeldGateway({ env: { MAX_UPSTREAM_CALLS_PER_OPERATION: '1' } });
     const { h, site } = s;
     const response = await post(h, SITE_DEFERRED, { c: site }, MULTIPART);
     const body = await response.json();
@@ -233,7 +216,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it('checks the arguments inside a deferred fragment before anything runs', async () => {
-    s = await setUp();
+    s = await startHeldGateway();
     const { h, site } = s;
     const deferredArgument = `query S($c: String!) { site(code: $c) { code ... @defer { isOpen(at: "nonsense") } } }`;
     const body = await (await post(h, deferredArgument, { c: site }, MULTIPART)).json();
@@ -243,7 +226,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it('counts @defer and @stream toward MAX_DIRECTIVES like any directive', async () => {
-    s = await setUp({ env: { MAX_DIRECTIVES: '1' } });
+    s = await startHeldGateway({ env: { MAX_DIRECTIVES: '1' } });
     const { h, site } = s;
     const two = `query S($c: String!) { site(code: $c) { code @include(if: true) ... @defer { name } } }`;
     const body = await (await post(h, two, { c: site }, MULTIPART)).json();
@@ -254,7 +237,7 @@ describe('incremental delivery over HTTP', () => {
   it('stops calls made while streaming beyond the budget, in the deferred part, with the budget code', async () => {
     // The estimate (the site, one page of products before their list's cap is known) fits 2; the
     // products walk then needs more pages than that.
-    s = await setUp({ env: { MAX_UPSTREAM_CALLS_PER_OPERATION: '2' } });
+    s = await startHeldGateway({ env: { MAX_UPSTREAM_CALLS_PER_OPERATION: '2' } });
     const { h, site } = s;
     const parts: any[] = [];
     for await (const part of multipartParts(await post(h, SITE_DEFERRED, { c: site }, MULTIPART))) parts.push(part);
@@ -266,7 +249,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it('ends the deferred part at the request deadline with REQUEST_TIMEOUT while its upstream call still hangs', async () => {
-    s = await setUp({ env: { REQUEST_TIMEOUT_MS: '1000' } });
+    s = await startHeldGateway({ env: { REQUEST_TIMEOUT_MS: '1000' } });
     const { h, held, site } = s;
     held.hold(PRODUCTS);
     const parts: any[] = [];
@@ -279,7 +262,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it('writes the request line when a client leaves in the middle of an answer in parts', async () => {
-    s = await setUp();
+    s = await startHeldGateway();
     const { h, held, site } = s;
     held.hold(PRODUCTS);
     const leave = new AbortController();
@@ -299,7 +282,7 @@ describe('incremental delivery over HTTP', () => {
   });
 
   it('masks an upstream failure in a deferred part as in a plain answer, and logs its code once the part is sent', async () => {
-    s = await setUp({ env: { UPSTREAM_RETRIES: '0' } });
+    s = await startHeldGateway({ env: { UPSTREAM_RETRIES: '0' } });
     const { h, site } = s;
     // The product list fails, and so does the fallback to one product at a time.
     h.mock.fault(PRODUCTS, 'http503');
