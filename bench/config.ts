@@ -70,8 +70,22 @@ export const INDEX_PROBE_QUERIES = 20_000;
 export const INDEX_P99_TARGET_MS = 5;
 /** The performance issue's budget for the gateway's resident memory, in MB. */
 export const RSS_BUDGET_MB = 250;
+/** The serving scenarios' cities page: the same page every request. */
+export const CITIES_PAGE = { page: 1, pageSize: 20 } as const;
+/** Random `sitesNear` queries checked against the mock's data before each `sitesNear` load run (its keys have no end). */
+export const SITES_NEAR_CHECKS = 200;
+/** Requests in flight while the serving scenarios check every key's answer (a cold peer fetches as it goes). */
+export const CHECK_CONCURRENCY = 32;
+/** The mix: one deep page (response cache off) to every this many small queries, over the same connections. */
+export const MIX_SMALL_PER_DEEP = 20;
+/**
+ * The lean-serving issue's baselines, in req/s: the 50-site deep page with the response cache off
+ * (issue 14's table), and `sitesNear` under load at random coordinates (`bench/RESULTS.md` of
+ * 2026-11-21, the run the issue quotes). Its targets are multiples of these.
+ */
+export const SERVING_BASELINE = { deepPageOffRps: 50, sitesNearRps: 1466 } as const;
 /** Scenarios that can run on their own (`BENCH_ONLY=scale-out`): no reports are written then. */
-export const ONLY_CHOICES = ['scale-out', 'index', 'tracing'] as const;
+export const ONLY_CHOICES = ['scale-out', 'index', 'tracing', 'serving'] as const;
 /** `BENCH_ONLY`, when set: that scenario alone, for development. */
 export const ONLY = onlyChoice(process.env.BENCH_ONLY);
 /** The gateway's log level: its default (`info`, one line per request), as it is deployed. */

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { createMockUpstream, type MockSite } from '../src/mock-upstream/index.js';
 import { CATALOG, UPSTREAM_LATENCY_MS, UPSTREAM_MAX_PAGE_SIZE } from './config.js';
+import { expectedContext, expectedData, type ExpectedContext } from './expected-data.js';
 import type { MockCommand, MockInfo, Span } from './mock.js';
 
 const mock = await createMockUpstream({
@@ -21,6 +22,8 @@ const mock = await createMockUpstream({
 });
 
 let spans: Span[] = [];
+// Built on the first `expected` command: the bench never changes the catalog.
+let expected: ExpectedContext | undefined;
 const open = new WeakMap<IncomingMessage, Span>();
 const nowMs = (): number => performance.timeOrigin + performance.now();
 subscribe('http.server.request.start', (message) => {
@@ -59,6 +62,9 @@ function answer(command: MockCommand): unknown {
       return null;
     case 'tokenTimeouts': return mock.tokenTimeoutsSent();
     case 'distinctGoods': return distinctGoods(command.sites);
+    case 'expected':
+      expected ??= expectedContext(mock.catalog);
+      return expectedData(expected, command.scenario, command.keys);
   }
 }
 

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LOAD_CORE, ROOT } from './config.js';
 import { pinned } from './processes.js';
+import type { ServingKey, ServingScenario } from './serving-workload.js';
 
 /** One upstream request: path, arrival and finish of its answer (ms since the epoch). */
 export interface Span {
@@ -21,7 +22,8 @@ export type MockCommand =
   | { name: 'reset' }
   | { name: 'expireAllTokens' }
   | { name: 'tokenTimeouts' }
-  | { name: 'distinctGoods'; sites: number };
+  | { name: 'distinctGoods'; sites: number }
+  | { name: 'expected'; scenario: ServingScenario; keys: ServingKey[] };
 
 /** Addresses, credentials and the catalog's keys, sent once the mock listens. */
 export interface MockInfo {
@@ -63,6 +65,8 @@ export interface BenchMock extends MockInfo {
   untilQuiet(timeoutMs?: number): Promise<void>;
   /** Distinct goods codes in the lanes of the first `sites` sites. */
   distinctGoods(sites: number): Promise<number>;
+  /** The `data` a correct answer to each of `keys` of `scenario` carries, from the catalog the mock serves (`expected-data.ts`). */
+  expected(scenario: ServingScenario, keys: readonly ServingKey[]): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
@@ -81,6 +85,7 @@ export async function startMock(): Promise<BenchMock> {
     expireAllTokens: async () => void (await ask({ name: 'expireAllTokens' })),
     tokenTimeouts: () => ask({ name: 'tokenTimeouts' }) as Promise<number>,
     distinctGoods: (sites) => ask({ name: 'distinctGoods', sites }) as Promise<number>,
+    expected: (scenario, keys) => ask({ name: 'expected', scenario, keys: [...keys] }) as Promise<unknown[]>,
     untilQuiet: (timeoutMs = 60_000) => untilQuiet(() => ask({ name: 'calls' }) as Promise<Record<string, number>>, timeoutMs),
     close: () => new Promise<void>((resolve) => {
       child.once('exit', () => resolve());

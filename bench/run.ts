@@ -10,6 +10,7 @@
  *                                      # no report written (the reports need every scenario)
  *   BENCH_ONLY=index npm run bench     # the catalog index alone, the same way
  *   BENCH_ONLY=tracing npm run bench   # tracing off and on (10 % sampled), warm and executed paths
+ *   BENCH_ONLY=serving BENCH_SECONDS=3 npx tsx bench/run.ts   # distinct keys, deep page off, mix (issue 14)
  *
  * The driver re-executes itself under `taskset -c 1`: autocannon runs here, and the load
  * generator must not share a core with the server it measures (core 0).
@@ -26,7 +27,9 @@ import { composeMesh, ensureMeshInstalled } from './peers/mesh.js';
 import { CAN_PIN } from './processes.js';
 import { writeReports } from './report.js';
 import { buildResults, catalogIndexHeadline, catalogIndexTargets, scaleOutRow, type Target } from './report/results.js';
+import { servingRows, servingTargets } from './report/serving.js';
 import { measureScaleOut } from './scale-out.js';
+import { measureServing } from './serving.js';
 import { measureTracing, tracingRow } from './tracing.js';
 
 if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
@@ -36,7 +39,8 @@ if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
   });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  const run = ONLY === 'scale-out' ? scaleOutOnly : ONLY === 'index' ? indexOnly : ONLY === 'tracing' ? tracingOnly : main;
+  const only = { 'scale-out': scaleOutOnly, index: indexOnly, tracing: tracingOnly, serving: servingOnly } as const;
+  const run = ONLY === undefined ? main : only[ONLY];
   run().catch((error: unknown) => {
     console.error(error);
     process.exit(1);
@@ -109,6 +113,24 @@ async function tracingOnly(): Promise<void> {
     process.stdout.write(JSON.stringify(runs, null, 2) + '\n');
     for (const run of runs) console.error(`bench: tracing ${JSON.stringify(tracingRow(run))}`);
     console.error(`bench: tracing only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
+  } finally {
+    await mock.close();
+  }
+}
+
+// Private: `BENCH_ONLY=serving`: the serving scenarios alone (distinct keys, deep page with the
+// response cache off, the mix), their figures as JSON on stdout, one row per run and the
+// targets on stderr. Nothing is written, as for scale-out.
+async function servingOnly(): Promise<void> {
+  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first');
+  const started = Date.now();
+  const mock = await startMock();
+  try {
+    const serving = await measureServing(mock);
+    process.stdout.write(JSON.stringify(serving, null, 2) + '\n');
+    for (const row of servingRows(serving)) console.error(`bench: serving ${JSON.stringify(row)}`);
+    printTargets(servingTargets(serving));
+    console.error(`bench: serving only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
   } finally {
     await mock.close();
   }

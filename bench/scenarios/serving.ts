@@ -1,0 +1,83 @@
+/**
+ * One serving scenario on one peer (issue 14): a checked warm-up (every key once, each answer's
+ * `data` compared with the mock's, which also fills the peer's caches), an unmeasured load
+ * warm-up, then `SECONDS` of load with a random key each request (the pages: the same request
+ * each time). Upstream calls are counted during the measured run: warm data makes none.
+ *
+ * Every peer gets the same keys in the same random way, and the load generator the same work:
+ * request bodies are serialised once per key beforehand (but `sitesNear`'s, drawn fresh each
+ * time), and every answer is read for GraphQL `errors` (`checkBodies`), the bare server's too.
+ */
+import { checkAnswers, type CheckResult } from '../answer-check.js';
+import { SECONDS, SITES_NEAR_CHECKS, WARMUP_SECONDS } from '../config.js';
+import { runLoad, type LoadResult } from '../load.js';
+import { apiCalls, type BenchMock } from '../mock.js';
+import type { GraphQLRequest } from '../queries.js';
+import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from '../serving-workload.js';
+
+/** A peer as the serving scenarios see it. */
+export interface ServingPeer {
+  /** Where requests are posted (for the bare server, the path of the scenario's fixed answer). */
+  url: string;
+  /** The peer's request for `key`; null when it has no such query (the scenario is then not run). */
+  request(scenario: ServingScenario, key: ServingKey): GraphQLRequest | null;
+  /** False for the bare server, which answers every request with one fixed body: nothing to check. */
+  checked: boolean;
+}
+
+/** A measured serving run. */
+export interface ServingRun extends LoadResult {
+  /** The checked warm-up; null for the bare server. */
+  check: CheckResult | null;
+  /** API calls during the measured run (null for the bare server). */
+  upstreamCalls: number | null;
+}
+
+/** A run that did not happen, and why. */
+export interface NotRun {
+  notRun: string;
+}
+
+/** A run, or why there is none. */
+export type ServingOutcome = ServingRun | NotRun;
+
+/** The expected `data` of each key, from the mock (memoised by the caller where keys repeat). */
+export type ExpectedOf = (scenario: ServingScenario, keys: readonly ServingKey[]) => Promise<unknown[]>;
+
+/** Check every key of `scenario` on `peer`, then measure it under load. */
+export async function servingRun(peer: ServingPeer, scenario: ServingScenario, mock: BenchMock, expectedOf: ExpectedOf): Promise<ServingOutcome> {
+  const keys = everyKey(scenario, mock, SITES_NEAR_CHECKS);
+  const requests = keys.map((key) => peer.request(scenario, key));
+  if (requests.some((request) => request === null)) return { notRun: `no ${scenario} query for this peer` };
+  let check: CheckResult | null = null;
+  if (peer.checked) {
+    const expected = await expectedOf(scenario, keys);
+    check = await checkAnswers(peer.url, requests.map((request, i) => ({ key: keys[i], request: request!, expected: expected[i] })));
+  }
+  const nextBody = bodies(peer, scenario, mock, requests as GraphQLRequest[]);
+  await runLoad({ url: peer.url, seconds: WARMUP_SECONDS, nextBody });
+  if (peer.checked) {
+    await mock.untilQuiet();
+    await mock.reset();
+  }
+  const result = await runLoad({ url: peer.url, seconds: SECONDS, nextBody, checkBodies: true });
+  return { ...result, check, upstreamCalls: peer.checked ? apiCalls(await mock.calls()) : null };
+}
+
+/** Whether an outcome is a measured run. */
+export function isRun(outcome: ServingOutcome | undefined): outcome is ServingRun {
+  return outcome !== undefined && !('notRun' in outcome);
+}
+
+// Private: the body of each load request: one of the keys' bodies at random, or for `sitesNear`
+// a fresh random query (its answers must never repeat).
+function bodies(peer: ServingPeer, scenario: ServingScenario, mock: BenchMock, requests: GraphQLRequest[]): () => string {
+  if (scenario === 'sitesNear') return () => JSON.stringify(peer.request(scenario, randomKey(scenario, mock)));
+  const serialised = requests.map((request) => JSON.stringify(request));
+  return () => serialised[Math.floor(Math.random() * serialised.length)]!;
+}
+
+/** The gateway as a serving peer at `graphqlUrl`. */
+export function gatewayPeer(graphqlUrl: string): ServingPeer {
+  return { url: graphqlUrl, request: gatewayRequest, checked: true };
+}

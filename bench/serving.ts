@@ -1,0 +1,164 @@
+/**
+ * The serving scenarios of issue 14 (`BENCH_ONLY=serving` alone), each peer in turn on the
+ * system-under-test core:
+ *
+ * 1. the gateway with its defaults (response cache on): small, site, cities, sitesNear;
+ * 2. the gateway with `RESPONSE_CACHE_MAX_BYTES=0` (every answer executed, over warm data): the
+ *    same, the 50-site deep page, and the mix (small queries alone, then with deep pages);
+ * 3. Tailcall (`peers/tailcall-adapter.ts`), when it runs: small, site, cities, deep;
+ * 4. the bare `node:http` server, answering each scenario with one of the gateway's own answers.
+ *
+ * Both gateways keep `INDEX_REFRESH_S` high, as the catalog-index scenario does, so that no
+ * index rebuild runs during a `sitesNear` run. Each scenario's checked warm-up comes right before
+ * its load run, so the data it fetched is still fresh (sites: 30 s) when the run ends.
+ */
+import { loadavg } from 'node:os';
+import { INDEX_REFRESH_S, MIX_SMALL_PER_DEEP } from './config.js';
+import { expectClean, postGraphQL } from './graphql-client.js';
+import type { BenchMock } from './mock.js';
+import { startBare } from './peers/bare.js';
+import { loadTailcall } from './peers/tailcall-adapter.js';
+import { startGateway, stopProcess, type RunningProcess } from './processes.js';
+import { mixLoad, type MixRun } from './scenarios/mix.js';
+import { tokenFor } from './scenarios/rest-client.js';
+import { gatewayPeer, servingRun, type ExpectedOf, type ServingOutcome } from './scenarios/serving.js';
+import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from './serving-workload.js';
+
+/** The peers of the serving scenarios. */
+export const SERVING_PEERS = ['gatewayCacheOn', 'gatewayCacheOff', 'tailcall', 'bare'] as const;
+export type ServingPeerName = (typeof SERVING_PEERS)[number];
+
+/** What each peer measured of one scenario (absent: not part of the plan). */
+export type ServingRow = Partial<Record<ServingPeerName, ServingOutcome>>;
+
+/** Everything the serving scenarios measured. */
+export interface ServingResult {
+  scenarios: Record<ServingScenario, ServingRow>;
+  /** Small queries alone and mixed with deep pages, on the gateway with the response cache off. */
+  mix: { alone: MixRun; withDeep: MixRun };
+  tailcall: { ran: true; versions: Record<string, string> } | { ran: false; why: string };
+  /** Answer bytes the bare server replayed per scenario. */
+  bareBodyBytes: Partial<Record<ServingScenario, number>>;
+  loadAverage: { atStart: number; atEnd: number };
+}
+
+const GATEWAY_SCENARIOS: ServingScenario[] = ['small', 'site', 'cities', 'sitesNear'];
+const TAILCALL_SCENARIOS: ServingScenario[] = ['small', 'site', 'cities', 'deep'];
+/** Keys tried for a representative answer: the bare server replays the one of median size. */
+const REPRESENTATIVE_SAMPLES = 21;
+
+/** Every serving scenario on every peer. */
+export async function measureServing(mock: BenchMock): Promise<ServingResult> {
+  const atStart = loadAverage();
+  const scenarios: Record<ServingScenario, ServingRow> = { small: {}, site: {}, cities: {}, deep: {}, sitesNear: {} };
+  const expectedOf = memoisedExpected(mock);
+  // Installing Tailcall (first run only) happens before anything is measured.
+  const tailcallAvailability = await loadTailcall();
+  const bodies: Partial<Record<ServingScenario, Buffer>> = {};
+  const env = { INDEX_REFRESH_S: String(INDEX_REFRESH_S) };
+
+  await withProcess(startGateway(mock, env), async (gw) => {
+    for (const scenario of GATEWAY_SCENARIOS) {
+      step(`gateway, response cache on: ${scenario}`);
+      scenarios[scenario].gatewayCacheOn = await servingRun(gatewayPeer(`${gw.url}/graphql`), scenario, mock, expectedOf);
+      bodies[scenario] = await representativeAnswer(`${gw.url}/graphql`, scenario, mock);
+    }
+  });
+
+  const mix = await withProcess(startGateway(mock, { ...env, RESPONSE_CACHE_MAX_BYTES: '0' }), async (gw) => {
+    const url = `${gw.url}/graphql`;
+    for (const scenario of [...GATEWAY_SCENARIOS, 'deep'] as const) {
+      step(`gateway, response cache off: ${scenario}`);
+      scenarios[scenario].gatewayCacheOff = await servingRun(gatewayPeer(url), scenario, mock, expectedOf);
+    }
+    bodies.deep = await representativeAnswer(url, 'deep', mock);
+    const small = everyKey('small', mock, 0).map((key) => JSON.stringify(gatewayRequest('small', key)));
+    const nextSmall = (): string => small[Math.floor(Math.random() * small.length)]!;
+    step('gateway, response cache off: small queries alone, then mixed with deep pages');
+    const alone = await mixLoad({ url, nextSmall, deep: null }, mock);
+    const deepBody = JSON.stringify(gatewayRequest('deep', randomKey('deep', mock)));
+    const withDeep = await mixLoad({ url, nextSmall, deep: { body: deepBody, smallPerDeep: MIX_SMALL_PER_DEEP } }, mock);
+    return { alone, withDeep };
+  });
+
+  const tailcall = await tailcallRuns(mock, tailcallAvailability, expectedOf);
+  for (const scenario of TAILCALL_SCENARIOS) scenarios[scenario].tailcall = tailcall.runs[scenario] ?? { notRun: tailcall.why ?? 'not run' };
+
+  await withProcess(startBare(bodies as Record<string, Buffer>), async (bare) => {
+    for (const scenario of Object.keys(bodies) as ServingScenario[]) {
+      step(`bare node:http server: ${scenario}`);
+      scenarios[scenario].bare = await servingRun({ url: `${bare.url}/${scenario}`, request: gatewayRequest, checked: false }, scenario, mock, expectedOf);
+    }
+  });
+  const bareBodyBytes = Object.fromEntries(Object.entries(bodies).map(([name, body]) => [name, body.length]));
+  const tailcallSummary = tailcallAvailability.ok && tailcall.why === undefined
+    ? { ran: true as const, versions: tailcallAvailability.peer.versions }
+    : { ran: false as const, why: tailcall.why ?? 'not run' };
+  return { scenarios, mix, tailcall: tailcallSummary, bareBodyBytes, loadAverage: { atStart, atEnd: loadAverage() } };
+}
+
+// Private: Tailcall's runs, or why there are none (not installed, or it did not start).
+async function tailcallRuns(mock: BenchMock, availability: Awaited<ReturnType<typeof loadTailcall>>, expectedOf: ExpectedOf):
+  Promise<{ runs: Partial<Record<ServingScenario, ServingOutcome>>; why?: string }> {
+  if (!availability.ok) {
+    step(`Tailcall: not run: ${availability.why}`);
+    return { runs: {}, why: availability.why };
+  }
+  const { peer } = availability;
+  let tailcall: RunningProcess;
+  try {
+    step('Tailcall: start');
+    tailcall = await peer.start(mock.url, await tokenFor(mock));
+  } catch (error) {
+    const why = `it did not start: ${String(error).split('\n')[0]}`;
+    step(`Tailcall: not run: ${why}`);
+    return { runs: {}, why };
+  }
+  return withProcess(Promise.resolve(tailcall), async (tc) => {
+    const runs: Partial<Record<ServingScenario, ServingOutcome>> = {};
+    const request = (scenario: ServingScenario, key: ServingKey) => (scenario === 'sitesNear' ? null : peer.request(scenario, key));
+    for (const scenario of TAILCALL_SCENARIOS) {
+      step(`Tailcall: ${scenario}`);
+      runs[scenario] = await servingRun({ url: `${tc.url}/graphql`, request, checked: true }, scenario, mock, expectedOf);
+    }
+    return { runs };
+  });
+}
+
+// Private: the gateway's answer of median size over a few random keys: what the bare server replays.
+async function representativeAnswer(url: string, scenario: ServingScenario, mock: BenchMock): Promise<Buffer> {
+  const answers: Buffer[] = [];
+  for (let i = 0; i < REPRESENTATIVE_SAMPLES; i += 1) {
+    answers.push(expectClean(await postGraphQL(url, gatewayRequest(scenario, randomKey(scenario, mock))), `${scenario} answer for the bare server`).bytes);
+  }
+  return answers.sort((a, b) => a.length - b.length)[Math.floor(answers.length / 2)]!;
+}
+
+// Private: the mock's expected data, fetched once per scenario whose keys are always the same.
+function memoisedExpected(mock: BenchMock): ExpectedOf {
+  const memo = new Map<ServingScenario, Promise<unknown[]>>();
+  return (scenario, keys) => {
+    if (scenario === 'sitesNear') return mock.expected(scenario, keys);
+    if (!memo.has(scenario)) memo.set(scenario, mock.expected(scenario, keys));
+    return memo.get(scenario)!;
+  };
+}
+
+// Private: start a server, use it, always stop it.
+async function withProcess<T>(starting: Promise<RunningProcess>, use: (server: RunningProcess) => Promise<T>): Promise<T> {
+  const server = await starting;
+  try {
+    return await use(server);
+  } finally {
+    await stopProcess(server.child);
+  }
+}
+
+function loadAverage(): number {
+  return Math.round(loadavg()[0]! * 100) / 100;
+}
+
+// Private: progress on stderr, as measure.ts does.
+function step(what: string): void {
+  console.error(`bench: serving, ${what}`);
+}
