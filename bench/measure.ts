@@ -3,7 +3,8 @@
  * on one process (cold first, then warm, mixed, and a catalog walk for memory after load), a
  * fresh one for memory with just the catalog, another (short cache TTLs) for token expiry, one
  * for the catalog index (`catalog-index.ts`, then the index in-process), the scale-out
- * replicas sharing one Redis (`scale-out.ts`), the bare server, the REST clients, and Mesh
+ * replicas sharing one Redis (`scale-out.ts`), the serving scenarios of issue 14 (`serving.ts`:
+ * two gateways, Tailcall, their own bare server), the bare server, the REST clients, and Mesh
  * last. Only one system under test runs at a time, on its core.
  */
 import { measureCatalogIndex, type CatalogIndexResult } from './catalog-index.js';
@@ -21,6 +22,7 @@ import { restClients, tokenFor, type RestClientResult } from './scenarios/rest-c
 import { rssFullCatalog, type RssResult } from './scenarios/rss.js';
 import type { ScaleOutResult } from './scenarios/scale-out.js';
 import { bareLoad, warmLoad, type WarmResult } from './scenarios/warm.js';
+import { measureServing, type ServingResult } from './serving.js';
 
 /** Everything measured, before ratios and targets are derived. */
 export interface Measurements {
@@ -35,6 +37,8 @@ export interface Measurements {
   catalogIndex: CatalogIndexResult;
   /** 1, 2 and 4 replicas sharing one Redis (`SCALE_OUT_REPLICAS`). */
   scaleOut: ScaleOutResult[];
+  /** Issue 14: distinct keys, the deep page with the response cache off, the mix; gateway, Tailcall, bare server. */
+  serving: ServingResult;
   bare: { deep: LoadResult; small: LoadResult };
   mesh: { cold: ColdResult; warmDeep: WarmResult; warmSmall: WarmResult; mixed: MixedResult; rssMbAfterRuns: number; versions: Record<string, string> };
   restClients: RestClientResult[];
@@ -52,6 +56,7 @@ export async function measureAll(mock: BenchMock): Promise<Measurements> {
   const expiry = await withProcess(expiryGateway, (gw) => tokenExpiryUnderLoad(`${gw.url}/graphql`, mock, mock));
   const catalogIndex = await measureCatalogIndex(mock);
   const scaleOut = await measureScaleOut(mock);
+  const serving = await measureServing(mock);
   step('bare node:http server on the same bytes');
   const bare = await withProcess(startBare({ deep: gateway.warmDeep.body, small: gateway.warmSmall.body }), async (server) => ({
     deep: await bareLoad(`${server.url}/deep`, JSON.stringify(deepQuery('gateway', WARM_SITES))),
@@ -60,7 +65,7 @@ export async function measureAll(mock: BenchMock): Promise<Measurements> {
   step('REST clients without the gateway');
   const rest = await restClients(mock);
   const mesh = await meshScenarios(mock);
-  return { gateway: { ...gateway, rss, expiry }, catalogIndex, scaleOut, bare, mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock) };
+  return { gateway: { ...gateway, rss, expiry }, catalogIndex, scaleOut, serving, bare, mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock) };
 }
 
 // Private: cold, warm deep, warm small, mixed, then the catalog walk and RSS, on one gateway.

@@ -4,8 +4,9 @@
  * server and query. Hand-written SVG: no charting dependency for one picture.
  */
 import type { Results } from './results.js';
+import { servingChartRows } from './serving.js';
 
-type Server = 'bare' | 'gateway' | 'mesh' | 'client';
+type Server = 'bare' | 'gateway' | 'mesh' | 'client' | 'tailcall';
 
 interface Row {
   label: string;
@@ -17,7 +18,7 @@ interface Row {
   single?: number;
 }
 
-const COLOURS: Record<Server, string> = { bare: '#9ca3af', gateway: '#2563eb', mesh: '#ea580c', client: '#7c3aed' };
+const COLOURS: Record<Server, string> = { bare: '#9ca3af', gateway: '#2563eb', mesh: '#ea580c', client: '#7c3aed', tailcall: '#16a34a' };
 const ROW = 26;
 const TOP = 64;
 const LABEL_W = 250;
@@ -65,6 +66,9 @@ function rowsOf(r: Results): Row[] {
       load('sitesNear (index) · gateway', 'gateway', r.raw.catalogIndex.sitesNear.load),
       load('availability (index) · gateway', 'gateway', r.raw.catalogIndex.availability.load),
     ]),
+    // Likewise the serving scenarios (issue 14); both gateways in the gateway's colour.
+    ...(r.raw.serving === undefined ? [] : servingChartRows(r.raw.serving)
+      .map((x) => load(x.label, x.peer === 'bare' ? 'bare' : x.peer === 'tailcall' ? 'tailcall' : 'gateway', x))),
     { label: 'cold 50-site deep · gateway', server: 'gateway', single: g.cold.latencyMs },
     { label: 'cold 50-site deep · Mesh', server: 'mesh', single: m.cold.latencyMs },
     ...r.raw.restClients.map((c): Row => ({ label: `cold 50 sites · REST client, ${c.strategy}`, server: 'client', single: c.latencyMs })),
@@ -110,7 +114,7 @@ function logTicks(rowCount: number): string[] {
 
 // Private: the colour key.
 function legend(y: number): string {
-  const names: Array<[Server, string]> = [['bare', 'bare node:http (ceiling)'], ['gateway', 'vending-graph'], ['mesh', 'GraphQL Mesh + response cache'], ['client', 'client without a gateway']];
+  const names: Array<[Server, string]> = [['bare', 'bare node:http (ceiling)'], ['gateway', 'vending-graph'], ['mesh', 'GraphQL Mesh + response cache'], ['tailcall', 'Tailcall + @cache'], ['client', 'client without a gateway']];
   let x = 10;
   return names.map(([server, name]) => {
     const item = `${bar(x, y - 10, 12, 12, COLOURS[server], 1)}<text x="${x + 18}" y="${y}">${escape(name)}</text>`;

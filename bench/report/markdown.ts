@@ -6,6 +6,7 @@ import type { LoadResult } from '../load.js';
 import { catalogIndexAssumption, catalogIndexSection } from './catalog-index.js';
 import type { Results } from './results.js';
 import { scaleOutAssumption, scaleOutSection } from './scale-out.js';
+import { servingAssumption, servingSection } from './serving-markdown.js';
 
 type LoadRow = Pick<LoadResult, 'requestsPerSecond' | 'latencyP50Ms' | 'latencyP99Ms' | 'bytesPerResponse' | 'clientErrors' | 'loadGeneratorCpuPercent'>;
 
@@ -21,6 +22,7 @@ export function resultsMarkdown(r: Results): string {
     throughputTable(r),
     coldTable(r),
     mixedAndExpiry(r),
+    servingSection(r),
     catalogIndexSection(r),
     scaleOutSection(r),
     assumptions(r),
@@ -111,6 +113,7 @@ function assumptions(r: Results): string {
     `- **Token expiry**: a freshly started gateway under the mixed workload, \`expireAllTokens()\` halfway; token requests counted from that moment. Its cache TTLs are ${r.settings.expiryCacheTtlS} s (sites, products, cities), so that the load keeps reaching the upstream: with the defaults the workload is served from cache within seconds and no call would meet the dead token. With no upstream call after the expiry the target counts as not exercised.`,
     catalogIndexAssumption(r),
     scaleOutAssumption(r),
+    servingAssumption(),
     `- **Mesh**: ${versions}; composed from \`bench/peers/mesh/openapi.yaml\`; \`CargoLane.product\` via \`@resolveTo\` on the product-detail operation (one call per lane); bearer token from \`{env.UPSTREAM_TOKEN}\`; response cache for everyone, TTL ${s.meshCacheTtlMs / 1000} s; upstream sockets capped at ${s.meshMaxSockets}.`,
     `- The gateway runs with \`NODE_ENV=production\` and its defaults (log level ${s.gatewayLogLevel}).`,
   ].join('\n');

@@ -103,3 +103,30 @@ function judged(what: string, target: string, gateway: ServingOutcome | undefine
   const problems = [flag, errors].filter((p) => p !== '').join('; ');
   return { what, target, actual: problems === '' ? actual : `${actual}; ${problems}`, met: met && problems === '' };
 }
+
+/** A chart row of the serving scenarios: throughput and latency of one run. */
+export interface ServingChartRow {
+  label: string;
+  peer: ServingPeerName;
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+}
+
+const CHART_SCENARIOS: Record<ServingScenario, string> = {
+  small: 'random product', site: 'random site', cities: 'cities page', deep: '50-site deep', sitesNear: 'sitesNear random',
+};
+const CHART_PEERS: Record<ServingPeerName, string> = {
+  gatewayCacheOn: 'gateway', gatewayCacheOff: 'gateway, cache off', tailcall: 'Tailcall + @cache', bare: 'bare server',
+};
+
+/** Every serving run that happened, then the mix's small queries alone and among deep pages. */
+export function servingChartRows(s: ServingResult): ServingChartRow[] {
+  const runs = (Object.keys(CHART_SCENARIOS) as ServingScenario[]).flatMap((scenario) => SERVING_PEERS.flatMap((peer) => {
+    const x = s.scenarios[scenario]?.[peer];
+    return isRun(x) ? [{ label: `${CHART_SCENARIOS[scenario]} · ${CHART_PEERS[peer]}`, peer, ...x }] : [];
+  }));
+  const mixRow = (label: string, x: ServingResult['mix']['alone']): ServingChartRow =>
+    ({ label, peer: 'gatewayCacheOff', requestsPerSecond: x.small.requestsPerSecond, latencyP50Ms: x.small.p50, latencyP99Ms: x.small.p99 });
+  return [...runs, mixRow('small alone · gateway, cache off', s.mix.alone), mixRow('small in the mix · gateway, cache off', s.mix.withDeep)];
+}

@@ -1,0 +1,80 @@
+/**
+ * RESULTS.md's serving section (issue 14): every distinct-key and deep-page scenario side by
+ * side on every peer, each run's details, the mix, and how it is measured.
+ */
+import { wrongAnswers } from '../answer-check.js';
+import { isRun, type ServingOutcome } from '../scenarios/serving.js';
+import { SERVING_PEERS, type ServingResult } from '../serving.js';
+import type { ServingScenario } from '../serving-workload.js';
+import type { Results } from './results.js';
+import { PEER_LABELS, SCENARIO_LABELS, generatorBound, wrongFlag } from './serving.js';
+
+/** The section, or a line saying it was not measured (a latest.json from before it existed). */
+export function servingSection(r: Results): string {
+  const s: ServingResult | undefined = r.raw.serving;
+  if (s === undefined) return '## Serving: distinct keys, deep page with the response cache off, mix\n\nNot measured in this run.';
+  return ['## Serving: distinct keys, deep page with the response cache off, mix', '',
+    intro(s, r.settings.connections, r.machine.cores), '', sideBySide(s), '', details(s), '', mix(s)].join('\n');
+}
+
+/** How the serving figures are measured, for the assumptions list. */
+export function servingAssumption(): string {
+  return '- **Serving** (issue 14): each scenario on each peer begins with a checked warm-up: every key once (every goods code, every site; '
+    + '`sitesNear`: 200 random queries), each answer\'s `data` compared with `util.isDeepStrictEqual` against the data the mock builds from the catalog it serves '
+    + '(`bench/expected-data.ts`); wrong answers are counted and flagged, never hidden. Then an unmeasured warm-up and the measured run, a random key each request '
+    + '(bodies serialised beforehand; `sitesNear` drawn fresh each time, near a random site, as in the catalog-index scenario). Every answer is read for GraphQL `errors`, '
+    + 'the bare server\'s too, so the load generator does the same work for every peer. The bare server replays the gateway\'s answer of median size over 21 random keys. '
+    + 'Both gateways run with `INDEX_REFRESH_S` high (no index rebuild mid-run); response cache off is `RESPONSE_CACHE_MAX_BYTES=0`. '
+    + 'The mix times each answer from autocannon\'s own `response` event and files it under the kind of request it answered (`bench/scenarios/mix.ts` says why one instance).';
+}
+
+// Private: what ran, the machine's load, Tailcall's versions or why it did not run.
+function intro(s: ServingResult, connections: number, cores: number): string {
+  const tailcall = s.tailcall.ran
+    ? `Tailcall: ${Object.entries(s.tailcall.versions).map(([name, v]) => `${name} ${v}`).join(', ')}.`
+    : `**Tailcall not run**: ${s.tailcall.why}.`;
+  const { atStart, atEnd } = s.loadAverage;
+  const busy = Math.max(atStart, atEnd) > cores ? ' **The machine was busy**: figures are noisy and lower than a quiet run\'s.' : '';
+  return `${connections} connections, server on one core, load generator on the other. ${tailcall} Load average ${atStart} at the start, ${atEnd} at the end, on ${cores} cores.${busy}`;
+}
+
+// Private: req/s and latency of every scenario on every peer.
+function sideBySide(s: ServingResult): string {
+  const cell = (x: ServingOutcome | undefined): string => {
+    if (x === undefined) return '—';
+    if (!isRun(x)) return `not run: ${x.notRun}`;
+    const flags = [wrongFlag(x), x.clientErrors > 0 ? `${x.clientErrors} client errors` : '', generatorBound(x) ? 'bounded by the load generator' : ''].filter((f) => f !== '');
+    return `**${x.requestsPerSecond}** req/s, p50 ${x.latencyP50Ms} / p99 ${x.latencyP99Ms} ms${flags.length === 0 ? '' : ` (${flags.join('; ')})`}`;
+  };
+  return ['| Load | ' + SERVING_PEERS.map((p) => PEER_LABELS[p]).join(' | ') + ' |', '| --- |' + ' --- |'.repeat(SERVING_PEERS.length),
+    ...scenariosOf(s).map((scenario) => `| ${SCENARIO_LABELS[scenario]} | ${SERVING_PEERS.map((p) => cell(s.scenarios[scenario][p])).join(' | ')} |`),
+  ].join('\n');
+}
+
+// Private: one row per run: the checked warm-up, upstream calls, errors, the generator's load.
+function details(s: ServingResult): string {
+  const rows = scenariosOf(s).flatMap((scenario) => SERVING_PEERS.flatMap((peer) => {
+    const x = s.scenarios[scenario][peer];
+    if (!isRun(x)) return [];
+    const check = x.check === null ? 'fixed answer' : `${x.check.checked} / ${wrongAnswers(x.check)}${x.check.examples.length === 0 ? '' : ` (e.g. ${x.check.examples[0]!.replace(/\|/g, '\\|')})`}`;
+    return [`| ${SCENARIO_LABELS[scenario]} · ${PEER_LABELS[peer]} | ${x.requestsPerSecond} | ${x.latencyP50Ms} | ${x.latencyP99Ms} | ${x.bytesPerResponse} | ${check} | ${x.upstreamCalls ?? '—'} | ${x.clientErrors} | ${x.loadGeneratorCpuPercent} % |`];
+  }));
+  return ['| Scenario · peer | req/s | p50 ms | p99 ms | bytes/answer (headers included) | answers checked / wrong | upstream calls (measured run) | client errors | load generator CPU |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+// Private: the small queries alone and among deep pages.
+function mix(s: ServingResult): string {
+  const { alone, withDeep } = s.mix;
+  const row = (name: string, x: typeof alone): string => `| ${name} | ${x.requestsPerSecond} | ${x.small.requestsPerSecond} | ${x.small.p50} | ${x.small.p99} | `
+    + `${x.deep ? `${x.deep.requestsPerSecond} | ${x.deep.p50} | ${x.deep.p99}` : '— | — | —'} | ${x.clientErrors} | ${x.upstreamCalls} | ${x.loadGeneratorCpuPercent} % |`;
+  return [`**Mix**, vending-graph with the response cache off: one 50-site deep page to every ${withDeep.smallPerDeep} small queries (random goods codes) over the same connections, beside the small queries alone.`
+    + ` Small queries' p99 in the mix ÷ alone: **${Math.round((withDeep.small.p99 / alone.small.p99) * 100) / 100}**.`, '',
+  '| Run | req/s, all | small req/s | small p50 ms | small p99 ms | deep req/s | deep p50 ms | deep p99 ms | client errors | upstream calls | load generator CPU |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |', row('small queries alone', alone), row('with deep pages', withDeep)].join('\n');
+}
+
+// Private: the scenarios in the report's order.
+function scenariosOf(s: ServingResult): ServingScenario[] {
+  return (['small', 'site', 'cities', 'deep', 'sitesNear'] as const).filter((scenario) => s.scenarios[scenario] !== undefined);
+}
