@@ -1,7 +1,9 @@
 /**
  * The ceiling: a bare `node:http` server that reads each request's body and answers with fixed
- * bytes, the gateway's own answers, chosen by path (`/deep`, `/small`). Nothing a GraphQL server
- * could skip is left: no parsing, no validation, no cache lookup, no logging.
+ * bytes, the gateway's own answers, chosen by path: `/<name>` for each `name=file` argument (the
+ * warm scenarios' `/deep` and `/small`; the serving scenarios' `/small`, `/site`, `/cities`,
+ * `/deep`, `/sitesNear`). Nothing a GraphQL server could skip is left: no parsing, no
+ * validation, no cache lookup, no logging.
  *
  *   node --import tsx bench/peers/bare-server.ts deep=/tmp/deep.json small=/tmp/small.json
  */

@@ -43,7 +43,9 @@ function sideBySide(s: ServingResult): string {
   const cell = (x: ServingOutcome | undefined): string => {
     if (x === undefined) return '—';
     if (!isRun(x)) return `not run: ${x.notRun}`;
-    const flags = [wrongFlag(x), x.clientErrors > 0 ? `${x.clientErrors} client errors` : '', generatorBound(x) ? 'bounded by the load generator' : ''].filter((f) => f !== '');
+    // A server that stalled answers nothing and so makes no client error: say so.
+    const stalled = x.requests === 0 ? `none of ${x.requestsSent} requests answered` : '';
+    const flags = [wrongFlag(x), stalled, x.clientErrors > 0 ? `${x.clientErrors} client errors` : '', generatorBound(x) ? 'bounded by the load generator' : ''].filter((f) => f !== '');
     return `**${x.requestsPerSecond}** req/s, p50 ${x.latencyP50Ms} / p99 ${x.latencyP99Ms} ms${flags.length === 0 ? '' : ` (${flags.join('; ')})`}`;
   };
   return ['| Load | ' + SERVING_PEERS.map((p) => PEER_LABELS[p]).join(' | ') + ' |', '| --- |' + ' --- |'.repeat(SERVING_PEERS.length),
