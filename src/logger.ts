@@ -1,4 +1,5 @@
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
+import { writeSync } from 'node:fs';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
@@ -39,8 +40,50 @@ export interface LoggerOptions {
 
 /** The one logger factory: JSON lines on stdout (or `destination`, which tests capture). */
 export function createLogger(level: string, destination?: DestinationStream, options: LoggerOptions = {}): Logger {
-  const out = destination ?? pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES });
+  const out = destination ?? batched(pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES }));
   return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, ...(options.traceIds ? { mixin: traceIds } : {}) }, out);
+}
+
+/** How long a log line may wait to leave with others, in ms. */
+const LOG_BATCH_MS = 10;
+/** Bytes of lines that leave at once, without waiting. */
+const LOG_BATCH_BYTES = 65_536;
+
+/**
+ * Lines leave together, at most LOG_BATCH_MS after the first of them. pino hands each line to
+ * stdout at once, and each asynchronous write is a request to libuv's thread pool: one per
+ * request served, 14 % of the executed path's CPU in a profile (`node --cpu-prof`, one product
+ * per request), even when lines were gathered per turn of the event loop (a turn often serves
+ * one request). The lines still pending at exit are written synchronously.
+ */
+function batched(out: ReturnType<typeof pino.destination>): DestinationStream {
+  let pending = '';
+  let timer: NodeJS.Timeout | undefined;
+  const drain = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    const lines = pending;
+    pending = '';
+    if (lines !== '') out.write(lines);
+  };
+  // At exit no later turn comes: what is still pending goes out synchronously, after whatever
+  // the destination still holds.
+  process.once('exit', () => {
+    if (pending === '') return;
+    try {
+      out.flushSync();
+    } catch {
+      // not ready or busy writing: its own exit hook deals with that
+    }
+    writeSync(1, pending);
+  });
+  return {
+    write(line: string): void {
+      pending += line;
+      if (pending.length >= LOG_BATCH_BYTES) drain();
+      else timer ??= setTimeout(drain, LOG_BATCH_MS).unref();
+    },
+  };
 }
 
 // Private: the active span's ids (a span not sampled has them too: its trace goes on upstream).
