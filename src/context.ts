@@ -33,7 +33,7 @@ export interface ContextSettings {
 export function createContextFactory(sources: Sources, settings: ContextSettings) {
   const chargesOf = createUpstreamCharges(settings.maxUpstreamCallsPerOperation);
   return ({ request }: YogaInitialContext): GatewayContext => {
-    const scope = createRequestScope(request.signal, settings.requestTimeoutMs);
+    const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs);
     const chargeUpstreamCall = chargesOf(request);
     return {
       scope,

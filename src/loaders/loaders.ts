@@ -32,21 +32,36 @@ interface PageKey {
 }
 
 export function createLoaders(sources: Sources, scope: SourceScope, index?: CatalogIndex): Loaders {
-  const pages = new DataLoader<PageKey, PageResult<unknown>, string>(
-    (keys) => settle(keys.map((key) => sources.page(key.kind, key.page, key.pageSize, scope))),
-    { cacheKeyFn: (key) => `${key.kind}:${key.page}:${key.pageSize}` },
-  );
+  // Each loader is made when the request first uses it: most requests use one or two of them.
+  let pages: DataLoader<PageKey, PageResult<unknown>, string> | undefined;
+  let productByGoodsCode: Loaders['productByGoodsCode'] | undefined;
+  let siteByCode: Loaders['siteByCode'] | undefined;
+  let cityByCode: Loaders['cityByCode'] | undefined;
+  let cityBySiteCode: Loaders['cityBySiteCode'] | undefined;
   return {
-    productByGoodsCode: new DataLoader((codes) => sources.products(codes, scope)),
-    siteByCode: new DataLoader((codes) => settle(codes.map((code) => sources.site(code, scope)))),
-    cityByCode: new DataLoader(async (codes) => {
-      const cities = await sources.cities(scope);
-      return codes.map((code) => cities.get(code) ?? null);
-    }),
-    cityBySiteCode: new DataLoader((codes) => sources.citiesOfSites(codes, scope)),
+    get productByGoodsCode() {
+      return (productByGoodsCode ??= new DataLoader((codes) => sources.products(codes, scope)));
+    },
+    get siteByCode() {
+      return (siteByCode ??= new DataLoader((codes) => settle(codes.map((code) => sources.site(code, scope)))));
+    },
+    get cityByCode() {
+      return (cityByCode ??= new DataLoader(async (codes) => {
+        const cities = await sources.cities(scope);
+        return codes.map((code) => cities.get(code) ?? null);
+      }));
+    },
+    get cityBySiteCode() {
+      return (cityBySiteCode ??= new DataLoader((codes) => sources.citiesOfSites(codes, scope)));
+    },
     prefetchProducts: (sites) => sources.prefetchProducts(sites, scope),
-    page: <K extends ListKind>(kind: K, page: number, pageSize: number) =>
-      pages.load({ kind, page, pageSize }) as Promise<PageResult<KindRecord[K]>>,
+    page: <K extends ListKind>(kind: K, page: number, pageSize: number) => {
+      pages ??= new DataLoader<PageKey, PageResult<unknown>, string>(
+        (keys) => settle(keys.map((key) => sources.page(key.kind, key.page, key.pageSize, scope))),
+        { cacheKeyFn: (key) => `${key.kind}:${key.page}:${key.pageSize}` },
+      );
+      return pages.load({ kind, page, pageSize }) as Promise<PageResult<KindRecord[K]>>;
+    },
     catalog: index && {
       sites: once(() => served(index.sites, 'index:sites', scope)),
       products: once(() => served(index.products, 'index:products', scope)),
