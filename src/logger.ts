@@ -56,7 +56,7 @@ const LOG_BATCH_BYTES = 65_536;
  * per request), even when lines were gathered per turn of the event loop (a turn often serves
  * one request). The lines still pending at exit are written synchronously.
  */
-function batched(out: ReturnType<typeof pino.destination>): DestinationStream {
+function batched(out: ReturnType<typeof pino.destination>): DestinationStream & { destination: typeof out } {
   let pending = '';
   let timer: NodeJS.Timeout | undefined;
   const drain = (): void => {
@@ -78,6 +78,7 @@ function batched(out: ReturnType<typeof pino.destination>): DestinationStream {
     writeSync(1, pending);
   });
   return {
+    destination: out,
     write(line: string): void {
       pending += line;
       if (pending.length >= LOG_BATCH_BYTES) drain();
