@@ -22,15 +22,15 @@ import { GRAPHIQL_OPTIONS, isGraphiQLPageRequest, useGraphiQLPage } from './plug
 import { maskError } from './plugins/serving/mask-error.js';
 import { useArgumentChecks } from './plugins/protection/use-argument-checks.js';
 import { useItemLimit } from './plugins/protection/use-item-limit.js';
-import { useApiKeys } from './plugins/protection/use-api-keys.js';
+import { createApiKeyMatcher, useApiKeys } from './plugins/protection/use-api-keys.js';
 import { useDemoPage } from './plugins/explorer/use-demo-page.js';
 import { useHealth } from './plugins/operations/use-health.js';
 import { useMetrics } from './plugins/operations/use-metrics.js';
-import { useRateLimit } from './plugins/protection/use-rate-limit.js';
+import { createRateLimit } from './plugins/protection/use-rate-limit.js';
 import { useRequestLog } from './plugins/operations/use-request-log.js';
 import { useTracing } from './plugins/operations/use-tracing.js';
 import { batchingOptions, corsOptions, protectionPlugins } from './plugins/protection/use-protection.js';
-import { useResponseCache } from './plugins/serving/use-response-cache.js';
+import { createResponseCache } from './plugins/serving/use-response-cache.js';
 import { useHttpCaching } from './plugins/serving/use-http-caching.js';
 import { useGraphQLPath } from './plugins/serving/use-graphql-path.js';
 import { useReadableBody } from './plugins/serving/use-readable-body.js';
@@ -42,6 +42,8 @@ import { useIncrementalDelivery } from './plugins/serving/use-incremental-delive
 import { useUpstreamBudget } from './plugins/protection/upstream-budget/use-upstream-budget.js';
 import { resolvers } from './resolvers/index.js';
 import { createScaleOut } from './scale-out.js';
+import { createLeanPath } from './lean-path/lean-path.js';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createUpstreamApi } from './upstream/api.js';
 import { createUpstreamClient } from './upstream/client.js';
 import { isUpstreamError } from './upstream/errors.js';
@@ -61,17 +63,24 @@ export interface GatewayDependencies {
   wallClock?: () => number;
   /** Directory of the built example page (dist/web), served at /demo. Default: none, no /demo. */
   demoPageDirectory?: string;
+  /**
+   * Serve common requests on the lean path (lean-path/lean-path.ts) rather than through yoga's
+   * HTTP layer. Default true; tests turn it off to compare both paths.
+   */
+  leanPath?: boolean;
 }
 
 export interface Gateway {
   yoga: YogaServerInstance<object, GatewayContext>;
+  /** The HTTP handler: the lean path for the requests it serves, yoga for the rest. */
+  serve: RequestListener;
   /** Releases upstream connections. The HTTP server, if any, is closed by its owner first. */
   close(): Promise<void>;
 }
 
 const TYPE_DEFS = readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8');
 
-export function createGateway(config: GatewayConfig, { logger, clock, wallClock, demoPageDirectory }: GatewayDependencies): Gateway {
+export function createGateway(config: GatewayConfig, { logger, clock, wallClock, demoPageDirectory, leanPath = true }: GatewayDependencies): Gateway {
   const { upstream } = config;
   // Shared components log through `log`: a line written on a request's behalf carries its id.
   const log = withRequestIds(logger);
@@ -136,7 +145,10 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
   }) : undefined;
   if (config.index.warmOnStart) index?.warm();
   const siteTime = createTimeReader(config.siteTimeZone);
+  const responseCache = createResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance });
+  const rateLimit = createRateLimit(config.rateLimitPerMinute, { batchingLimit: config.batchingLimit, now: () => (clock ?? performance).now() });
 
+  const parserCaches = createParserCaches();
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
     context: createContextFactory(sources, { ...config, index, siteTime }),
@@ -148,7 +160,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     batching: batchingOptions(config.batchingLimit),
     // No file uploads in a read-only graph; a multipart body gets useReadableBody's 415.
     multipart: false,
-    parserAndValidationCache: createParserCaches(),
+    parserAndValidationCache: parserCaches,
     plugins: [
       useTracing(tracing),
       useRequestLog(logger, metrics),
@@ -157,7 +169,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       useDemoPage(demoPageDirectory),
       useApiKeys(config.apiKeys, { isOpen: config.graphiql ? isGraphiQLPageRequest : undefined }),
       useMetrics(metrics),
-      useRateLimit(config.rateLimitPerMinute, { batchingLimit: config.batchingLimit, now: () => (clock ?? performance).now() }),
+      rateLimit.plugin,
       useGraphiQLPage(config.graphiql && GRAPHIQL_OPTIONS),
       useSchemaSdl(TYPE_DEFS, config.introspection),
       useParameterLimits(config),
@@ -168,7 +180,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       useIncrementalDelivery(),
       // Cache-Control, Age and Vary for browsers and CDNs, from what the response cache knows (README: HTTP caching and CDNs).
       useHttpCaching({ clock: clock ?? performance, apiKeys: config.apiKeys.length > 0, cors: config.corsOrigins.length > 0 }),
-      useResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance }),
+      responseCache.plugin,
       // Arguments first: a bad one is named as such, never counted or priced (use-argument-checks.ts).
       useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime }),
       useItemLimit(config.maxItemsPerOperation),
@@ -176,8 +188,21 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     ],
   });
 
+  // Tracing's spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
+  const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
+    yoga, logger, metrics, rateLimit, responseCache,
+    parameterLimits: config,
+    apiKeyClient: config.apiKeys.length > 0 ? createApiKeyMatcher(config.apiKeys) : undefined,
+    cors: config.corsOrigins.length > 0,
+    documents: parserCaches.documentCache,
+  }) : undefined;
+  const serve: RequestListener = lean === undefined ? yoga : (req: IncomingMessage, res: ServerResponse) => {
+    if (!lean(req, res)) void yoga(req, res);
+  };
+
   return {
     yoga,
+    serve,
     async close() {
       await client.close();
       await tokens.close();

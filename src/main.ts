@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   if (demo) logger.info({ upstream: demo.url }, 'demo mode: no UPSTREAM_BASE_URL, serving the built-in mock upstream');
   const upstream = config.upstream ?? demo!.upstream;
   const gateway = createGateway({ ...config, upstream }, { logger, demoPageDirectory: demo ? DEMO_PAGE_DIRECTORY : undefined });
-  const server = await listen(gateway.yoga, config);
+  const server = await listen(gateway.serve, config);
   logger.info({ url: `${server.url}/graphql`, demo: demo !== undefined }, `GraphiQL at ${server.url}/graphql`);
   if (demo) logger.info({ url: `${server.url}/demo/` }, `example page at ${server.url}/demo/`);
 

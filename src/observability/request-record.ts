@@ -20,6 +20,8 @@ export interface RequestRecord {
   readonly startedAt: number;
   /** A child logger whose lines carry `requestId`. */
   readonly logger: Logger;
+  /** Writes the request's own line (info), as `logger` would, without making a child logger for it. */
+  logLine(fields: Record<string, unknown>, message: string): void;
   /** A GraphQL request (its path is the GraphQL endpoint, and it is not the GraphiQL page). */
   graphql: boolean;
   /** Who the client is, once an API key was accepted: `key:<fingerprint>`. */
@@ -58,10 +60,15 @@ export function requestIdFrom(header: string | null | undefined): string {
 
 /** A record for a request that just arrived. */
 export function createRequestRecord(id: string, logger: Logger): RequestRecord {
+  // The child logger is made when first used: most requests log one line, or none.
+  let child: Logger | undefined;
   return {
     id,
     startedAt: performance.now(),
-    logger: logger.child({ requestId: id }),
+    get logger() {
+      return (child ??= logger.child({ requestId: id }));
+    },
+    logLine: (fields, message) => (child ?? logger).info(child ? fields : { requestId: id, ...fields }, message),
     graphql: false,
     client: undefined,
     rejectedAs: undefined,

@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import { loadConfig, type UpstreamConfig } from '../../src/config.js';
 import { upstreamConfigFor } from '../../src/demo.js';
-import { createGateway } from '../../src/gateway.js';
+import { createGateway, type Gateway } from '../../src/gateway.js';
 import { createLogger } from '../../src/logger.js';
 import { listen } from '../../src/server.js';
 import {
@@ -33,6 +33,8 @@ export interface Harness {
   clock: ManualClock;
   /** Every log line the gateway wrote. */
   logs: string[];
+  /** The gateway itself (its yoga instance), for tests that watch which path served a request. */
+  gateway: Gateway;
   /** POSTs a query to /graphql and returns the parsed body (`data` untyped: tests compare it). */
   query(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<any>>;
   /** Stops the gateway (and the mock, when the harness started it). */
@@ -52,6 +54,8 @@ export interface HarnessOptions {
   demoPageDirectory?: string;
   /** The gateway's wall clock (token lifetime and backoff), in ms since the epoch. Default `Date.now`. */
   wallClock?: () => number;
+  /** Serve common requests on the lean path (src/lean-path/). Default true, as deployed. */
+  leanPath?: boolean;
 }
 
 export function createManualClock(start = 1_000_000): ManualClock {
@@ -75,15 +79,16 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
       ...config,
       upstream: { ...upstreamConfigFor(mock), ...options.upstream },
     },
-    { logger: createLogger('debug', sink, { traceIds: config.tracing !== undefined }), clock, wallClock: options.wallClock, demoPageDirectory: options.demoPageDirectory },
+    { logger: createLogger('debug', sink, { traceIds: config.tracing !== undefined }), clock, wallClock: options.wallClock, demoPageDirectory: options.demoPageDirectory, leanPath: options.leanPath },
   );
-  const server = await listen(gateway.yoga, { ...config, port: 0, host: '127.0.0.1' });
+  const server = await listen(gateway.serve, { ...config, port: 0, host: '127.0.0.1' });
 
   return {
     mock,
     url: server.url,
     clock,
     logs,
+    gateway,
     async query(query, variables) {
       const response = await fetch(`${server.url}/graphql`, {
         method: 'POST',

@@ -84,9 +84,7 @@ export function useRequestLog(logger: Logger, metrics: GatewayMetrics): Plugin {
     onResultProcess({ result }) {
       const record = currentRequest();
       if (record === undefined || Symbol.asyncIterator in result) return;
-      for (const one of Array.isArray(result) ? result : [result]) {
-        for (const error of one.errors ?? []) record.errorCodes.add(codeOf(error));
-      }
+      for (const one of Array.isArray(result) ? result : [result]) noteErrorCodes(record, one);
     },
     onResponse({ response }) {
       const record = currentRequest();
@@ -101,13 +99,18 @@ export function useRequestLog(logger: Logger, metrics: GatewayMetrics): Plugin {
   };
 }
 
-// Private: the request's log line and its request metrics.
-function logAndCount(record: RequestRecord, status: number, metrics: GatewayMetrics): void {
+/** Adds the codes of a (masked) result's errors to the request's record. */
+export function noteErrorCodes(record: RequestRecord, result: { errors?: readonly (GraphQLError | Error)[] }): void {
+  for (const error of result.errors ?? []) record.errorCodes.add(codeOf(error));
+}
+
+/** The request's log line and its request metrics (the lean path writes its own with this too). */
+export function logAndCount(record: RequestRecord, status: number, metrics: GatewayMetrics): void {
   const durationMs = performance.now() - record.startedAt;
   const operation = operationOf(record);
   const outcome = status < 400 && record.errorCodes.size === 0 ? 'ok' : 'error';
   metrics.graphqlRequest({ operation, ran: record.operations.length > 0 }, outcome, durationMs);
-  record.logger.info({
+  record.logLine({
     operation,
     status,
     outcome,

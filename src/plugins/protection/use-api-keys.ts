@@ -34,15 +34,15 @@ export interface ApiKeyOptions {
 
 export function useApiKeys(keys: readonly string[], { isOpen = () => false }: ApiKeyOptions = {}): Plugin {
   if (keys.length === 0) return {};
-  const digests = keys.map(digest);
+  const clientOf = createApiKeyMatcher(keys);
   return {
     onRequest({ request, url, endResponse, fetchAPI }) {
       if (OPEN_PATHS.has(url.pathname)) return;
       const presented = presentedKey(request.headers);
-      const match = presented === undefined ? undefined : matchDigest(digests, digest(presented));
+      const client = clientOf(request.headers);
       const record = currentRequest();
-      if (match !== undefined) {
-        if (record !== undefined) record.client = `key:${match.toString('hex').slice(0, 12)}`;
+      if (client !== undefined) {
+        if (record !== undefined) record.client = client;
         return;
       }
       if (isOpen(request, url)) return;
@@ -58,7 +58,25 @@ export function useApiKeys(keys: readonly string[], { isOpen = () => false }: Ap
 }
 
 // Private: `x-api-key`, else the token of `Authorization: Bearer`; other schemes count as none.
-function presentedKey(headers: Headers): string | undefined {
+/**
+ * The client a request's key names (`key:<fingerprint>`), or undefined when it presents no valid
+ * key. Shared by the plugin and the lean path.
+ */
+export function createApiKeyMatcher(keys: readonly string[]): (headers: HeaderReader) => string | undefined {
+  const digests = keys.map(digest);
+  return (headers) => {
+    const presented = presentedKey(headers);
+    const match = presented === undefined ? undefined : matchDigest(digests, digest(presented));
+    return match === undefined ? undefined : `key:${match.toString('hex').slice(0, 12)}`;
+  };
+}
+
+/** What the key check reads of a request: Fetch's `Headers`, or the lean path's own reader. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+function presentedKey(headers: HeaderReader): string | undefined {
   const apiKey = headers.get('x-api-key')?.trim();
   if (apiKey) return apiKey;
   return BEARER.exec(headers.get('authorization') ?? '')?.[1];

@@ -15,19 +15,30 @@ export interface ParameterLimits {
   maxVariablesBytes: number;
 }
 
-export function useParameterLimits({ maxQueryBytes, maxVariablesBytes }: ParameterLimits): Plugin {
+export function useParameterLimits(limits: ParameterLimits): Plugin {
   return {
     onParams({ params }) {
       const { query, variables } = params as { query?: unknown; variables?: unknown };
-      // A UTF-8 byte is at most one UTF-16 unit, so only a long text needs counting.
-      if (typeof query === 'string' && query.length > maxQueryBytes / 3 && Buffer.byteLength(query) > maxQueryBytes) {
-        throw tooLarge(`The query exceeds ${maxQueryBytes} bytes`, 'QUERY_TOO_LARGE');
-      }
-      if (variables !== undefined && variables !== null && jsonBytes(variables) > maxVariablesBytes) {
-        throw tooLarge(`The variables exceed ${maxVariablesBytes} bytes`, 'VARIABLES_TOO_LARGE');
+      if (queryTooLarge(limits, query)) throw tooLarge(`The query exceeds ${limits.maxQueryBytes} bytes`, 'QUERY_TOO_LARGE');
+      if (variablesTooLarge(limits, variables)) {
+        throw tooLarge(`The variables exceed ${limits.maxVariablesBytes} bytes`, 'VARIABLES_TOO_LARGE');
       }
     },
   };
+}
+
+/** Whether parameters exceed a limit (the lean path hands such requests to yoga, which refuses them). */
+export function parametersTooLarge(limits: ParameterLimits, query: unknown, variables: unknown): boolean {
+  return queryTooLarge(limits, query) || variablesTooLarge(limits, variables);
+}
+
+// Private: a UTF-8 byte is at most one UTF-16 unit, so only a long text needs counting.
+function queryTooLarge({ maxQueryBytes }: ParameterLimits, query: unknown): boolean {
+  return typeof query === 'string' && query.length > maxQueryBytes / 3 && Buffer.byteLength(query) > maxQueryBytes;
+}
+
+function variablesTooLarge({ maxVariablesBytes }: ParameterLimits, variables: unknown): boolean {
+  return variables !== undefined && variables !== null && jsonBytes(variables) > maxVariablesBytes;
 }
 
 // Private: variables arrive parsed (JSON bodies) or as JSON text (GET, forms).

@@ -32,10 +32,22 @@ export interface RateLimitOptions extends Omit<TokenBucketOptions, 'capacity'> {
 }
 
 export function useRateLimit(perMinute: number, options: RateLimitOptions = {}): Plugin {
-  if (perMinute === 0) return {};
+  return createRateLimit(perMinute, options).plugin;
+}
+
+/** The rate limit: its plugin, and `admit` for the lean path, which counts in the same buckets. */
+export interface RateLimit {
+  plugin: Plugin;
+  /** Takes one request from the client's bucket: false when it is empty (yoga then refuses it). */
+  admit(client: string | undefined, req: IncomingMessage): boolean;
+}
+
+export function createRateLimit(perMinute: number, options: RateLimitOptions = {}): RateLimit {
+  if (perMinute === 0) return { plugin: {}, admit: () => true };
   const { batchingLimit = Number.POSITIVE_INFINITY, ...bucketOptions } = options;
   const buckets = createTokenBuckets({ ...bucketOptions, capacity: perMinute });
-  return {
+  const admit = (client: string | undefined, req: IncomingMessage) => buckets.take(client ?? `ip:${req.socket.remoteAddress ?? 'unknown'}`).allowed;
+  return { admit, plugin: {
     onRequest({ url, serverContext, endResponse, fetchAPI }) {
       if (UNLIMITED_PATHS.has(url.pathname)) return;
       const taken = buckets.take(clientOf(serverContext));
@@ -62,7 +74,7 @@ export function useRateLimit(perMinute: number, options: RateLimitOptions = {}):
         },
       };
     },
-  };
+  } };
 }
 
 // Private: the request's client, as the rate limit knows it.

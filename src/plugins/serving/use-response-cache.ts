@@ -24,9 +24,10 @@
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../cache/cache.js';
-import { answeredWhole, currentRequest } from '../../observability/request-record.js';
+import { answeredWhole, currentRequest, type RequestRecord } from '../../observability/request-record.js';
 import { ambiguousRequest, createKeyMaker } from './response-cache-key.js';
 
 export interface ResponseCacheOptions {
@@ -36,8 +37,9 @@ export interface ResponseCacheOptions {
   clock: Clock;
 }
 
-interface StoredResponse extends StoredAnswerTimes {
-  body: ArrayBuffer;
+/** An answer as stored: its bytes, media type and ETag, with its times. */
+export interface StoredResponse extends StoredAnswerTimes {
+  body: Uint8Array;
   contentType: string;
   etag: string;
 }
@@ -48,13 +50,23 @@ export interface StoredAnswerTimes {
   expiresAt: number;
 }
 
-// Private: the stored answer each request was served, for storedAnswerServed. Keyed by the
-// request object, so that gateways sharing this module never see each other's requests.
-const served = new WeakMap<Request, StoredAnswerTimes>();
+/** Stores an answer just made, if it may be stored; its ETag when it was. */
+export type StoreAnswer = (status: number, body: ArrayBuffer | Uint8Array, contentType: string) => string | undefined;
 
-/** The times of the stored answer `request` was served from the response cache, if it was. */
-export function storedAnswerServed(request: Request): StoredAnswerTimes | undefined {
+// Private: per request, the stored answer it was served (storedAnswerServed), or how to store the
+// answer it misses (answerToStore). Keyed by the request object, so that gateways sharing this
+// module never see each other's requests; the lean path's requests are objects of their own.
+const served = new WeakMap<object, StoredResponse>();
+const toStore = new WeakMap<object, StoreAnswer>();
+
+/** The stored answer `request` was served from the response cache, if it was. */
+export function storedAnswerServed(request: object): StoredResponse | undefined {
   return served.get(request);
+}
+
+/** How to store the answer `request` is about to get, when it missed the response cache. */
+export function answerToStore(request: object): StoreAnswer | undefined {
+  return toStore.get(request);
 }
 
 /** An answer larger than this share of the whole cache is not stored. */
@@ -62,9 +74,24 @@ const MAX_ENTRY_SHARE = 0.1;
 /** Bytes counted for an entry besides its body: key, ETag, content type and the LRU's own. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
-export function useResponseCache({ maxBytes, clock }: ResponseCacheOptions): Plugin<{ request?: Request }> {
-  if (maxBytes === 0) return {};
-  const store = new LRUCache<string, StoredResponse>({
+/** The response cache: its plugin, and `peek` for the lean path. */
+export interface ResponseCache {
+  plugin: Plugin<{ request?: Request }>;
+  /**
+   * The stored answer for these execution arguments (no context needed) and `Accept` header:
+   * the lookup the plugin makes when execution would start, made before the lean path builds a
+   * context. A hit is recorded on the request's record, as the plugin records it.
+   */
+  peek(args: Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>, accept: string): StoredResponse | undefined;
+}
+
+export function useResponseCache(options: ResponseCacheOptions): Plugin<{ request?: Request }> {
+  return createResponseCache(options).plugin;
+}
+
+export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): ResponseCache {
+  if (maxBytes === 0) return { plugin: {}, peek: () => undefined };
+  const stored = new LRUCache<string, StoredResponse>({
     maxSize: maxBytes,
     maxEntrySize: Math.floor(maxBytes * MAX_ENTRY_SHARE),
     sizeCalculation: (entry, key) => entry.body.byteLength + key.length + entry.etag.length + ENTRY_OVERHEAD_BYTES,
@@ -74,11 +101,17 @@ export function useResponseCache({ maxBytes, clock }: ResponseCacheOptions): Plu
   });
   const keyOf = createKeyMaker();
   const uncacheable = new WeakSet<Request>();
-  const keys = new WeakMap<Request, string>();
-  const hits = new WeakMap<Request, StoredResponse>();
   let graphqlEndpoint = '/graphql';
 
-  return {
+  const peek: ResponseCache['peek'] = (args, accept) => {
+    const key = keyOf(args as ExecutionArgs, accept);
+    const hit = key === undefined ? undefined : stored.get(key);
+    const record = currentRequest();
+    if (hit !== undefined && record !== undefined) record.responseCache = 'hit';
+    return hit;
+  };
+
+  return { peek, plugin: {
     onYogaInit({ yoga }) {
       graphqlEndpoint = yoga.graphqlEndpoint;
     },
@@ -97,44 +130,55 @@ export function useResponseCache({ maxBytes, clock }: ResponseCacheOptions): Plu
       if (request === undefined || uncacheable.has(request)) return;
       const key = keyOf(args, request.headers.get('accept') ?? '');
       if (key === undefined) return;
-      const hit = store.get(key);
+      const hit = stored.get(key);
       const record = currentRequest();
       if (hit === undefined) {
-        if (record !== undefined) record.responseCache = 'miss';
-        keys.set(request, key);
+        if (record !== undefined) {
+          record.responseCache = 'miss';
+          toStore.set(request, (status, body, contentType) => store(key, record, status, body, contentType));
+        }
         return;
       }
       if (record !== undefined) record.responseCache = 'hit';
-      hits.set(request, hit);
       served.set(request, hit);
       // The result is never serialised: onResultProcess answers with the stored bytes.
       setResultAndStopExecution({});
     },
     onResultProcess({ request, setResultProcessor }) {
-      const hit = hits.get(request);
+      const hit = served.get(request);
       if (hit === undefined) return;
       setResultProcessor((_result, fetchAPI) => {
         const headers = { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' };
         const notModified = request.method === 'GET' && etagMatches(request.headers.get('if-none-match'), hit.etag);
-        return new fetchAPI.Response(notModified ? null : hit.body, { status: notModified ? 304 : 200, headers });
+        return new fetchAPI.Response(notModified ? null : (hit.body as Uint8Array<ArrayBuffer>), { status: notModified ? 304 : 200, headers });
       }, hit.contentType);
     },
     async onResponse({ request, response }) {
-      const key = keys.get(request);
-      if (key === undefined) return;
+      const storeAnswer = toStore.get(request);
+      if (storeAnswer === undefined) return;
       response.headers.set('x-cache', 'miss');
+      // Only a whole answer is read back: reading an answer in parts would wait for its last part.
       const record = currentRequest();
-      if (record === undefined || !storable(record, response)) return;
-      const body = await response.clone().arrayBuffer();
-      const storedAt = clock.now();
-      const ttl = Math.floor(record.dataExpiresAt - storedAt);
-      if (ttl <= 0) return;
-      const etag = `"${createHash('sha1').update(new Uint8Array(body)).digest('base64url')}"`;
+      if (response.status !== 200 || record === undefined || !storable(record)) return;
       const contentType = response.headers.get('content-type') ?? 'application/json';
-      store.set(key, { body, contentType, etag, storedAt, expiresAt: record.dataExpiresAt }, { ttl });
-      response.headers.set('etag', etag);
+      const etag = storeAnswer(response.status, await response.clone().arrayBuffer(), contentType);
+      if (etag !== undefined) response.headers.set('etag', etag);
     },
-  };
+  } };
+
+  // Private: a complete answer (no error, nothing stale) made from data whose freshness is known,
+  // kept until that data stops being fresh.
+  function store(key: string, record: RequestRecord, status: number, body: ArrayBuffer | Uint8Array, contentType: string): string | undefined {
+    if (status !== 200 || !storable(record)) return undefined;
+    const storedAt = clock.now();
+    const ttl = Math.floor(record.dataExpiresAt - storedAt);
+    if (ttl <= 0) return undefined;
+    // A view into a larger buffer (Node's pool for small strings) would keep all of it alive.
+    const bytes = !(body instanceof Uint8Array) ? new Uint8Array(body) : body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
+    const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+    stored.set(key, { body: bytes, contentType, etag, storedAt, expiresAt: record.dataExpiresAt }, { ttl });
+    return etag;
+  }
 }
 
 /**
@@ -152,6 +196,6 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 // Private: a complete answer (no error, nothing stale) made from data whose freshness is known.
-function storable(record: NonNullable<ReturnType<typeof currentRequest>>, response: Response): boolean {
-  return response.status === 200 && answeredWhole(record) && Number.isFinite(record.dataExpiresAt);
+function storable(record: RequestRecord): boolean {
+  return answeredWhole(record) && Number.isFinite(record.dataExpiresAt);
 }
