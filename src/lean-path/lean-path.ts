@@ -33,6 +33,7 @@ import { parametersTooLarge, type ParameterLimits } from '../plugins/protection/
 import type { RateLimit } from '../plugins/protection/use-rate-limit.js';
 import { maskError } from '../plugins/serving/mask-error.js';
 import { answerToStore, storedAnswerServed, type ResponseCache } from '../plugins/serving/use-response-cache.js';
+import { createTurnQueue } from './turns.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanParams, type LeanRequest } from './lean-request.js';
 
 export interface LeanPathOptions {
@@ -71,6 +72,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   const valid = new WeakSet<DocumentNode>();
   // yoga's schema, as the first enveloped execution hands it out (before it, no document is valid).
   let schema: GraphQLSchema | undefined;
+  const startInTurn = createTurnQueue();
 
   return (req, res) => {
     const body = req.body;
@@ -105,10 +107,10 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       const args = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName };
       const hit = responseCache.peek(args, headers.accept ?? '');
       if (hit === undefined) {
-        enveloped ??= yoga.getEnveloped({ request, params, req, res } as never);
-        void answer(enveloped, document, params, request, record, res, mediaType);
-      }
-      else {
+        const ready = enveloped ?? yoga.getEnveloped({ request, params, req, res } as never);
+        // Each execution in its own turn, in arrival order (turns.ts), as the work of its own request.
+        startInTurn(() => runInRequest(record, () => void answer(ready, document, params, request, record, res, mediaType)));
+      } else {
         record.operations.push(operation.name?.value ?? 'anonymous');
         send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' });
       }
