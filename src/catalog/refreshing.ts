@@ -44,8 +44,11 @@ export interface Served<T> {
 }
 
 export interface Refreshing<T> {
-  /** The value for a query; `signal` lets the query stop waiting for a build. */
-  read(signal?: AbortSignal): Promise<Served<T>>;
+  /**
+   * The value for a query; `signal` lets the query stop waiting for a build. It is asked for only
+   * when the query has to wait: a request scope makes its signal on first use.
+   */
+  read(signal?: () => AbortSignal | undefined): Promise<Served<T>>;
   /** Starts a build unless one runs or the value is fresh (warming at start); never rejects. */
   warm(): void;
   /** Age of the value held now, in ms; `undefined` before the first build. */
@@ -96,7 +99,7 @@ export function createRefreshing<T>(options: RefreshingOptions<T>): Refreshing<T
         return served(current);
       }
       start();
-      await builds.join('build', build, signal);
+      await builds.join('build', build, signal?.());
       // A failed refresh keeps what is held: past the window, that is no answer.
       if (clock.now() - current!.loadedAt > refreshMs + staleWindowMs) {
         throw new UpstreamError('UPSTREAM_UNAVAILABLE', 'the catalog index could not be refreshed');

@@ -21,7 +21,7 @@
  * The record, the log line and the metrics are the request log's (use-request-log.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getOperationAST, Kind, visit, BREAK, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { getOperationAST, Kind, visit, BREAK, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema, type ExecutionArgs } from 'graphql';
 import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
 import type { Logger } from '../logger.js';
@@ -32,6 +32,8 @@ import type { HeaderReader } from '../plugins/protection/use-api-keys.js';
 import { parametersTooLarge, type ParameterLimits } from '../plugins/protection/use-parameter-limits.js';
 import type { RateLimit } from '../plugins/protection/use-rate-limit.js';
 import { maskError } from '../plugins/serving/mask-error.js';
+import { countItems } from '../plugins/protection/use-item-limit.js';
+import { isRunning, runningOperation } from '../plugins/running-operation.js';
 import { answerToStore, storedAnswerServed, type ResponseCache } from '../plugins/serving/use-response-cache.js';
 import { createTurnQueue } from './turns.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanParams, type LeanRequest } from './lean-request.js';
@@ -108,8 +110,11 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       const hit = responseCache.peek(args, headers.accept ?? '');
       if (hit === undefined) {
         const ready = enveloped ?? yoga.getEnveloped({ request, params, req, res } as never);
-        // Each execution in its own turn, in arrival order (turns.ts), as the work of its own request.
-        startInTurn(() => runInRequest(record, () => void answer(ready, document, params, request, record, res, mediaType)));
+        const run = () => void answer(ready, document, params, request, record, res, mediaType);
+        // A large answer starts in its own turn, in arrival order (turns.ts), as the work of its own
+        // request; a small one at once, so that it never waits behind large ones.
+        if (large(args)) startInTurn(() => runInRequest(record, run));
+        else run();
       } else {
         record.operations.push(operation.name?.value ?? 'anonymous');
         send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' });
@@ -157,6 +162,16 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     }
     logAndCount(record, status, metrics);
   }
+}
+
+/** List entries (use-item-limit.ts's count) above which an answer is large. */
+const LARGE_ANSWER_ITEMS = 100;
+
+// Private: whether the operation could return more than LARGE_ANSWER_ITEMS list entries (the
+// running operation is worked out once per execution arguments and shared with the checks).
+function large(args: Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>): boolean {
+  const running = runningOperation(args as ExecutionArgs);
+  return isRunning(running) && countItems(args.schema, running) > LARGE_ANSWER_ITEMS;
 }
 
 // Private: a syntax error (or a refusal while parsing: the token limit) is yoga's to answer.

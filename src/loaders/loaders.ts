@@ -71,7 +71,7 @@ export function createLoaders(sources: Sources, scope: SourceScope, index?: Cata
 
 // Private: a part of the index, telling the request how old it is (and whether it is stale).
 async function served<T>(part: Refreshing<T>, key: string, scope: SourceScope): Promise<T> {
-  const { value, ageMs, stale } = await part.read(scope.signal);
+  const { value, ageMs, stale } = await part.read(() => scope.signal);
   const ageSeconds = Math.floor(ageMs / 1000);
   scope.onDataAge?.(ageSeconds);
   if (stale) scope.onStale?.({ key, ageSeconds });
