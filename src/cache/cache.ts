@@ -22,6 +22,12 @@ export interface Cache {
   getOrLoad<T>(key: string, ttlMs: number, load: (signal: AbortSignal) => Promise<T>, scope?: LoadScope): Promise<T>;
   /** The stored value while fresh, else `undefined`. Never loads. */
   peek<T>(key: string): T | undefined;
+  /**
+   * The stored value while fresh, counted as a hit exactly as `getOrLoad` counts one (the
+   * request's record, its expiry); else `undefined`, and nothing counted: ask `getOrLoad`.
+   * Synchronous: a resolver answers such a value without a promise.
+   */
+  fresh<T>(key: string): T | undefined;
   /** Stores `value` for `ttlMs` (lists use it to prime the entities they carry). */
   set<T>(key: string, value: T, ttlMs: number): void;
   /** Entries held now (metrics, tests). */

@@ -144,6 +144,12 @@ export function createLruCache(options: LruCacheOptions): Cache {
       const entry = lru.get(key);
       return entry !== undefined && clock.now() - entry.loadedAt <= entry.ttlMs ? (entry.value as T) : undefined;
     },
+    fresh<T>(key: string): T | undefined {
+      const entry = lru.get(key);
+      if (entry === undefined || clock.now() - entry.loadedAt > entry.ttlMs) return undefined;
+      tell(key, 'hit', entry.loadedAt + entry.ttlMs);
+      return entry.value as T;
+    },
     set<T>(key: string, value: T, ttlMs: number): void {
       lru.set(key, { value, loadedAt: clock.now(), ttlMs }, { ttl: ttlMs + keepMs });
       shared.write(key, value, ttlMs);

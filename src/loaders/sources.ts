@@ -66,6 +66,8 @@ export interface Sources {
   /** Every city by code. */
   cities(scope: SourceScope): Promise<Map<string, CityRecord>>;
   site(code: string, scope: SourceScope): Promise<SiteRecord | null>;
+  /** A product cached and fresh right now (null: known not to exist), counted as a hit; else undefined. */
+  productNow(goodsCode: string): ProductRecord | null | undefined;
   /** Products by goods code, through the product list when that costs fewer calls. */
   products(goodsCodes: readonly string[], scope: SourceScope): Promise<(ProductRecord | null | Error)[]>;
   /**
@@ -195,6 +197,7 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       }, scope),
     site: (code, scope) =>
       cache.getOrLoad(`site:${code}`, ttl.sitesMs, charged(scope, (signal) => api.siteDetail(code, { signal })), scope),
+    productNow: (goodsCode) => cache.fresh<ProductRecord | null>(`product:${goodsCode}`),
     async products(goodsCodes, scope) {
       const unknown = goodsCodes.filter((code) => cache.peek(`product:${code}`) === undefined).length;
       // A failed walk is no failure: the details below are asked for one by one instead.

@@ -9,15 +9,21 @@ export const Point: PointResolvers = {
 };
 
 export const CargoLane: CargoLaneResolvers = {
-  product: (lane, _, { loaders }) =>
-    lane.goodsCode === null ? null : loaders.productByGoodsCode.load(lane.goodsCode),
+  product(lane, _, { loaders }) {
+    if (lane.goodsCode === null) return null;
+    const product = loaders.productNow(lane.goodsCode);
+    return product !== undefined ? product : loaders.productByGoodsCode.load(lane.goodsCode);
+  },
 
   stock: (lane) => checkedInt(lane, 'stock'),
 
-  // Only list-with-points reports a lane's price; elsewhere it is the product's.
-  async guidePrice(lane, _, { loaders }) {
+  // Only list-with-points reports a lane's price; elsewhere it is the product's. Not an async
+  // function: a price at hand is answered as it is, without a promise per lane.
+  guidePrice(lane, _, { loaders }) {
     if (lane.guidePrice !== null || lane.goodsCode === null) return lane.guidePrice;
     checkedInt(lane, 'guidePrice');
-    return (await loaders.productByGoodsCode.load(lane.goodsCode))?.guidePrice ?? null;
+    const product = loaders.productNow(lane.goodsCode);
+    if (product !== undefined) return product?.guidePrice ?? null;
+    return loaders.productByGoodsCode.load(lane.goodsCode).then((loaded) => loaded?.guidePrice ?? null);
   },
 };
