@@ -129,6 +129,7 @@ export function createMetrics(sources: MetricSources, options: MetricOptions = {
     },
   });
   const redisErrors = sources.redisState === undefined ? undefined : redisFamilies(registers, sources.redisState);
+  const lookupCounters = new Map<string, { inc(): void }>();
   const operationLabels = createOperationLabels({
     ...options,
     // A name that lost its label stops being a series: its counts so far were scraped already.
@@ -158,7 +159,13 @@ export function createMetrics(sources: MetricSources, options: MetricOptions = {
       inFlight.dec({ operation: path });
       callSeconds.observe({ operation: path, outcome }, durationMs / 1000);
     },
-    cacheLookup: (kind, result) => lookups.inc({ kind, result }),
+    // One call per lookup, 1,600 for a 50-site page: the labelled child is found once, not hashed each time.
+    cacheLookup(kind, result) {
+      const key = `${kind}\n${result}`;
+      let child = lookupCounters.get(key);
+      if (child === undefined) lookupCounters.set(key, (child = lookups.labels({ kind, result })));
+      child.inc();
+    },
     tokenRequest: (outcome) => tokenRequests.inc({ outcome }),
     redisError: (operation) => redisErrors?.inc({ operation }),
     indexBuild(part, outcome, durationMs) {
