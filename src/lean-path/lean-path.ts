@@ -21,6 +21,7 @@
  * The record, the log line and the metrics are the request log's (use-request-log.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import { getOperationAST, Kind, visit, BREAK, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema, type ExecutionArgs } from 'graphql';
 import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
@@ -34,7 +35,7 @@ import type { RateLimit } from '../plugins/protection/use-rate-limit.js';
 import { maskError } from '../plugins/serving/mask-error.js';
 import { countItems } from '../plugins/protection/use-item-limit.js';
 import { isRunning, runningOperation } from '../plugins/running-operation.js';
-import { answerToStore, storedAnswerServed, type ResponseCache } from '../plugins/serving/use-response-cache.js';
+import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../plugins/serving/use-response-cache.js';
 import { createTurnQueue } from './turns.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanParams, type LeanRequest } from './lean-request.js';
 
@@ -44,7 +45,7 @@ export interface LeanPathOptions {
   metrics: GatewayMetrics;
   parameterLimits: ParameterLimits;
   rateLimit: Pick<RateLimit, 'admit'>;
-  responseCache: Pick<ResponseCache, 'peek'>;
+  responseCache: Pick<ResponseCache, 'keyOf' | 'stored'>;
   /** The API key check (`GATEWAY_API_KEYS`), when keys are set. */
   apiKeyClient: ((headers: HeaderReader) => string | undefined) | undefined;
   /** CORS on: a request with `Origin` gets CORS headers, which are yoga's. */
@@ -76,52 +77,85 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   let schema: GraphQLSchema | undefined;
   const startInTurn = createTurnQueue();
 
+  // Requests seen before, by their exact bytes and Accept header: the response-cache key their
+  // parse made and the operation they run, so that a repeated request finds its stored answer
+  // without reading its body again. Same bytes, same parse, same key: the key still comes from
+  // exactly the parse that execution would use.
+  const known = new LRUCache<string, { key: string; operation: string }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
+
   return (req, res) => {
     const body = req.body;
     if (req.method !== 'POST' || req.url !== endpoint || body === undefined) return false;
     const headers = req.headers;
     if (!isJsonContentType(headers['content-type']) || (cors && headers.origin !== undefined)) return false;
     const mediaType = answerMediaType(headers.accept);
-    const params = mediaType === undefined ? undefined : leanParams(body);
-    if (mediaType === undefined || params === undefined || parametersTooLarge(parameterLimits, params.query, params.variables)) return false;
+    if (mediaType === undefined) return false;
     const request = leanRequest(req, res, url);
     const client = apiKeyClient?.(request.headers);
     if (apiKeyClient !== undefined && client === undefined) return false;
-
+    const accept = headers.accept ?? '';
+    const text = body.length <= MAX_KNOWN_BODY_BYTES ? `${accept}\n${body.toString('latin1')}` : undefined;
     const record = createRequestRecord(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger);
     return runInRequest(record, () => {
-      let enveloped: Enveloped | undefined;
-      let document = documents.get(params.query);
-      if (document === undefined || !valid.has(document)) {
-        enveloped = yoga.getEnveloped({ request, params, req, res } as never);
-        const parsed = parseOrUndefined(enveloped, params.query);
-        if (parsed === undefined || enveloped.validate(enveloped.schema, parsed).length > 0) return false;
-        schema = enveloped.schema;
-        valid.add(parsed);
-        document = parsed;
+      const seen = text === undefined ? undefined : known.get(text);
+      const hit = seen === undefined ? undefined : responseCache.stored(seen.key);
+      if (seen !== undefined && hit !== undefined) {
+        if (!rateLimit.admit(client, req)) return false;
+        answerStored(record, client, seen.operation, res, hit);
+        return true;
       }
-      const operation = getOperationAST(document, params.operationName);
-      if (operation?.operation !== 'query' || incremental(document)) return false;
-      if (!rateLimit.admit(client, req)) return false;
-      record.graphql = true;
-      record.client = client;
-      // A stored answer needs no context: it is looked up as the response cache's own hook would.
-      const args = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName };
-      const hit = responseCache.peek(args, headers.accept ?? '');
-      if (hit === undefined) {
-        const ready = enveloped ?? yoga.getEnveloped({ request, params, req, res } as never);
-        const run = () => void answer(ready, document, params, request, record, res, mediaType);
-        // A large answer starts in its own turn, in arrival order (turns.ts), as the work of its own
-        // request; a small one at once, so that it never waits behind large ones.
-        if (large(args)) startInTurn(() => runInRequest(record, run));
-        else run();
-      } else {
-        record.operations.push(operation.name?.value ?? 'anonymous');
-        send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' });
-      }
-      return true;
+      return serveParsed(req, res, request, record, client, mediaType, accept, text);
     });
   };
+
+  // Private: a request read in full: its parameters, yoga's parse and validation, the stored
+  // answer or an execution.
+  function serveParsed(
+    req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: RequestRecord,
+    client: string | undefined, mediaType: string, accept: string, text: string | undefined,
+  ): boolean {
+    const params = leanParams(req.body!);
+    if (params === undefined || parametersTooLarge(parameterLimits, params.query, params.variables)) return false;
+    let enveloped: Enveloped | undefined;
+    let document = documents.get(params.query);
+    if (document === undefined || !valid.has(document)) {
+      enveloped = yoga.getEnveloped({ request, params, req, res } as never);
+      const parsed = parseOrUndefined(enveloped, params.query);
+      if (parsed === undefined || enveloped.validate(enveloped.schema, parsed).length > 0) return false;
+      schema = enveloped.schema;
+      valid.add(parsed);
+      document = parsed;
+    }
+    const operation = getOperationAST(document, params.operationName);
+    if (operation?.operation !== 'query' || incremental(document)) return false;
+    if (!rateLimit.admit(client, req)) return false;
+    // A stored answer needs no context: it is looked up as the response cache's own hook would.
+    const args = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName };
+    const key = responseCache.keyOf(args, accept);
+    const operationName = operation.name?.value ?? 'anonymous';
+    if (key !== undefined && text !== undefined) known.set(text, { key, operation: operationName });
+    const hit = key === undefined ? undefined : responseCache.stored(key);
+    if (hit !== undefined) {
+      answerStored(record, client, operationName, res, hit);
+      return true;
+    }
+    record.graphql = true;
+    record.client = client;
+    const ready = enveloped ?? yoga.getEnveloped({ request, params, req, res } as never);
+    const run = () => void answer(ready, document, params, request, record, res, mediaType);
+    // A large answer starts in its own turn, in arrival order (turns.ts), as the work of its own
+    // request; a small one at once, so that it never waits behind large ones.
+    if (large(args)) startInTurn(() => runInRequest(record, run));
+    else run();
+    return true;
+  }
+
+  function answerStored(record: RequestRecord, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void {
+    record.graphql = true;
+    record.client = client;
+    record.operations.push(operation);
+    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' });
+  }
 
   async function answer(
     enveloped: Enveloped, document: DocumentNode, params: LeanParams, request: LeanRequest,
@@ -163,6 +197,10 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     logAndCount(record, status, metrics);
   }
 }
+
+/** Bytes of requests remembered with their response-cache keys (`known`), and the largest body remembered. */
+const KNOWN_REQUEST_BYTES = 4 * 1024 * 1024;
+const MAX_KNOWN_BODY_BYTES = 4096;
 
 /** List entries (use-item-limit.ts's count) above which an answer is large. */
 const LARGE_ANSWER_ITEMS = 100;

@@ -74,7 +74,7 @@ const MAX_ENTRY_SHARE = 0.1;
 /** Bytes counted for an entry besides its body: key, ETag, content type and the LRU's own. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
-/** The response cache: its plugin, and `peek` for the lean path. */
+/** The response cache: its plugin, and the lookups of the lean path. */
 export interface ResponseCache {
   plugin: Plugin<{ request?: Request }>;
   /**
@@ -83,6 +83,10 @@ export interface ResponseCache {
    * context. A hit is recorded on the request's record, as the plugin records it.
    */
   peek(args: Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>, accept: string): StoredResponse | undefined;
+  /** The key `peek` looks up for these arguments (undefined: never stored), to find it again with `stored`. */
+  keyOf(args: Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>, accept: string): string | undefined;
+  /** The stored answer under a key `keyOf` made, recorded as a hit like `peek`'s. */
+  stored(key: string): StoredResponse | undefined;
 }
 
 export function useResponseCache(options: ResponseCacheOptions): Plugin<{ request?: Request }> {
@@ -90,7 +94,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<{ reques
 }
 
 export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): ResponseCache {
-  if (maxBytes === 0) return { plugin: {}, peek: () => undefined };
+  if (maxBytes === 0) return { plugin: {}, peek: () => undefined, keyOf: () => undefined, stored: () => undefined };
   const stored = new LRUCache<string, StoredResponse>({
     maxSize: maxBytes,
     maxEntrySize: Math.floor(maxBytes * MAX_ENTRY_SHARE),
@@ -103,15 +107,19 @@ export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): 
   const uncacheable = new WeakSet<Request>();
   let graphqlEndpoint = '/graphql';
 
-  const peek: ResponseCache['peek'] = (args, accept) => {
-    const key = keyOf(args as ExecutionArgs, accept);
-    const hit = key === undefined ? undefined : stored.get(key);
+  const keyFor: ResponseCache['keyOf'] = (args, accept) => keyOf(args as ExecutionArgs, accept);
+  const lookUp: ResponseCache['stored'] = (key) => {
+    const hit = stored.get(key);
     const record = currentRequest();
     if (hit !== undefined && record !== undefined) record.responseCache = 'hit';
     return hit;
   };
+  const peek: ResponseCache['peek'] = (args, accept) => {
+    const key = keyFor(args, accept);
+    return key === undefined ? undefined : lookUp(key);
+  };
 
-  return { peek, plugin: {
+  return { peek, keyOf: keyFor, stored: lookUp, plugin: {
     onYogaInit({ yoga }) {
       graphqlEndpoint = yoga.graphqlEndpoint;
     },
