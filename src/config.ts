@@ -104,6 +104,13 @@ export interface Config {
    */
   responseCacheMaxBytes: number;
   /**
+   * `EXECUTION_COMPILED`: run a query as the function graphql-jit compiles for it once its text
+   * comes back, instead of yoga's executor; `@defer`/`@stream` and what does not compile still run
+   * on the latter. The same answers either way, but for the order of each object's fields
+   * (plugins/serving/use-compiled-execution.ts). Default true.
+   */
+  executionCompiled: boolean;
+  /**
    * `MAX_QUERY_BYTES`: longest query text accepted, in UTF-8 bytes; longer gets 413
    * `QUERY_TOO_LARGE`. Comments and string literals cost no tokens, so this bounds what a parsed
    * and cached document can weigh. Default 32768.
@@ -240,6 +247,7 @@ export function loadConfig(env: Env): Config {
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     maxRequestBodyBytes: read.int('MAX_REQUEST_BODY_BYTES', 1_048_576, 1024, 104_857_600),
     responseCacheMaxBytes: read.int('RESPONSE_CACHE_MAX_BYTES', 33_554_432, 0, 4_294_967_296),
+    executionCompiled: read.bool('EXECUTION_COMPILED', true),
     maxQueryBytes: read.int('MAX_QUERY_BYTES', 32_768, 1024, 1_048_576),
     maxVariablesBytes: read.int('MAX_VARIABLES_BYTES', 16_384, 1024, 1_048_576),
     apiKeys: read.keys('GATEWAY_API_KEYS', MIN_API_KEY_LENGTH),

@@ -40,6 +40,7 @@ import { useSchemaSdl } from './plugins/explorer/use-schema-sdl.js';
 import { useRequestScope } from './plugins/serving/use-request-scope.js';
 import { useIncrementalDelivery } from './plugins/serving/use-incremental-delivery.js';
 import { useUpstreamBudget } from './plugins/protection/upstream-budget/use-upstream-budget.js';
+import { useCompiledExecution } from './plugins/serving/use-compiled-execution.js';
 import { resolvers } from './resolvers/index.js';
 import { createScaleOut } from './scale-out.js';
 import { createLeanPath } from './lean-path/lean-path.js';
@@ -185,6 +186,8 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime }),
       useItemLimit(config.maxItemsPerOperation),
       useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
+      // Last: it only swaps the executor, for what every check above let through (use-compiled-execution.ts).
+      useCompiledExecution(config.executionCompiled),
     ],
   });
 
