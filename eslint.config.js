@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'src/generated/', 'examples/web/src/generated/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', 'src/generated/', 'examples/web/src/generated/', 'coverage/', '.prof/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
