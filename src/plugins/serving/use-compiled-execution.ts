@@ -29,7 +29,7 @@
  */
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
-  BREAK, getNamedType, getNullableType, getOperationAST, GraphQLNonNull, isInterfaceType, isListType, isNonNullType,
+  BREAK, execute, getNamedType, getNullableType, getOperationAST, GraphQLNonNull, isInterfaceType, isListType, isNonNullType,
   isObjectType, Kind, locatedError, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FieldNode,
   type FragmentDefinitionNode, type GraphQLError, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLOutputType,
   type GraphQLSchema, type SelectionSetNode, type SourceLocation,
@@ -87,7 +87,13 @@ export function useCompiledExecution(enabled: boolean, { maxDocuments = 1024, ma
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       const query = compiledFor(args);
-      if (query === undefined) return;
+      if (query === undefined) {
+        // Not compiled (yet): graphql-js runs a plain query, so that its answer has the same
+        // bytes as the compiled one's (yoga's executor writes a field that waited for its data
+        // after the others; graphql-js and graphql-jit keep the query's order, as the spec asks).
+        if (plainQuery(args)) setExecuteFn(execute as typeof executeFn);
+        return;
+      }
       const interpreted = executeFn as Execute;
       setExecuteFn(((executed: ExecutionArgs) => {
         const result = query.query(executed.rootValue, executed.contextValue, executed.variableValues);
@@ -97,6 +103,11 @@ export function useCompiledExecution(enabled: boolean, { maxDocuments = 1024, ma
       }) as typeof executeFn);
     },
   };
+}
+
+// Private: a query answered in one part (not @defer/@stream), which graphql-js can run.
+function plainQuery({ document, operationName }: ExecutionArgs): boolean {
+  return getOperationAST(document, operationName)?.operation === 'query' && !incremental(document);
 }
 
 // Private: the compiled query, or INTERPRET when this operation is yoga's executor's to run.
