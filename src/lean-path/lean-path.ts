@@ -22,7 +22,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { getOperationAST, Kind, visit, BREAK, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema, type ExecutionArgs } from 'graphql';
+import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema, type ExecutionArgs } from 'graphql';
 import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from '../context.js';
 import type { Logger } from '../logger.js';
@@ -36,6 +36,7 @@ import { maskError } from '../plugins/serving/mask-error.js';
 import { countItems } from '../plugins/protection/use-item-limit.js';
 import { isRunning, runningOperation } from '../plugins/running-operation.js';
 import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../plugins/serving/use-response-cache.js';
+import { asksForParts } from '../plugins/serving/incremental-document.js';
 import { createTurnQueue } from './turns.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanParams, type LeanRequest } from './lean-request.js';
 
@@ -127,7 +128,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       document = parsed;
     }
     const operation = getOperationAST(document, params.operationName);
-    if (operation?.operation !== 'query' || incremental(document)) return false;
+    if (operation?.operation !== 'query' || asksForParts(document)) return false;
     if (!rateLimit.admit(client, req)) return false;
     // A stored answer needs no context: it is looked up as the response cache's own hook would.
     const args = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName };
@@ -226,23 +227,4 @@ function lowerCased(headers: Record<string, string>): Record<string, string> {
   const lower: Record<string, string> = {};
   for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
   return lower;
-}
-
-const incrementalDocuments = new WeakMap<DocumentNode, boolean>();
-
-// Private: whether a document asks for an answer in parts (`@defer`, `@stream`): yoga's to serve.
-function incremental(document: DocumentNode): boolean {
-  let found = incrementalDocuments.get(document);
-  if (found === undefined) {
-    found = false;
-    visit(document, {
-      [Kind.DIRECTIVE](node) {
-        if (node.name.value !== 'defer' && node.name.value !== 'stream') return undefined;
-        found = true;
-        return BREAK;
-      },
-    });
-    incrementalDocuments.set(document, found);
-  }
-  return found;
 }

@@ -29,13 +29,14 @@
  */
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
-  BREAK, execute, getNamedType, getNullableType, getOperationAST, GraphQLNonNull, isInterfaceType, isListType, isNonNullType,
+  execute, getNamedType, getNullableType, getOperationAST, GraphQLNonNull, isInterfaceType, isListType, isNonNullType,
   isObjectType, Kind, locatedError, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FieldNode,
   type FragmentDefinitionNode, type GraphQLError, type GraphQLField, type GraphQLNamedType, type GraphQLObjectType, type GraphQLOutputType,
   type GraphQLSchema, type SelectionSetNode, type SourceLocation,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { asksForParts } from './incremental-document.js';
 
 export interface CompiledExecutionOptions {
   /** Documents whose operations are kept (compiled, or counted), at most. Default 1024, as yoga's parser cache. */
@@ -107,12 +108,12 @@ export function useCompiledExecution(enabled: boolean, { maxDocuments = 1024, ma
 
 // Private: a query answered in one part (not @defer/@stream), which graphql-js can run.
 function plainQuery({ document, operationName }: ExecutionArgs): boolean {
-  return getOperationAST(document, operationName)?.operation === 'query' && !incremental(document);
+  return getOperationAST(document, operationName)?.operation === 'query' && !asksForParts(document);
 }
 
 // Private: the compiled query, or INTERPRET when this operation is yoga's executor's to run.
 function compile({ schema, document, operationName }: ExecutionArgs): CompiledQuery | typeof INTERPRET {
-  if (getOperationAST(document, operationName)?.operation !== 'query' || incremental(document)) return INTERPRET;
+  if (getOperationAST(document, operationName)?.operation !== 'query' || asksForParts(document)) return INTERPRET;
   try {
     // Stacks are not captured: every error is rebuilt below, with its original error's stack.
     const query = compileQuery(schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true });
@@ -263,17 +264,4 @@ function fieldsByLocation(document: DocumentNode): Map<string, FieldNode> {
 
 function key({ line, column }: SourceLocation): string {
   return `${line}:${column}`;
-}
-
-// Private: whether a document asks for an answer in parts (`@defer`, `@stream`) anywhere.
-function incremental(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    [Kind.DIRECTIVE](node) {
-      if (node.name.value !== 'defer' && node.name.value !== 'stream') return undefined;
-      found = true;
-      return BREAK;
-    },
-  });
-  return found;
 }
