@@ -37,7 +37,15 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
     const chargeUpstreamCall = chargesOf(request);
     return {
       scope,
-      loaders: createLoaders(sources, { ...scope, chargeUpstreamCall }, settings.index),
+      // Not `{ ...scope }`: spreading would read its signal, which is made on first use.
+      loaders: createLoaders(sources, {
+        get signal() {
+          return scope.signal;
+        },
+        onStale: scope.onStale,
+        onDataAge: scope.onDataAge,
+        chargeUpstreamCall,
+      }, settings.index),
       maxPageSize: settings.maxPageSize,
       siteTime: settings.siteTime,
     };
