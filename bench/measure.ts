@@ -13,7 +13,7 @@ import type { LoadResult } from './load.js';
 import type { BenchMock } from './mock.js';
 import { startBare } from './peers/bare.js';
 import { meshVersions, startMesh } from './peers/mesh.js';
-import { memoryMb, startGateway, stopProcess, type RunningProcess } from './processes.js';
+import { memoryMb, startGateway, withProcess } from './processes.js';
 import { deepQuery, smallQuery } from './queries.js';
 import { coldDeep, type ColdResult } from './scenarios/cold.js';
 import { mixedLoad, tokenExpiryUnderLoad, type ExpiryResult, type MixedResult } from './scenarios/mixed.js';
@@ -109,15 +109,6 @@ async function coldMinimum(mock: BenchMock): Promise<Measurements['coldDeepMinim
   return { sitePages, distinctProducts, productListPages, total: sitePages + Math.min(distinctProducts, productListPages) };
 }
 
-// Private: start a server, use it, always stop it.
-async function withProcess<T>(starting: Promise<RunningProcess>, use: (server: RunningProcess) => Promise<T>): Promise<T> {
-  const server = await starting;
-  try {
-    return await use(server);
-  } finally {
-    await stopProcess(server.child);
-  }
-}
 
 // Private: progress on stderr (stdout stays free for whoever pipes the bench).
 function step(what: string): void {

@@ -140,3 +140,26 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** Start a server, use it, always stop it. */
+export async function withProcess<T>(starting: Promise<RunningProcess>, use: (server: RunningProcess) => Promise<T>): Promise<T> {
+  const server = await starting;
+  try {
+    return await use(server);
+  } finally {
+    await stopProcess(server.child);
+  }
+}
+
+/** A GraphQL peer `child` listening on `port`, once it answers `{ __typename }` (killed if it never does). */
+export async function graphqlPeerAt(child: ChildProcess, port: number, timeoutMs = 60_000): Promise<RunningProcess> {
+  const url = `http://127.0.0.1:${port}`;
+  const probe = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' };
+  try {
+    await waitUntilOk(`${url}/graphql`, probe, child, timeoutMs);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return { url, pid: child.pid!, child };
+}

@@ -18,7 +18,7 @@ import { expectClean, postGraphQL } from './graphql-client.js';
 import type { BenchMock } from './mock.js';
 import { startBare } from './peers/bare.js';
 import { loadTailcall } from './peers/tailcall-adapter.js';
-import { startGateway, stopProcess, type RunningProcess } from './processes.js';
+import { startGateway, withProcess, type RunningProcess } from './processes.js';
 import { mixLoad, type MixRun } from './scenarios/mix.js';
 import { tokenFor } from './scenarios/rest-client.js';
 import { gatewayPeer, servingRun, type ExpectedOf, type ServingOutcome } from './scenarios/serving.js';
@@ -144,15 +144,6 @@ function memoisedExpected(mock: BenchMock): ExpectedOf {
   };
 }
 
-// Private: start a server, use it, always stop it.
-async function withProcess<T>(starting: Promise<RunningProcess>, use: (server: RunningProcess) => Promise<T>): Promise<T> {
-  const server = await starting;
-  try {
-    return await use(server);
-  } finally {
-    await stopProcess(server.child);
-  }
-}
 
 function loadAverage(): number {
   return Math.round(loadavg()[0]! * 100) / 100;

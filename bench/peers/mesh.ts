@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MESH_CACHE_TTL_MS, MESH_DIR, MESH_MAX_SOCKETS, SUT_CORE } from '../config.js';
-import { freePort, pinned, waitUntilOk, type RunningProcess } from '../processes.js';
+import { freePort, graphqlPeerAt, pinned, type RunningProcess } from '../processes.js';
 
 /** `npm ci` in bench/peers/mesh when its node_modules is missing. */
 export function ensureMeshInstalled(): void {
@@ -48,15 +48,7 @@ export async function startMesh(upstreamUrl: string, token: string): Promise<Run
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const url = `http://127.0.0.1:${port}`;
-  const probe = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' };
-  try {
-    await waitUntilOk(`${url}/graphql`, probe, child, 60_000);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
-  return { url, pid: child.pid!, child };
+  return graphqlPeerAt(child, port);
 }
 
 // Private: the installed package.json of a Mesh dependency.

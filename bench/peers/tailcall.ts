@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SUT_CORE } from '../config.js';
-import { freePort, pinned, waitUntilOk, type RunningProcess } from '../processes.js';
+import { freePort, graphqlPeerAt, pinned, type RunningProcess } from '../processes.js';
 import type { GraphQLRequest } from '../queries.js';
 import { TAILCALL_DIR, privateGlibcVersion, tailcallCommand } from './tailcall-install.js';
 
@@ -50,15 +50,7 @@ export async function startTailcall(upstreamUrl: string, token: string): Promise
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   child.once('exit', () => rmSync(configDir, { recursive: true, force: true }));
-  const url = `http://127.0.0.1:${port}`;
-  const probe = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' };
-  try {
-    await waitUntilOk(`${url}/graphql`, probe, child, 60_000);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
-  return { url, pid: child.pid!, child };
+  return graphqlPeerAt(child, port);
 }
 
 /** Versions of what actually runs, for the results. */
