@@ -38,7 +38,7 @@ import { isRunning, runningOperation } from '../plugins/running-operation.js';
 import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../plugins/serving/use-response-cache.js';
 import { asksForParts } from '../plugins/serving/incremental-document.js';
 import { createTurnQueue } from './turns.js';
-import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanParams, type LeanRequest } from './lean-request.js';
+import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './lean-request.js';
 
 export interface LeanPathOptions {
   yoga: YogaServerInstance<object, GatewayContext>;
@@ -131,7 +131,10 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     if (operation?.operation !== 'query' || asksForParts(document)) return false;
     if (!rateLimit.admit(client, req)) return false;
     // A stored answer needs no context: it is looked up as the response cache's own hook would.
-    const args = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName };
+    // These arguments are the ones executed (their context added then), so the running operation
+    // and the key are worked out once, here, and the execution hooks find them (both memoized by
+    // the arguments object).
+    const args: ExecutionArgs = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName, contextValue: undefined };
     const key = responseCache.keyOf(args, accept);
     const operationName = operation.name?.value ?? 'anonymous';
     if (key !== undefined && text !== undefined) known.set(text, { key, operation: operationName });
@@ -143,7 +146,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     record.graphql = true;
     record.client = client;
     const ready = enveloped ?? yoga.getEnveloped({ request, params, req, res } as never);
-    const run = () => void answer(ready, document, params, request, record, res, mediaType);
+    const run = () => void answer(ready, args, request, record, res, mediaType);
     // A large answer starts in its own turn, in arrival order (turns.ts), as the work of its own
     // request; a small one at once, so that it never waits behind large ones.
     if (large(args)) startInTurn(() => runInRequest(record, run));
@@ -159,13 +162,11 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   }
 
   async function answer(
-    enveloped: Enveloped, document: DocumentNode, params: LeanParams, request: LeanRequest,
-    record: RequestRecord, res: ServerResponse, mediaType: string,
+    enveloped: Enveloped, args: ExecutionArgs, request: LeanRequest, record: RequestRecord, res: ServerResponse, mediaType: string,
   ): Promise<void> {
     let result: ExecutionResult;
     try {
-      const contextValue = await enveloped.contextFactory();
-      const args = { schema: enveloped.schema, document, contextValue, variableValues: params.variables, operationName: params.operationName };
+      args.contextValue = await enveloped.contextFactory();
       result = (await enveloped.execute(args)) as ExecutionResult;
     } catch (error) {
       // What yoga does with an error thrown out of execution: masked, in `errors`.
@@ -208,8 +209,8 @@ const LARGE_ANSWER_ITEMS = 100;
 
 // Private: whether the operation could return more than LARGE_ANSWER_ITEMS list entries (the
 // running operation is worked out once per execution arguments and shared with the checks).
-function large(args: Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>): boolean {
-  const running = runningOperation(args as ExecutionArgs);
+function large(args: ExecutionArgs): boolean {
+  const running = runningOperation(args);
   return isRunning(running) && countItems(args.schema, running) > LARGE_ANSWER_ITEMS;
 }
 

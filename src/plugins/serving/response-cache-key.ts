@@ -40,7 +40,17 @@ export function createKeyMaker(): (args: ExecutionArgs, accept: string) => strin
   // yoga's parser cache hands out one document object per query text, so each text is printed
   // and hashed once; a document leaves this map when it leaves yoga's cache.
   const documentHashes = new WeakMap<DocumentNode, string>();
+  // The lean path looks its key up before execution, with the arguments it then executes: the
+  // plugin's own lookup finds it made (the accept header is the same request's).
+  const made = new WeakMap<ExecutionArgs, string | undefined>();
   return (args, accept) => {
+    if (made.has(args)) return made.get(args);
+    const key = keyOf(args, accept);
+    made.set(args, key);
+    return key;
+  };
+
+  function keyOf(args: ExecutionArgs, accept: string): string | undefined {
     const running = runningOperation(args);
     if (!isRunning(running)) return undefined;
     const { document } = args;
@@ -51,7 +61,7 @@ export function createKeyMaker(): (args: ExecutionArgs, accept: string) => strin
     }
     const operationIndex = document.definitions.indexOf(running.operation);
     return sha256(`${accept}\n${documentHash}\n${operationIndex}\n${canonicalJson(running.variables)}`);
-  };
+  }
 }
 
 /** JSON with every object's keys sorted, so that key order never matters. */

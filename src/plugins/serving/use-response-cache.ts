@@ -78,14 +78,12 @@ const ENTRY_OVERHEAD_BYTES = 256;
 export interface ResponseCache {
   plugin: Plugin<{ request?: Request }>;
   /**
-   * The stored answer for these execution arguments (no context needed) and `Accept` header:
-   * the lookup the plugin makes when execution would start, made before the lean path builds a
-   * context. A hit is recorded on the request's record, as the plugin records it.
+   * The key the plugin looks up for these execution arguments (no context needed) and `Accept`
+   * header; undefined: never stored. Made once per arguments object: the lean path makes it
+   * before it builds a context, and the plugin finds it made when the same arguments execute.
    */
-  peek(args: Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>, accept: string): StoredResponse | undefined;
-  /** The key `peek` looks up for these arguments (undefined: never stored), to find it again with `stored`. */
-  keyOf(args: Pick<ExecutionArgs, 'schema' | 'document' | 'variableValues' | 'operationName'>, accept: string): string | undefined;
-  /** The stored answer under a key `keyOf` made, recorded as a hit like `peek`'s. */
+  keyOf(args: ExecutionArgs, accept: string): string | undefined;
+  /** The stored answer under a key `keyOf` made; a hit is recorded on the request's record, as the plugin records it. */
   stored(key: string): StoredResponse | undefined;
 }
 
@@ -94,7 +92,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin<{ reques
 }
 
 export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): ResponseCache {
-  if (maxBytes === 0) return { plugin: {}, peek: () => undefined, keyOf: () => undefined, stored: () => undefined };
+  if (maxBytes === 0) return { plugin: {}, keyOf: () => undefined, stored: () => undefined };
   const stored = new LRUCache<string, StoredResponse>({
     maxSize: maxBytes,
     maxEntrySize: Math.floor(maxBytes * MAX_ENTRY_SHARE),
@@ -107,19 +105,13 @@ export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): 
   const uncacheable = new WeakSet<Request>();
   let graphqlEndpoint = '/graphql';
 
-  const keyFor: ResponseCache['keyOf'] = (args, accept) => keyOf(args as ExecutionArgs, accept);
   const lookUp: ResponseCache['stored'] = (key) => {
     const hit = stored.get(key);
     const record = currentRequest();
     if (hit !== undefined && record !== undefined) record.responseCache = 'hit';
     return hit;
   };
-  const peek: ResponseCache['peek'] = (args, accept) => {
-    const key = keyFor(args, accept);
-    return key === undefined ? undefined : lookUp(key);
-  };
-
-  return { peek, keyOf: keyFor, stored: lookUp, plugin: {
+  return { keyOf, stored: lookUp, plugin: {
     onYogaInit({ yoga }) {
       graphqlEndpoint = yoga.graphqlEndpoint;
     },
