@@ -35,8 +35,9 @@ export function ambiguousRequest(request: Request, url: URL): boolean {
 /**
  * The cache key of an execution, or `undefined` when it cannot run as given (no such operation,
  * variables that do not coerce): execution answers those with errors, which are never stored.
+ * Also `undefined` for a document not `worthKeying` (unstorable-documents.ts).
  */
-export function createKeyMaker(): (args: ExecutionArgs, accept: string) => string | undefined {
+export function createKeyMaker(worthKeying: (document: DocumentNode) => boolean = () => true): (args: ExecutionArgs, accept: string) => string | undefined {
   // yoga's parser cache hands out one document object per query text, so each text is printed
   // and hashed once; a document leaves this map when it leaves yoga's cache.
   const documentHashes = new WeakMap<DocumentNode, string>();
@@ -45,7 +46,7 @@ export function createKeyMaker(): (args: ExecutionArgs, accept: string) => strin
   const made = new WeakMap<ExecutionArgs, string | undefined>();
   return (args, accept) => {
     if (made.has(args)) return made.get(args);
-    const key = keyOf(args, accept);
+    const key = worthKeying(args.document) ? keyOf(args, accept) : undefined;
     made.set(args, key);
     return key;
   };

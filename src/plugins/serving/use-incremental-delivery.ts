@@ -25,6 +25,7 @@ import { BREAK, GraphQLError, valueFromASTUntyped, visit, type ASTNode, type Dir
 import type { Plugin } from 'graphql-yoga';
 import { isRunning, runningOperation } from '../running-operation.js';
 import { maskError } from './mask-error.js';
+import { asksForParts as documentAsksForParts } from './incremental-document.js';
 import type { RequestScope } from './use-request-scope.js';
 
 export const NOT_ACCEPTABLE = 'NOT_ACCEPTABLE';
@@ -53,6 +54,9 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
       if (options) ({ maskError: mask, errorMessage: message } = options);
     },
     onExecute({ args, setResultAndStopExecution }) {
+      // Most documents never ask for parts (known once per document): they need neither the
+      // Accept header read nor a hook on their result.
+      if (!documentAsksForParts(args.document)) return undefined;
       const { request, scope } = args.contextValue;
       const batched = request !== undefined && batches.has(request);
       const refused = request !== undefined && (batched || !acceptsIncremental(request.headers.get('accept')))

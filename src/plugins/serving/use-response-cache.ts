@@ -24,11 +24,12 @@
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { ExecutionArgs } from 'graphql';
+import type { DocumentNode, ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../cache/cache.js';
 import { answeredWhole, currentRequest, type RequestRecord } from '../../observability/request-record.js';
 import { ambiguousRequest, createKeyMaker } from './response-cache-key.js';
+import { createUnstorableDocuments } from './unstorable-documents.js';
 
 export interface ResponseCacheOptions {
   /** Bytes the stored answers may take together, keys included; 0 turns the cache off. */
@@ -69,6 +70,7 @@ export function answerToStore(request: object): StoreAnswer | undefined {
   return toStore.get(request);
 }
 
+const NO_BYTES = new Uint8Array(0);
 /** An answer larger than this share of the whole cache is not stored. */
 const MAX_ENTRY_SHARE = 0.1;
 /** Bytes counted for an entry besides its body: key, ETag, content type and the LRU's own. */
@@ -101,7 +103,8 @@ export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): 
     // lru-cache reuses a clock reading for 1 ms by default; an answer must not outlive its data.
     ttlResolution: 0,
   });
-  const keyOf = createKeyMaker();
+  const documents = createUnstorableDocuments();
+  const keyOf = createKeyMaker(documents.worthKeying);
   const uncacheable = new WeakSet<Request>();
   let graphqlEndpoint = '/graphql';
 
@@ -135,7 +138,7 @@ export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): 
       if (hit === undefined) {
         if (record !== undefined) {
           record.responseCache = 'miss';
-          toStore.set(request, (status, body, contentType) => store(key, record, status, body, contentType));
+          toStore.set(request, (status, body, contentType) => store(key, args.document, record, status, body, contentType));
         }
         return;
       }
@@ -159,7 +162,9 @@ export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): 
       response.headers.set('x-cache', 'miss');
       // Only a whole answer is read back: reading an answer in parts would wait for its last part.
       const record = currentRequest();
-      if (response.status !== 200 || record === undefined || !storable(record)) return;
+      if (record === undefined) return;
+      // Declined without reading the answer, but offered all the same: the document learns it.
+      if (response.status !== 200 || !storable(record)) return void storeAnswer(response.status, NO_BYTES, 'application/json');
       const contentType = response.headers.get('content-type') ?? 'application/json';
       const etag = storeAnswer(response.status, await response.clone().arrayBuffer(), contentType);
       if (etag !== undefined) response.headers.set('etag', etag);
@@ -168,10 +173,12 @@ export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): 
 
   // Private: a complete answer (no error, nothing stale) made from data whose freshness is known,
   // kept until that data stops being fresh.
-  function store(key: string, record: RequestRecord, status: number, body: ArrayBuffer | Uint8Array, contentType: string): string | undefined {
-    if (status !== 200 || !storable(record)) return undefined;
+  function store(
+    key: string, document: DocumentNode, record: RequestRecord, status: number, body: ArrayBuffer | Uint8Array, contentType: string,
+  ): string | undefined {
     const storedAt = clock.now();
-    const ttl = Math.floor(record.dataExpiresAt - storedAt);
+    const ttl = status === 200 && storable(record) ? Math.floor(record.dataExpiresAt - storedAt) : 0;
+    documents.offered(document, ttl > 0);
     if (ttl <= 0) return undefined;
     // A view into a larger buffer (Node's pool for small strings) would keep all of it alive.
     const bytes = !(body instanceof Uint8Array) ? new Uint8Array(body) : body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);

@@ -1,0 +1,93 @@
+/**
+ * Profile one serving scenario (issue 14: "let a profile lead every optimisation"): the built
+ * gateway under `node --cpu-prof`, pinned as in the bench, one checked serving run on it, then
+ * its CPU per request (from /proc) and the hottest functions and packages of the profile.
+ *
+ *   npm run build && node --import tsx bench/profile.ts small [off|on]
+ *
+ * `off` (the default) sets `RESPONSE_CACHE_MAX_BYTES=0`: every answer is executed. The profile
+ * stays in `.prof/<scenario>-<cache>/` for Chrome DevTools or speedscope.
+ */
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { wrongAnswers } from './answer-check.js';
+import { INDEX_REFRESH_S, ROOT } from './config.js';
+import { startMock } from './mock.js';
+import { startGateway, stopProcess } from './processes.js';
+import { gatewayPeer, servingRun, isRun } from './scenarios/serving.js';
+import type { ServingScenario } from './serving-workload.js';
+
+const scenario = (process.argv[2] ?? 'small') as ServingScenario;
+const cache = process.argv[3] === 'on' ? 'on' : 'off';
+const dir = join(ROOT, '.prof', `${scenario}-${cache}`);
+rmSync(dir, { recursive: true, force: true });
+
+const mock = await startMock();
+try {
+  const env: Record<string, string> = { INDEX_REFRESH_S: String(INDEX_REFRESH_S), ...(cache === 'off' ? { RESPONSE_CACHE_MAX_BYTES: '0' } : {}) };
+  const gw = await startGateway(mock, env, { nodeArgs: [...(process.env.PROFILE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  const cpuBefore = cpuMicros(gw.pid);
+  const outcome = await servingRun(gatewayPeer(`${gw.url}/graphql`), scenario, mock, (s, keys) => mock.expected(s, keys));
+  const cpu = cpuMicros(gw.pid) - cpuBefore;
+  await stopProcess(gw.child, 30_000);
+  if (isRun(outcome)) {
+    const requests = outcome.requests + (outcome.check?.checked ?? 0);
+    say(`${scenario}, response cache ${cache}: ${outcome.requestsPerSecond} req/s, p50 ${outcome.latencyP50Ms} / p99 ${outcome.latencyP99Ms} ms, ` +
+      `client errors ${outcome.clientErrors}, wrong answers ${outcome.check ? wrongAnswers(outcome.check) : "-"}; ` +
+      `gateway CPU ≈ ${Math.round(cpu / requests)} µs per request (warm-up and load run included)`);
+  }
+  summarise(join(dir, readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!));
+} finally {
+  await mock.close();
+}
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+
+// Private: self time by function and by package, hottest first.
+function summarise(file: string): void {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const selfUs = new Map<number, number>();
+  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
+  const busy = total - [...selfUs].filter(([id]) => byId.get(id)!.callFrame.functionName === '(idle)').reduce((a, [, us]) => a + us, 0);
+  const byFunction = new Map<string, number>();
+  const byPackage = new Map<string, number>();
+  for (const [id, us] of selfUs) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    if (functionName === '(idle)') continue;
+    const where = url.replace(/^file:\/\//, '').replace(ROOT, '');
+    add(byFunction, `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`, us);
+    add(byPackage, packageOf(where), us);
+  }
+  say(`\nbusy ${(busy / 1e6).toFixed(2)} s of ${(total / 1e6).toFixed(2)} s profiled (${file})`);
+  print('packages', byPackage, busy, 20);
+  print('functions (self time)', byFunction, busy, 45);
+}
+
+function packageOf(where: string): string {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(where);
+  if (match) return match[1]!;
+  if (where.startsWith('dist/')) return where.split('/').slice(0, 2).join('/');
+  return where === '' ? '(native, gc, program)' : where.startsWith('node:') ? 'node core' : where;
+}
+
+function add(map: Map<string, number>, key: string, us: number): void {
+  map.set(key, (map.get(key) ?? 0) + us);
+}
+
+function print(title: string, map: Map<string, number>, busy: number, rows: number): void {
+  say(`\n${title}:`);
+  for (const [name, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, rows)) say(`${((us / busy) * 100).toFixed(1).padStart(5)} %  ${name}`);
+}
+
+// Private: user + system CPU of a process so far, in µs (/proc/<pid>/stat, clock ticks of 10 ms).
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+// Private: the report goes to stdout (progress, as elsewhere in the bench, to stderr).
+function say(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
