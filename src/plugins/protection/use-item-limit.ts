@@ -53,11 +53,19 @@ interface Counter {
   fragments: Map<string, number>;
 }
 
-/** The list entries the running operation could return at most. */
+// Private: counts by running operation: the lean path asks whether an answer is large before
+// this plugin asks whether it is too large, and both read the same count.
+const counted = new WeakMap<RunningOperation, number>();
+
+/** The list entries the running operation could return at most (worked out once per running operation). */
 export function countItems(schema: GraphQLSchema, running: RunningOperation): number {
-  const root = schema.getRootType(running.operation.operation);
-  if (!root) return 0;
-  return itemsIn({ schema, running, fragments: new Map() }, running.operation.selectionSet, root, undefined);
+  let items = counted.get(running);
+  if (items === undefined) {
+    const root = schema.getRootType(running.operation.operation);
+    items = root ? itemsIn({ schema, running, fragments: new Map() }, running.operation.selectionSet, root, undefined) : 0;
+    counted.set(running, items);
+  }
+  return items;
 }
 
 // Private: the entries under one object of type `parent`; `pageSize` is its own, when it is a page.
