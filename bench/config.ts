@@ -74,6 +74,12 @@ export const RSS_BUDGET_MB = 250;
 export const CITIES_PAGE = { page: 1, pageSize: 20 } as const;
 /** Random `sitesNear` queries checked against the mock's data before each `sitesNear` load run (its keys have no end). */
 export const SITES_NEAR_CHECKS = 200;
+/**
+ * Distinct random `sitesNear` bodies made for each serving load run, per second of it, sent in
+ * turn: twice the gateway's `sitesNear` rate and more (2.8–3.6k req/s, `bench/RESULTS.md`), so
+ * that no query repeats within a run. Faster peers (the bare server's fixed answer) go round.
+ */
+export const SITES_NEAR_BODIES_PER_SECOND = 8000;
 /** Requests in flight while the serving scenarios check every key's answer (a cold peer fetches as it goes). */
 export const CHECK_CONCURRENCY = 32;
 /** The mix: one deep page (response cache off) to every this many small queries, over the same connections. */
@@ -93,7 +99,7 @@ export const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
 
 /** Core of the system under test (gateway, bare server, Mesh: one at a time). */
 export const SUT_CORE = 0;
-/** Core of the load generator (this process) and the mock upstream. */
+/** Core of the load generator (this process, and wrk when it runs) and the mock upstream. */
 export const LOAD_CORE = 1;
 
 /** The repository root. */

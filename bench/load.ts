@@ -25,6 +25,8 @@ export interface LoadResult {
   seconds: number;
   /** The load generator's CPU over the run, in % of one core (100 = saturated). */
   loadGeneratorCpuPercent: number;
+  /** Which load generator ran (`wrk.ts`); absent in results from before wrk was used: autocannon. */
+  generator?: 'wrk' | 'autocannon';
 }
 
 /** A load run: one fixed body, or a fresh body per request from `nextBody`. */
@@ -100,6 +102,7 @@ function summarise(result: Result, timing: { perSecond: number; seconds: number 
     bytesPerResponse: requests > 0 ? Math.round(result.throughput.total / requests) : 0,
     seconds: timing.seconds,
     loadGeneratorCpuPercent: round(cpuPercent, 1),
+    generator: 'autocannon',
   };
 }
 

@@ -12,8 +12,9 @@
  *   BENCH_ONLY=tracing npm run bench   # tracing off and on (10 % sampled), warm and executed paths
  *   BENCH_ONLY=serving BENCH_SECONDS=3 npx tsx bench/run.ts   # distinct keys, deep page off, mix (issue 14)
  *
- * The driver re-executes itself under `taskset -c 1`: autocannon runs here, and the load
- * generator must not share a core with the server it measures (core 0).
+ * The driver re-executes itself under `taskset -c 1`: autocannon runs here (wrk, for the serving
+ * scenarios when it is installed, is pinned there too), and the load generator must not share a
+ * core with the server it measures (core 0).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -23,6 +23,7 @@ import { mixLoad, type MixRun } from './scenarios/mix.js';
 import { tokenFor } from './scenarios/rest-client.js';
 import { gatewayPeer, servingRun, type ExpectedOf, type ServingOutcome } from './scenarios/serving.js';
 import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from './serving-workload.js';
+import { loadGeneratorLabel } from './wrk.js';
 
 /** The peers of the serving scenarios. */
 export const SERVING_PEERS = ['gatewayCacheOn', 'gatewayCacheOff', 'tailcall', 'bare'] as const;
@@ -39,6 +40,11 @@ export interface ServingResult {
   tailcall: { ran: true; versions: Record<string, string> } | { ran: false; why: string };
   /** Answer bytes the bare server replayed per scenario. */
   bareBodyBytes: Partial<Record<ServingScenario, number>>;
+  /**
+   * What generated the load of every run but the mix's (`wrk.ts`), e.g. `wrk debian/4.1.0-3+b2,
+   * 1 thread, 32 connections`. Absent in results from before wrk: autocannon.
+   */
+  loadGenerator?: string;
   loadAverage: { atStart: number; atEnd: number };
 }
 
@@ -94,7 +100,7 @@ export async function measureServing(mock: BenchMock): Promise<ServingResult> {
   const tailcallSummary = tailcallAvailability.ok && tailcall.why === undefined
     ? { ran: true as const, versions: tailcallAvailability.peer.versions }
     : { ran: false as const, why: tailcall.why ?? 'not run' };
-  return { scenarios, mix, tailcall: tailcallSummary, bareBodyBytes, loadAverage: { atStart, atEnd: loadAverage() } };
+  return { scenarios, mix, tailcall: tailcallSummary, bareBodyBytes, loadGenerator: loadGeneratorLabel(), loadAverage: { atStart, atEnd: loadAverage() } };
 }
 
 // Private: Tailcall's runs, or why there are none (not installed, or it did not start).

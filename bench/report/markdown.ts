@@ -40,7 +40,8 @@ function header(r: Results): string {
     `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, ${m.platform}, kernel ${m.kernel}; load average ${m.loadAverageAtStart} at start;`
       + ` ${m.pinned ? `server under test pinned to core 0, load generator (cores allowed: ${m.loadGeneratorCores}) and mock upstream to core 1 (\`taskset\`)` : '**not pinned** (no `taskset`)'}.`,
     `Mock upstream: ${s.catalog.cities} cities, ${s.catalog.sites} sites × ${s.catalog.pointsPerSite} points × ${s.catalog.lanesPerPoint} lanes, ${s.catalog.products} products;`
-      + ` ${s.upstreamLatencyMs} ms per call; pageSize capped at ${s.upstreamMaxPageSize}. Load: autocannon, ${s.connections} connections, ${s.seconds} s after ${s.warmupSeconds} s of warm-up.`,
+      + ` ${s.upstreamLatencyMs} ms per call; pageSize capped at ${s.upstreamMaxPageSize}. Load: autocannon, ${s.connections} connections, ${s.seconds} s after ${s.warmupSeconds} s of warm-up`
+      + ` (the serving scenarios: ${r.raw.serving?.loadGenerator ?? 'autocannon'}).`,
     ...(m.loadAverageAtStart >= 1 ? [`**The machine was busy** (load average ${m.loadAverageAtStart} at start, on ${m.cores} cores): other work shared the cores, so these figures are noisy and lower than a quiet run's.`] : []),
     `Raw figures: \`bench/results/latest.json\`.`,
   ].join('\n');

@@ -22,8 +22,10 @@ export function servingAssumption(): string {
   return '- **Serving** (issue 14): each scenario on each peer begins with a checked warm-up: every key once (every goods code, every site; '
     + '`sitesNear`: 200 random queries), each answer\'s `data` compared with `util.isDeepStrictEqual` against the data the mock builds from the catalog it serves '
     + '(`bench/expected-data.ts`); wrong answers are counted and flagged, never hidden. Then an unmeasured warm-up and the measured run, a random key each request '
-    + '(bodies serialised beforehand; `sitesNear` drawn fresh each time, near a random site, as in the catalog-index scenario). Every answer is read for GraphQL `errors`, '
-    + 'the bare server\'s too, so the load generator does the same work for every peer. The bare server replays the gateway\'s answer of median size over 21 random keys. '
+    + '(bodies serialised beforehand; `sitesNear`: fresh random queries near a random site, as in the catalog-index scenario, sent in turn so that none repeats). '
+    + 'The load is wrk\'s when `wrk` is installed (`bench/wrk.ts`, `bench/wrk/post.lua`: one thread on the load generator\'s core, requests formatted before the run, '
+    + 'a body drawn per request in Lua; its CPU is its own process CPU time over the run), else autocannon\'s in the bench process; the section says which ran. '
+    + 'Every answer is read for GraphQL `errors` (with wrk, in a Lua `response` callback), the bare server\'s too, so the load generator does the same work for every peer. The bare server replays the gateway\'s answer of median size over 21 random keys. '
     + 'Both gateways run with `INDEX_REFRESH_S` high (no index rebuild mid-run); response cache off is `RESPONSE_CACHE_MAX_BYTES=0`. '
     + 'The mix times each answer from autocannon\'s own `response` event and files it under the kind of request it answered (`bench/scenarios/mix.ts` says why one instance).';
 }
@@ -35,7 +37,8 @@ function intro(s: ServingResult, connections: number, cores: number): string {
     : `**Tailcall not run**: ${s.tailcall.why}.`;
   const { atStart, atEnd } = s.loadAverage;
   const busy = Math.max(atStart, atEnd) > cores ? ' **The machine was busy**: figures are noisy and lower than a quiet run\'s.' : '';
-  return `${connections} connections, server on one core, load generator on the other. ${tailcall} Load average ${atStart} at the start, ${atEnd} at the end, on ${cores} cores.${busy}`;
+  const generator = s.loadGenerator ?? `autocannon in the bench process, ${connections} connections`;
+  return `Load: ${generator}; the mix: autocannon in the bench process. Server on one core, load generator on the other. ${tailcall} Load average ${atStart} at the start, ${atEnd} at the end, on ${cores} cores.${busy}`;
 }
 
 // Private: req/s and latency of every scenario on every peer.

@@ -5,15 +5,18 @@
  * each time). Upstream calls are counted during the measured run: warm data makes none.
  *
  * Every peer gets the same keys in the same random way, and the load generator the same work:
- * request bodies are serialised once per key beforehand (but `sitesNear`'s, drawn fresh each
- * time), and every answer is read for GraphQL `errors` (`checkBodies`), the bare server's too.
+ * request bodies are serialised beforehand, once per key, drawn at random for each request
+ * (`sitesNear`: as many fresh random queries as the run can send, in turn, so that none repeats),
+ * and every answer is read for GraphQL `errors` (`checkBodies`), the bare server's too. The load
+ * is wrk's when it is installed, else autocannon's (`wrk.ts`).
  */
 import { checkAnswers, type CheckResult } from '../answer-check.js';
-import { SECONDS, SITES_NEAR_CHECKS, WARMUP_SECONDS } from '../config.js';
-import { runLoad, type LoadResult } from '../load.js';
+import { SECONDS, SITES_NEAR_BODIES_PER_SECOND, SITES_NEAR_CHECKS, WARMUP_SECONDS } from '../config.js';
+import type { LoadResult } from '../load.js';
 import { apiCalls, type BenchMock } from '../mock.js';
 import type { GraphQLRequest } from '../queries.js';
 import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from '../serving-workload.js';
+import { runBodiesLoad, type BodiesLoadOptions } from '../wrk.js';
 
 /** A peer as the serving scenarios see it. */
 export interface ServingPeer {
@@ -54,13 +57,17 @@ export async function servingRun(peer: ServingPeer, scenario: ServingScenario, m
     const expected = await expectedOf(scenario, keys);
     check = await checkAnswers(peer.url, requests.map((request, i) => ({ key: keys[i], request: request!, expected: expected[i] })));
   }
-  const nextBody = bodies(peer, scenario, mock, requests as GraphQLRequest[]);
-  await runLoad({ url: peer.url, seconds: WARMUP_SECONDS, nextBody });
+  const bodiesFor = (seconds: number) => loadBodies(peer, scenario, mock, requests as GraphQLRequest[], seconds);
+  await runBodiesLoad({ url: peer.url, seconds: WARMUP_SECONDS, ...bodiesFor(WARMUP_SECONDS) });
   if (peer.checked) {
     await mock.untilQuiet();
     await mock.reset();
   }
-  const result = await runLoad({ url: peer.url, seconds: SECONDS, nextBody, checkBodies: true });
+  const load = bodiesFor(SECONDS);
+  const result = await runBodiesLoad({ url: peer.url, seconds: SECONDS, ...load, checkBodies: true });
+  if (peer.checked && load.order === 'cycle' && result.requestsSent > load.bodies.length) {
+    console.error(`bench: serving, ${scenario}: ${result.requestsSent} requests went round ${load.bodies.length} distinct bodies (raise SITES_NEAR_BODIES_PER_SECOND)`);
+  }
   return { ...result, check, upstreamCalls: peer.checked ? apiCalls(await mock.calls()) : null };
 }
 
@@ -69,12 +76,13 @@ export function isRun(outcome: ServingOutcome | undefined): outcome is ServingRu
   return outcome !== undefined && !('notRun' in outcome);
 }
 
-// Private: the body of each load request: one of the keys' bodies at random, or for `sitesNear`
-// a fresh random query (its answers must never repeat).
-function bodies(peer: ServingPeer, scenario: ServingScenario, mock: BenchMock, requests: GraphQLRequest[]): () => string {
-  if (scenario === 'sitesNear') return () => JSON.stringify(peer.request(scenario, randomKey(scenario, mock)));
-  const serialised = requests.map((request) => JSON.stringify(request));
-  return () => serialised[Math.floor(Math.random() * serialised.length)]!;
+// Private: the bodies of a load run of `seconds`: the keys' bodies, one drawn at random for each
+// request, or for `sitesNear` fresh random queries sent in turn (its answers must not repeat).
+function loadBodies(peer: ServingPeer, scenario: ServingScenario, mock: BenchMock, requests: GraphQLRequest[], seconds: number):
+  Pick<BodiesLoadOptions, 'bodies' | 'order'> {
+  if (scenario !== 'sitesNear') return { bodies: requests.map((request) => JSON.stringify(request)), order: 'random' };
+  const count = Math.ceil(seconds * SITES_NEAR_BODIES_PER_SECOND);
+  return { bodies: Array.from({ length: count }, () => JSON.stringify(peer.request(scenario, randomKey(scenario, mock)))), order: 'cycle' };
 }
 
 /** The gateway as a serving peer at `graphqlUrl`. */
