@@ -176,10 +176,10 @@ export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): 
   function store(
     key: string, document: DocumentNode, record: RequestRecord, status: number, body: ArrayBuffer | Uint8Array, contentType: string,
   ): string | undefined {
-    const storedAt = clock.now();
-    const ttl = status === 200 && storable(record) ? Math.floor(record.dataExpiresAt - storedAt) : 0;
+    const storedAt = status === 200 && storable(record) ? clock.now() : undefined;
+    const ttl = storedAt === undefined ? 0 : Math.floor(record.dataExpiresAt - storedAt);
     documents.offered(document, ttl > 0);
-    if (ttl <= 0) return undefined;
+    if (storedAt === undefined || ttl <= 0) return undefined;
     // A view into a larger buffer (Node's pool for small strings) would keep all of it alive.
     const bytes = !(body instanceof Uint8Array) ? new Uint8Array(body) : body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
     const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
