@@ -3,7 +3,7 @@
  * gateway under `node --cpu-prof`, pinned as in the bench, one checked serving run on it, then
  * its CPU per request (from /proc) and the hottest functions and packages of the profile.
  *
- *   npm run build && node --import tsx bench/profile.ts small [off|on]
+ *   npm run profile -- small [off|on]
  *
  * `off` (the default) sets `RESPONSE_CACHE_MAX_BYTES=0`: every answer is executed. The profile
  * stays in `.prof/<scenario>-<cache>/` for Chrome DevTools or speedscope.
