@@ -62,6 +62,8 @@ const resolverTypes: Output = {
         CityPage: `${MODELS}#CityPageModel`,
         SitePage: `${MODELS}#SitePageModel`,
         ProductPage: `${MODELS}#ProductPageModel`,
+        ProductStockUpdate: `${MODELS}#ProductStockModel`,
+        StockAlert: `${MODELS}#StockAlertModel`,
       },
     },
   }),

@@ -11,6 +11,8 @@ const SAFE_KEY = /^[\x21-\x7e]+$/;
 
 export interface Reader {
   int(name: string, fallback: number, min: number, max: number): number;
+  /** A decimal number from `min` to `max`. */
+  number(name: string, fallback: number, min: number, max: number): number;
   string(name: string, fallback: string): string;
   oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T;
   url(name: string): string | undefined;
@@ -82,6 +84,16 @@ export function createReader(env: Env, problems: string[]): Reader {
         return undefined;
       }
       return raw.trim();
+    },
+    number(name, fallback, min, max) {
+      const raw = env[name];
+      if (!present(raw)) return fallback;
+      const value = Number(raw.trim());
+      if (!Number.isFinite(value) || value < min || value > max) {
+        problems.push(`${name} must be a number from ${min} to ${max}, but got: ${JSON.stringify(raw)}`);
+        return fallback;
+      }
+      return value;
     },
     bool(name, fallback) {
       const raw = env[name];

@@ -183,6 +183,24 @@ export interface Config {
   siteTimeZone: string;
   /** OpenTelemetry traces (`OTEL_*`, observability/tracing-config.ts); `undefined`: off, no OTLP endpoint set. */
   tracing: TracingConfig | undefined;
+  /** Live stock: the `Subscription` fields (live/live-stock.ts). */
+  live: LiveConfig;
+}
+
+/** Live stock: how often watched sites are polled, and how many subscriptions may be open. */
+export interface LiveConfig {
+  /**
+   * `LIVE_POLL_S`: how often the sites any subscriber watches are read from the upstream, once
+   * for all of them, in s (0.1 to 3600). Default 10.
+   */
+  pollS: number;
+  /** `LIVE_MAX_SUBSCRIPTIONS`: live subscriptions open at once, in all (1 to 1,000,000). Default 10,000. */
+  maxSubscriptions: number;
+  /**
+   * `LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT`: live subscriptions one client (its API key, else its IP
+   * address) may hold open at once (1 to 1,000,000). Default 100.
+   */
+  maxSubscriptionsPerClient: number;
 }
 
 /** The catalog index. */
@@ -274,6 +292,11 @@ export function loadConfig(env: Env): Config {
     },
     siteTimeZone: read.string('SITE_TIMEZONE', 'Asia/Shanghai'),
     tracing: readTracing(env, read, problems),
+    live: {
+      pollS: read.number('LIVE_POLL_S', 10, 0.1, 3600),
+      maxSubscriptions: read.int('LIVE_MAX_SUBSCRIPTIONS', 10_000, 1, 1_000_000),
+      maxSubscriptionsPerClient: read.int('LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT', 100, 1, 1_000_000),
+    },
   };
   if (!isTimeZone(config.siteTimeZone)) {
     problems.push(`SITE_TIMEZONE must be an IANA time zone such as Asia/Shanghai, but got: ${JSON.stringify(config.siteTimeZone)}`);

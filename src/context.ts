@@ -5,6 +5,7 @@
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { CatalogIndex } from './catalog/catalog-index.js';
 import type { TimeReader } from './catalog/opening-hours.js';
+import type { LiveStock } from './live/live-stock.js';
 import { createLoaders, type Loaders } from './loaders/loaders.js';
 import type { Sources } from './loaders/sources.js';
 import { createUpstreamCharges } from './plugins/protection/upstream-budget/use-upstream-budget.js';
@@ -17,6 +18,8 @@ export interface GatewayContext {
   maxPageSize: number;
   /** Reads times of day in the sites' time zone (`SITE_TIMEZONE`). */
   siteTime: TimeReader;
+  /** Live stock, behind the `Subscription` fields. */
+  live: LiveStock;
 }
 
 export interface ContextSettings {
@@ -28,6 +31,7 @@ export interface ContextSettings {
   /** The catalog index, when on (`INDEX_ENABLED`). */
   index: CatalogIndex | undefined;
   siteTime: TimeReader;
+  live: LiveStock;
 }
 
 export function createContextFactory(sources: Sources, settings: ContextSettings) {
@@ -48,6 +52,7 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
       }, settings.index),
       maxPageSize: settings.maxPageSize,
       siteTime: settings.siteTime,
+      live: settings.live,
     };
   };
 }

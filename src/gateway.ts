@@ -26,7 +26,7 @@ import { createApiKeyMatcher, useApiKeys } from './plugins/protection/use-api-ke
 import { useDemoPage } from './plugins/explorer/use-demo-page.js';
 import { useHealth } from './plugins/operations/use-health.js';
 import { useMetrics } from './plugins/operations/use-metrics.js';
-import { createRateLimit } from './plugins/protection/use-rate-limit.js';
+import { createRateLimit, type RateLimit } from './plugins/protection/use-rate-limit.js';
 import { useRequestLog } from './plugins/operations/use-request-log.js';
 import { useTracing } from './plugins/operations/use-tracing.js';
 import { batchingOptions, corsOptions, protectionPlugins } from './plugins/protection/use-protection.js';
@@ -44,6 +44,7 @@ import { useCompiledExecution } from './plugins/serving/use-compiled-execution.j
 import { resolvers } from './resolvers/index.js';
 import { createScaleOut } from './scale-out.js';
 import { createLeanPath } from './lean-path/lean-path.js';
+import { createLive, type Live } from './live/live.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { createUpstreamApi } from './upstream/api.js';
 import { createUpstreamClient } from './upstream/client.js';
@@ -73,8 +74,15 @@ export interface GatewayDependencies {
 
 export interface Gateway {
   yoga: YogaServerInstance<object, GatewayContext>;
+  /** Live stock: `close()` ends every subscription (before the server closes, on SIGTERM); tests run poll rounds with `poller.pollNow()`. */
+  live: Live;
   /** The HTTP handler: the lean path for the requests it serves, yoga for the rest. */
   serve: RequestListener;
+  /**
+   * The rate limit's buckets, for transports outside yoga's HTTP layer (transport/websocket.ts):
+   * each operation there takes one request from the client's bucket, the one its HTTP requests use.
+   */
+  rateLimit: Pick<RateLimit, 'admit'>;
   /** Releases upstream connections. The HTTP server, if any, is closed by its owner first. */
   close(): Promise<void>;
 }
@@ -94,6 +102,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
   const metrics = createMetrics({
     breakerStates: () => client.breakerStates(), cacheEntries: () => cache.size, ...(scaleOut ? { redisState: scaleOut.state } : {}),
     indexAges: () => index?.ages() ?? {},
+    liveState: () => ({ subscriptions: live.subscriptions(), watchedKeys: live.poller.watchedKeys() }),
   });
   const observers = createObservers(metrics);
   const tokens = createTokenManager({
@@ -130,7 +139,8 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     onBackgroundError: (key, error) => log.warn({ key, code: codeOf(error) }, 'background refresh failed'),
   };
   const cache = scaleOut ? scaleOut.cache(cacheOptions) : createLruCache(cacheOptions);
-  const sources = createSources(createUpstreamApi(client, log), cache, {
+  const api = createUpstreamApi(client, log);
+  const sources = createSources(api, cache, {
     citiesMs: config.cacheTtlCitiesS * 1000,
     sitesMs: config.cacheTtlSitesS * 1000,
     productsMs: config.cacheTtlProductsS * 1000,
@@ -145,6 +155,8 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     ...(tracing ? { traceWalk: (part, walk) => tracing.inSpan(`catalog.walk ${part}`, { 'catalog.part': part }, walk) } : {}),
   }) : undefined;
   if (config.index.warmOnStart) index?.warm();
+  // Live stock: one poller for every subscriber (README: Live stock).
+  const live = createLive(config.live, { api, sources, index, metrics });
   const siteTime = createTimeReader(config.siteTimeZone);
   const responseCache = createResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance });
   const rateLimit = createRateLimit(config.rateLimitPerMinute, { batchingLimit: config.batchingLimit, now: () => (clock ?? performance).now() });
@@ -152,7 +164,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
   const parserCaches = createParserCaches();
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
-    context: createContextFactory(sources, { ...config, index, siteTime }),
+    context: createContextFactory(sources, { ...config, index, siteTime, live }),
     maskedErrors: { maskError },
     logging: yogaLogger(log),
     graphiql: false, // served by useGraphiQLPage, behind the rate limit (yoga's runs before every plugin)
@@ -206,7 +218,10 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
   return {
     yoga,
     serve,
+    rateLimit,
+    live,
     async close() {
+      live.close();
       await client.close();
       await tokens.close();
       await scaleOut?.close();

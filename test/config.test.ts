@@ -56,6 +56,7 @@ describe('configuration', () => {
       introspection: true,
       index: { enabled: true, refreshS: undefined, warmOnStart: false },
       siteTimeZone: 'Asia/Shanghai',
+      live: { pollS: 10, maxSubscriptions: 10_000, maxSubscriptionsPerClient: 100 },
     });
   });
 

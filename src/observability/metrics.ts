@@ -25,6 +25,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LookupResult } from '../cache/cache.js';
 import type { AttemptEnd } from '../upstream/observer.js';
+import { liveFamilies, type LiveRound, type LiveState } from './live-metrics.js';
 import { createOperationLabels, type OperationLabelOptions } from './operation-labels.js';
 
 export interface GatewayMetrics {
@@ -44,6 +45,10 @@ export interface GatewayMetrics {
   redisError(operation: string): void;
   /** A build of a part of the catalog index ended. */
   indexBuild(part: string, outcome: 'ok' | 'error', durationMs: number): void;
+  /** A poll round for live subscribers ended. */
+  liveRound(round: LiveRound): void;
+  /** A live event was sent. */
+  liveEvent(field: string): void;
 }
 
 /** State read when metrics are scraped. */
@@ -54,6 +59,8 @@ export interface MetricSources {
   redisState?(): 'up' | 'down';
   /** Age in ms of each part of the catalog index held now; absent parts are not built yet. */
   indexAges?(): Record<string, number | undefined>;
+  /** Live subscriptions and watched keys now. */
+  liveState?(): LiveState;
 }
 
 const LATENCY_BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15];
@@ -140,6 +147,7 @@ export function createMetrics(sources: MetricSources, options: MetricOptions = {
       }
     },
   });
+  const live = liveFamilies(registers, () => sources.liveState?.() ?? { subscriptions: {}, watchedKeys: 0 });
   const redisErrors = sources.redisState === undefined ? undefined : redisFamilies(registers, sources.redisState);
   const operationLabels = createOperationLabels({
     ...options,
@@ -177,6 +185,8 @@ export function createMetrics(sources: MetricSources, options: MetricOptions = {
     },
     tokenRequest: (outcome) => tokenRequests.inc({ outcome }),
     redisError: (operation) => redisErrors?.inc({ operation }),
+    liveRound: (round) => live.round(round),
+    liveEvent: (field) => live.event(field),
     indexBuild(part, outcome, durationMs) {
       indexBuilds.inc({ part, outcome });
       indexBuildSeconds.observe({ part }, durationMs / 1000);

@@ -10,10 +10,11 @@ import type { TimeReader } from '../catalog/opening-hours.js';
 import type {
   CitySitesArgs, ProductAvailabilityArgs, QueryCitiesArgs, QueryCityArgs, QueryNodeArgs, QueryProductArgs,
   QueryProductsArgs, QuerySearchProductsArgs, QuerySiteArgs, QuerySitesArgs, QuerySitesNearArgs, SiteIsOpenArgs,
+  SubscriptionProductStockArgs, SubscriptionSiteStockArgs, SubscriptionStockAlertsArgs,
 } from '../generated/resolvers-types.js';
 import {
-  atArg, availabilityArgs, codeArg, firstArg, geoArgs, nodeIdArg, optionalCodeArg, optionalTimeArg, pageArgs,
-  radiusArg, textArg,
+  atArg, availabilityArgs, codeArg, codesArg, firstArg, geoArgs, nodeIdArg, optionalCodeArg, optionalTimeArg, pageArgs,
+  radiusArg, textArg, thresholdArg,
 } from './arguments.js';
 
 /** What the rules need of the gateway's settings (the request context has both). */
@@ -55,6 +56,16 @@ export const ARGUMENT_RULES = {
   'City.sites': (args: CitySitesArgs, { maxPageSize }: ArgumentSettings) => pageArgs(args, maxPageSize),
   'Site.isOpen': ({ at }: SiteIsOpenArgs, { siteTime }: ArgumentSettings) => atArg(at, siteTime),
   'Product.availability': (args: ProductAvailabilityArgs) => availabilityArgs(args),
+  'Subscription.siteStock': ({ code }: SubscriptionSiteStockArgs) => codeArg('code', code),
+  'Subscription.productStock': (args: SubscriptionProductStockArgs) => {
+    const { near, radiusKm, cityCode } = availabilityArgs(args);
+    return { goodsCode: codeArg('goodsCode', args.goodsCode), near, radiusKm, cityCode };
+  },
+  'Subscription.stockAlerts': (args: SubscriptionStockAlertsArgs, { maxPageSize }: ArgumentSettings) => ({
+    siteCodes: args.siteCodes === null || args.siteCodes === undefined ? undefined : codesArg('siteCodes', args.siteCodes, maxPageSize),
+    cityCode: optionalCodeArg('cityCode', args.cityCode),
+    threshold: thresholdArg(args.threshold ?? 0),
+  }),
 };
 
 /** A field's rule, for a caller that knows arguments only as the schema coerced them. */

@@ -57,6 +57,18 @@ export function codeArg(name: string, value: string): string {
   return code;
 }
 
+/** A list of 1 to `max` codes, each checked like any code, without repeats. */
+export function codesArg(name: string, values: readonly string[], max: number): Set<string> {
+  if (values.length === 0 || values.length > max) throw badUserInput(`${name} must name 1 to ${max} codes, but got ${values.length}`);
+  return new Set(values.map((value) => codeArg(name, value)));
+}
+
+/** A stock threshold: 0 to 2^31 − 1 items. */
+export function thresholdArg(threshold: number): number {
+  if (threshold < 0) throw badUserInput(`threshold must be 0 or more, but got: ${echo(threshold)}`);
+  return threshold;
+}
+
 /** An optional code: absent stays absent; present, it is checked like any code. */
 export function optionalCodeArg(name: string, value: string | null | undefined): string | undefined {
   return value === null || value === undefined ? undefined : codeArg(name, value);

@@ -6,9 +6,11 @@ import { CargoLane, Point } from './point.js';
 import { Product } from './product.js';
 import { Query } from './query.js';
 import { Site } from './site.js';
+import { Subscription } from './subscription.js';
 
 export const resolvers: Resolvers = {
   Query,
+  Subscription,
   Node,
   City,
   Site,

@@ -2,7 +2,7 @@
  * What resolvers pass between each other where the upstream record alone is not enough
  * (codegen maps the GraphQL types onto these; see scripts/codegen.ts).
  */
-import type { CityRecord, PointRecord, ProductRecord, SiteRecord } from '../upstream/records.js';
+import type { CityRecord, LaneRecord, PointRecord, ProductRecord, SiteRecord } from '../upstream/records.js';
 
 /**
  * A city as far as it is known: sites report their city's code and name but not its numeric id,
@@ -26,3 +26,33 @@ export interface PageModel<T> {
 export type CityPageModel = PageModel<CityModel>;
 export type SitePageModel = PageModel<SiteRecord>;
 export type ProductPageModel = PageModel<ProductRecord>;
+
+/** A lane holding a product, as `Availability` answers it. */
+export interface AvailabilityModel {
+  site: SiteRecord;
+  point: PointModel;
+  lane: LaneRecord;
+  stock: number;
+  distanceKm: number | null;
+}
+
+/** `Subscription.productStock`'s event: the product itself is loaded when asked for. */
+export interface ProductStockModel {
+  goodsCode: string;
+  totalStock: number;
+  availability: AvailabilityModel[];
+  updatedAt: string;
+}
+
+/** `Subscription.stockAlerts`'s event. */
+export interface StockAlertModel {
+  kind: 'LOW' | 'RESTOCKED';
+  site: SiteRecord;
+  point: PointModel;
+  lane: LaneRecord;
+  laneIndex: number;
+  stock: number;
+  previousStock: number;
+  threshold: number;
+  at: string;
+}

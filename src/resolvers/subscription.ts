@@ -1,0 +1,40 @@
+/**
+ * The live stock fields (live/live-stock.ts streams them): `subscribe` checks the arguments by
+ * their rules and opens the stream; `resolve` turns each event into the field's value, or throws
+ * its error, which the transport sends as an event with `errors`: the subscription goes on.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { GatewayContext } from '../context.js';
+import type { SubscriptionResolvers } from '../generated/resolvers-types.js';
+import type { LiveEvent } from '../live/live-stock.js';
+import { currentRequest } from '../observability/request-record.js';
+import { ARGUMENT_RULES as RULES } from './argument-rules.js';
+
+export const Subscription: SubscriptionResolvers = {
+  siteStock: {
+    subscribe: (_, args, context) => context.live.siteStock(RULES['Subscription.siteStock'](args), clientOf(context)),
+    resolve: valueOf,
+  },
+  productStock: {
+    subscribe: (_, args, context) => context.live.productStock(RULES['Subscription.productStock'](args), clientOf(context)),
+    resolve: valueOf,
+  },
+  stockAlerts: {
+    subscribe: (_, args, context) => context.live.stockAlerts(RULES['Subscription.stockAlerts'](args, context), clientOf(context)),
+    resolve: valueOf,
+  },
+};
+
+// Private: each event of the stream is the parent `resolve` gets.
+function valueOf<T>(event: LiveEvent<T>): T {
+  if ('error' in event) throw event.error;
+  return event.value;
+}
+
+// Private: who holds the subscription, for its limit: the API key accepted on its request, else
+// the address it came from (the WebSocket's upgrade request, or the SSE request).
+function clientOf(context: GatewayContext & { req?: IncomingMessage }): string {
+  const client = currentRequest()?.client;
+  if (client !== undefined) return client;
+  return `ip:${context.req?.socket?.remoteAddress ?? 'unknown'}`;
+}
