@@ -19,6 +19,7 @@ export function createLive(config: LiveConfig, { api, sources, index, metrics }:
 }): Live {
   const poller = createSitePoller({
     api, intervalMs: config.pollS * 1000, pageSize: WALK_PAGE_SIZE, onRound: (round) => metrics.liveRound(round),
+    knownCap: () => sources.facts('sitesWithPoints').cap,
   });
   const stock = createLiveStock({
     poller,

@@ -6,12 +6,13 @@
  *
  * Each round takes the cheaper plan: one site-detail call per watched site, or, when a watcher
  * wants every site (`watchAll`) or more sites are watched than list pages would cost, one
- * list-with-points call per page (`WALK_PAGE_SIZE` sites a page). A round that is still running
+ * list-with-points call per page (`WALK_PAGE_SIZE` sites a page, or the upstream's cap). A round that is still running
  * when the next is due makes the next one wait: rounds never overlap.
  *
  * What changed is the watchers' business (each knows what it last sent): a round hands every
  * read on, with a fingerprint of what a live event shows of the site (live-stock.ts).
  */
+import { readAll, type CapState } from '../loaders/page-range.js';
 import type { SiteRecord } from '../upstream/records.js';
 
 /** What the poller needs of the upstream. */
@@ -40,6 +41,8 @@ export interface SitePollerOptions {
   intervalMs: number;
   /** Sites per list-with-points page. */
   pageSize: number;
+  /** The page-size cap the loaders learnt of list-with-points, if any: a walk then asks for whole pages at once. */
+  knownCap?(): number | undefined;
   /** Told of each round. */
   onRound?(round: PollRound): void;
 }
@@ -57,13 +60,14 @@ export interface SitePoller {
   close(): void;
 }
 
-export function createSitePoller({ api, intervalMs, pageSize, onRound }: SitePollerOptions): SitePoller {
+export function createSitePoller({ api, intervalMs, pageSize, knownCap, onRound }: SitePollerOptions): SitePoller {
   const siteWatchers = new Map<string, Set<(read: SiteRead) => void>>();
   const allWatchers = new Set<(read: AllSitesRead) => void>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   // Pages of the last walk: what the page plan costs, known once a walk has been made.
   let knownPages: number | undefined;
+  const cap: CapState = { cap: undefined };
 
   const watching = () => siteWatchers.size > 0 || allWatchers.size > 0;
   // The timer runs while something is watched, and never keeps the process alive on its own.
@@ -99,14 +103,18 @@ export function createSitePoller({ api, intervalMs, pageSize, onRound }: SitePol
 
   async function walk(): Promise<PollRound> {
     let read: AllSitesRead;
-    let calls = 1;
+    let calls = 0;
+    // The list's page-size cap, as the loaders learn it (page-range.ts): a walk asks for pages the
+    // upstream will answer whole.
+    const fetchPage = (page: number, size: number) => {
+      calls += 1;
+      return api.listSitesWithPoints(page, size);
+    };
+    cap.cap ??= knownCap?.();
     try {
-      const first = await api.listSitesWithPoints(1, pageSize);
-      const pages = Math.max(1, Math.ceil(first.total / pageSize));
-      knownPages = pages;
-      calls = pages;
-      const rest = await Promise.all(Array.from({ length: pages - 1 }, (_, i) => api.listSitesWithPoints(i + 2, pageSize)));
-      read = { sites: [first, ...rest].flatMap((page) => page.items).filter((site): site is SiteRecord => site !== null) };
+      const items = await readAll(fetchPage, cap, pageSize);
+      knownPages = calls;
+      read = { sites: items.filter((site): site is SiteRecord => site !== null) };
     } catch (error) {
       read = { error };
     }

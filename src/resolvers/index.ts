@@ -6,11 +6,12 @@ import { CargoLane, Point } from './point.js';
 import { Product } from './product.js';
 import { Query } from './query.js';
 import { Site } from './site.js';
-import { Subscription } from './subscription.js';
+import { ProductStockUpdate, Subscription } from './subscription.js';
 
 export const resolvers: Resolvers = {
   Query,
   Subscription,
+  ProductStockUpdate,
   Node,
   City,
   Site,

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { GatewayContext } from '../context.js';
-import type { SubscriptionResolvers } from '../generated/resolvers-types.js';
+import type { ProductStockUpdateResolvers, SubscriptionResolvers } from '../generated/resolvers-types.js';
 import type { LiveEvent } from '../live/live-stock.js';
 import { currentRequest } from '../observability/request-record.js';
 import { ARGUMENT_RULES as RULES } from './argument-rules.js';
@@ -23,6 +23,10 @@ export const Subscription: SubscriptionResolvers = {
     subscribe: (_, args, context) => context.live.stockAlerts(RULES['Subscription.stockAlerts'](args, context), clientOf(context)),
     resolve: valueOf,
   },
+};
+
+export const ProductStockUpdate: ProductStockUpdateResolvers = {
+  product: (update, _, { loaders }) => loaders.productByGoodsCode.load(update.goodsCode),
 };
 
 // Private: each event of the stream is the parent `resolve` gets.
