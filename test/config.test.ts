@@ -71,6 +71,16 @@ describe('configuration', () => {
     expect(problemsOf({ MAX_ITEMS_PER_OPERATION: 'many' })).toEqual([expect.stringContaining('MAX_ITEMS_PER_OPERATION')]);
   });
 
+  it('reads the live stock settings, LIVE_POLL_S in decimal seconds, and reports bad ones together', () => {
+    expect(loadConfig({ LIVE_POLL_S: '0.5', LIVE_MAX_SUBSCRIPTIONS: '20', LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT: '3' }).live)
+      .toEqual({ pollS: 0.5, maxSubscriptions: 20, maxSubscriptionsPerClient: 3 });
+    expect(problemsOf({ LIVE_POLL_S: '0', LIVE_MAX_SUBSCRIPTIONS: 'many', LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT: '-1' })).toEqual([
+      'LIVE_POLL_S must be a number from 0.1 to 3600, but got: "0"',
+      'LIVE_MAX_SUBSCRIPTIONS must be an integer from 1 to 1000000, but got: "many"',
+      'LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT must be an integer from 1 to 1000000, but got: "-1"',
+    ]);
+  });
+
   it('reads the catalog index settings and checks the sites\' time zone', () => {
     expect(loadConfig({ INDEX_ENABLED: 'false', INDEX_REFRESH_S: '15', INDEX_WARM_ON_START: '1', SITE_TIMEZONE: 'Europe/Paris' }))
       .toMatchObject({ index: { enabled: false, refreshS: 15, warmOnStart: true }, siteTimeZone: 'Europe/Paris' });
