@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MockSite } from '../../src/mock-upstream/index.js';
 import { startGateway, type Harness } from '../helpers/gateway.js';
+import { until } from '../helpers/http.js';
 import { subscribeSse, type SseSubscriber } from '../helpers/sse.js';
 
 const PRODUCT_STOCK = `subscription P($g: String!, $city: String) {
@@ -105,9 +106,4 @@ function expectedTotal(sites: readonly MockSite[], goodsCode: string): number {
   let total = 0;
   for (const site of sites) for (const point of site.points) for (const lane of point.cargolanes) if (lane.goodsCode === goodsCode && lane.stock > 0) total += lane.stock;
   return total;
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
 }

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../helpers/gateway.js';
+import { until } from '../helpers/http.js';
 import { subscribeSse, type SseSubscriber } from '../helpers/sse.js';
 
 const SITE_STOCK = 'subscription Live($code: String!) { siteStock(code: $code) { code points { code cargoLanes { goodsCode stock } } } }';
@@ -126,10 +127,3 @@ describe('siteStock', () => {
     expect(firstLaneStock(events[1]!)).toBe(firstLaneStock(first!) + 3);
   });
 });
-
-// Private: waits for a condition the gateway reaches on its own (a disconnect is seen when the
-// socket closes), checking every 10 ms, for at most 10 s.
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-}
