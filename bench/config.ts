@@ -90,8 +90,21 @@ export const MIX_SMALL_PER_DEEP = 20;
  * 2026-11-21, the run the issue quotes). Its targets are multiples of these.
  */
 export const SERVING_BASELINE = { deepPageOffRps: 50, sitesNearRps: 1466 } as const;
+/** Sites the live scenario's subscribers watch: every 40th of the catalog's 2,000, spread over its list pages. */
+export const LIVE_SITES = 50;
+/** SSE subscribers of each watched site: 1,000 in all. */
+export const LIVE_SUBSCRIBERS_PER_SITE = 20;
+/**
+ * `LIVE_POLL_S` of the live scenario's gateway, in s: 2 rather than the default 10, so that its
+ * 60 s hold 30 poll intervals (delivery latency scales with it: a change waits for the next poll).
+ */
+export const LIVE_POLL_S = 2;
+/** Length of the live scenario's changes, in s: 4 × `BENCH_SECONDS` (60 by default, 12 with `BENCH_SECONDS=3`). */
+export const LIVE_SECONDS = Math.max(4, Math.round(SECONDS * 4));
+/** Lanes of the watched sites the mock changes each second of the live scenario (`mutateStock`). */
+export const LIVE_CHANGES_PER_SECOND = 5;
 /** Scenarios that can run on their own (`BENCH_ONLY=scale-out`): no reports are written then. */
-export const ONLY_CHOICES = ['scale-out', 'index', 'tracing', 'serving'] as const;
+export const ONLY_CHOICES = ['scale-out', 'index', 'tracing', 'serving', 'live'] as const;
 /** `BENCH_ONLY`, when set: that scenario alone, for development. */
 export const ONLY = onlyChoice(process.env.BENCH_ONLY);
 /** The gateway's log level: its default (`info`, one line per request), as it is deployed. */

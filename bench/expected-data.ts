@@ -12,7 +12,10 @@ import { distance } from 'geokdbush';
 import type { Catalog, MockLane, MockProduct, MockSite } from '../src/mock-upstream/index.js';
 import type { ServingKey, ServingScenario } from './serving-workload.js';
 
-/** Lookups over the catalog, built once: the catalog does not change during a bench run. */
+/**
+ * Lookups over the catalog, built once: the catalog does not change while answers are checked
+ * (the live scenario, which changes stock, runs after every scenario that checks them).
+ */
 export interface ExpectedContext {
   catalog: Catalog;
   productsByCode: ReadonlyMap<string, MockProduct>;

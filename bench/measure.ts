@@ -4,10 +4,13 @@
  * fresh one for memory with just the catalog, another (short cache TTLs) for token expiry, one
  * for the catalog index (`catalog-index.ts`, then the index in-process), the scale-out
  * replicas sharing one Redis (`scale-out.ts`), the serving scenarios of issue 14 (`serving.ts`:
- * two gateways, Tailcall, their own bare server), the bare server, the REST clients, and Mesh
- * last. Only one system under test runs at a time, on its core.
+ * two gateways, Tailcall, their own bare server), the bare server, the REST clients, Mesh, and
+ * the live scenario last (`live.ts`: it changes the stock of the sites it watches, so it comes
+ * after every scenario that checks answers against the catalog). Only one system under test
+ * runs at a time, on its core.
  */
 import { measureCatalogIndex, type CatalogIndexResult } from './catalog-index.js';
+import { measureLive, type LiveResult } from './live.js';
 import { COLD_SITES, EXPIRY_CACHE_TTL_S, SMALL_GOODS_CODE, UPSTREAM_MAX_PAGE_SIZE, WARM_SITES } from './config.js';
 import type { LoadResult } from './load.js';
 import type { BenchMock } from './mock.js';
@@ -42,6 +45,8 @@ export interface Measurements {
   bare: { deep: LoadResult; small: LoadResult };
   mesh: { cold: ColdResult; warmDeep: WarmResult; warmSmall: WarmResult; mixed: MixedResult; rssMbAfterRuns: number; versions: Record<string, string> };
   restClients: RestClientResult[];
+  /** Issue 16: 1,000 SSE subscribers over 50 sites while their stock changes. */
+  live: LiveResult;
   coldDeepMinimum: { sitePages: number; distinctProducts: number; productListPages: number; total: number };
 }
 
@@ -65,7 +70,8 @@ export async function measureAll(mock: BenchMock): Promise<Measurements> {
   step('REST clients without the gateway');
   const rest = await restClients(mock);
   const mesh = await meshScenarios(mock);
-  return { gateway: { ...gateway, rss, expiry }, catalogIndex, scaleOut, serving, bare, mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock) };
+  const live = await measureLive(mock);
+  return { gateway: { ...gateway, rss, expiry }, catalogIndex, scaleOut, serving, bare, mesh, restClients: rest, live, coldDeepMinimum: await coldMinimum(mock) };
 }
 
 // Private: cold, warm deep, warm small, mixed, then the catalog walk and RSS, on one gateway.

@@ -22,7 +22,8 @@ const mock = await createMockUpstream({
 });
 
 let spans: Span[] = [];
-// Built on the first `expected` command: the bench never changes the catalog.
+// Built on the first `expected` command. Only the live scenario changes the catalog (the stock of
+// its sites' lanes), and it runs after every scenario that checks answers.
 let expected: ExpectedContext | undefined;
 const open = new WeakMap<IncomingMessage, Span>();
 const nowMs = (): number => performance.timeOrigin + performance.now();
@@ -65,6 +66,8 @@ function answer(command: MockCommand): unknown {
     case 'expected':
       expected ??= expectedContext(mock.catalog);
       return expectedData(expected, command.scenario, command.keys);
+    case 'mutateStock': return mock.mutateStock(command.options);
+    case 'detailCallsBySite': return detailCallsBySite();
   }
 }
 
@@ -72,6 +75,16 @@ function answer(command: MockCommand): unknown {
 function callsByPath(): Record<string, number> {
   const paths = new Set(spans.map((span) => span.path));
   return Object.fromEntries([...paths].map((path) => [path, mock.calls(path)]));
+}
+
+// Private: site-detail calls since the last reset, by the site code asked for.
+function detailCallsBySite(): Record<string, number> {
+  const bySite: Record<string, number> = {};
+  for (const entry of mock.callLog()) {
+    const code = entry.path === '/api/site/detail' ? entry.query.siteCode : undefined;
+    if (code !== undefined) bySite[code] = (bySite[code] ?? 0) + 1;
+  }
+  return bySite;
 }
 
 // Private: distinct goods codes in the lanes of the first `sites` sites (page 1 of a site list).

@@ -1,9 +1,10 @@
 /**
  * The bench's handle on the mock upstream process (`mock-process.ts`): start it pinned to the
- * load generator's core, then ask it for counters, call logs and token expiry over IPC.
+ * load generator's core, then ask it for counters, call logs, token expiry and stock changes over IPC.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { MutateStockOptions, StockChange } from '../src/mock-upstream/index.js';
 import { LOAD_CORE, ROOT } from './config.js';
 import { pinned } from './processes.js';
 import type { ServingKey, ServingScenario } from './serving-workload.js';
@@ -23,7 +24,9 @@ export type MockCommand =
   | { name: 'expireAllTokens' }
   | { name: 'tokenTimeouts' }
   | { name: 'distinctGoods'; sites: number }
-  | { name: 'expected'; scenario: ServingScenario; keys: ServingKey[] };
+  | { name: 'expected'; scenario: ServingScenario; keys: ServingKey[] }
+  | { name: 'mutateStock'; options: MutateStockOptions }
+  | { name: 'detailCallsBySite' };
 
 /** Addresses, credentials and the catalog's keys, sent once the mock listens. */
 export interface MockInfo {
@@ -67,6 +70,10 @@ export interface BenchMock extends MockInfo {
   distinctGoods(sites: number): Promise<number>;
   /** The `data` a correct answer to each of `keys` of `scenario` carries, from the catalog the mock serves (`expected-data.ts`). */
   expected(scenario: ServingScenario, keys: readonly ServingKey[]): Promise<unknown[]>;
+  /** Change the stock of random lanes (the mock's `mutateStock`); the changes made. */
+  mutateStock(options: MutateStockOptions): Promise<StockChange[]>;
+  /** Site-detail calls since the last reset, by `siteCode`. */
+  detailCallsBySite(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -86,6 +93,8 @@ export async function startMock(): Promise<BenchMock> {
     tokenTimeouts: () => ask({ name: 'tokenTimeouts' }) as Promise<number>,
     distinctGoods: (sites) => ask({ name: 'distinctGoods', sites }) as Promise<number>,
     expected: (scenario, keys) => ask({ name: 'expected', scenario, keys: [...keys] }) as Promise<unknown[]>,
+    mutateStock: (options) => ask({ name: 'mutateStock', options }) as Promise<StockChange[]>,
+    detailCallsBySite: () => ask({ name: 'detailCallsBySite' }) as Promise<Record<string, number>>,
     untilQuiet: (timeoutMs = 60_000) => untilQuiet(() => ask({ name: 'calls' }) as Promise<Record<string, number>>, timeoutMs),
     close: () => new Promise<void>((resolve) => {
       child.once('exit', () => resolve());

@@ -11,6 +11,8 @@
  *   BENCH_ONLY=index npm run bench     # the catalog index alone, the same way
  *   BENCH_ONLY=tracing npm run bench   # tracing off and on (10 % sampled), warm and executed paths
  *   BENCH_ONLY=serving BENCH_SECONDS=3 npx tsx bench/run.ts   # distinct keys, deep page off, mix (issue 14)
+ *   BENCH_ONLY=live npm run bench      # live stock: 1,000 SSE subscribers, 50 sites, 60 s of changes (issue 16;
+ *                                      # BENCH_SECONDS=3 makes it 12 s)
  *
  * The driver re-executes itself under `taskset -c 1`: autocannon runs here (wrk, for the serving
  * scenarios when it is installed, is pinned there too), and the load generator must not share a
@@ -20,6 +22,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureCatalogIndex } from './catalog-index.js';
+import { measureLive } from './live.js';
 import { LOAD_CORE, ONLY, ROOT } from './config.js';
 import { describeMachine } from './machine.js';
 import { measureAll } from './measure.js';
@@ -27,6 +30,7 @@ import { startMock } from './mock.js';
 import { composeMesh, ensureMeshInstalled } from './peers/mesh.js';
 import { CAN_PIN } from './processes.js';
 import { writeReports } from './report.js';
+import { liveRow, liveTargets } from './report/live.js';
 import { buildResults, catalogIndexHeadline, catalogIndexTargets, scaleOutRow, type Target } from './report/results.js';
 import { servingRows, servingTargets } from './report/serving.js';
 import { measureScaleOut } from './scale-out.js';
@@ -40,7 +44,7 @@ if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
   });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  const only = { 'scale-out': scaleOutOnly, index: indexOnly, tracing: tracingOnly, serving: servingOnly } as const;
+  const only = { 'scale-out': scaleOutOnly, index: indexOnly, tracing: tracingOnly, serving: servingOnly, live: liveOnly } as const;
   const run = ONLY === undefined ? main : only[ONLY];
   run().catch((error: unknown) => {
     console.error(error);
@@ -132,6 +136,23 @@ async function servingOnly(): Promise<void> {
     for (const row of servingRows(serving)) console.error(`bench: serving ${JSON.stringify(row)}`);
     printTargets(servingTargets(serving));
     console.error(`bench: serving only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
+  } finally {
+    await mock.close();
+  }
+}
+
+// Private: `BENCH_ONLY=live`: the live scenario alone, its figures as JSON on stdout, its row and
+// targets on stderr. Nothing is written, as for scale-out.
+async function liveOnly(): Promise<void> {
+  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first');
+  const started = Date.now();
+  const mock = await startMock();
+  try {
+    const live = await measureLive(mock);
+    process.stdout.write(JSON.stringify(live, null, 2) + '\n');
+    console.error(`bench: live ${JSON.stringify(liveRow(live))}`);
+    printTargets(liveTargets(live));
+    console.error(`bench: live only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
   } finally {
     await mock.close();
   }

@@ -4,6 +4,7 @@
  */
 import type { LoadResult } from '../load.js';
 import { catalogIndexAssumption, catalogIndexSection } from './catalog-index.js';
+import { liveAssumption, liveSection } from './live.js';
 import type { Results } from './results.js';
 import { scaleOutAssumption, scaleOutSection } from './scale-out.js';
 import { servingAssumption, servingSection } from './serving-markdown.js';
@@ -25,6 +26,7 @@ export function resultsMarkdown(r: Results): string {
     servingSection(r),
     catalogIndexSection(r),
     scaleOutSection(r),
+    liveSection(r),
     assumptions(r),
   ].join('\n\n') + '\n';
 }
@@ -115,6 +117,7 @@ function assumptions(r: Results): string {
     catalogIndexAssumption(r),
     scaleOutAssumption(r),
     servingAssumption(),
+    liveAssumption(r),
     `- **Mesh**: ${versions}; composed from \`bench/peers/mesh/openapi.yaml\`; \`CargoLane.product\` via \`@resolveTo\` on the product-detail operation (one call per lane); bearer token from \`{env.UPSTREAM_TOKEN}\`; response cache for everyone, TTL ${s.meshCacheTtlMs / 1000} s; upstream sockets capped at ${s.meshMaxSockets}.`,
     `- The gateway runs with \`NODE_ENV=production\` and its defaults (log level ${s.gatewayLogLevel}).`,
   ].join('\n');

@@ -8,6 +8,7 @@ import { round } from '../load.js';
 import type { Machine } from '../machine.js';
 import type { Measurements } from '../measure.js';
 import type { ScaleOutResult } from '../scenarios/scale-out.js';
+import { liveTargets } from './live.js';
 import { servingTargets } from './serving.js';
 
 /** One target of the issue, judged. `met` is null where the issue sets no threshold. */
@@ -148,6 +149,7 @@ function judge(m: Measurements, h: Headline, seconds: number): Target[] {
     ...catalogIndexTargets(m.catalogIndex),
     ...scaleOutTargets(m.scaleOut, r.scaleOutCallsSpread),
     ...servingTargets(m.serving),
+    ...liveTargets(m.live),
     t('`bench/run.ts` end to end (build not included)', '< 15 min', `${seconds} s`, seconds < 900),
   ];
 }
@@ -226,6 +228,13 @@ function settings() {
       checkConcurrency: config.CHECK_CONCURRENCY,
       mixSmallPerDeep: config.MIX_SMALL_PER_DEEP,
       baseline: config.SERVING_BASELINE,
+    },
+    live: {
+      sites: config.LIVE_SITES,
+      subscribersPerSite: config.LIVE_SUBSCRIBERS_PER_SITE,
+      pollS: config.LIVE_POLL_S,
+      seconds: config.LIVE_SECONDS,
+      changesPerSecond: config.LIVE_CHANGES_PER_SECOND,
     },
     rssBudgetMb: config.RSS_BUDGET_MB,
     cores: { systemUnderTest: config.SUT_CORE, loadGeneratorAndMock: config.LOAD_CORE },

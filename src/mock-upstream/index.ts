@@ -9,6 +9,7 @@ export {
   generateCatalog, productPicOf,
   type Catalog, type CatalogOptions, type MockCity, type MockLane, type MockPoint, type MockProduct, type MockSite,
 } from './data.js';
+export type { MutateStockOptions, StockChange } from './stock.js';
 export { createBehaviour, type Behaviour } from './behaviour.js';
 export type { Fault, FaultOptions, RawAnswer } from './faults.js';
 export type { CallLogEntry } from './counters.js';

@@ -17,6 +17,8 @@ import { createCallCounters, TOKEN_PATH, type CallLogEntry } from './counters.js
 import { generateCatalog, type Catalog, type CatalogOptions } from './data.js';
 import { handleRequest, type MockState } from './dispatch.js';
 import { createFaultTable, type Fault, type FaultOptions } from './faults.js';
+import { createRandom, type Random } from './random.js';
+import { mutateStock, setStock, type MutateStockOptions, type StockChange } from './stock.js';
 import { createTokenStore } from './token.js';
 
 /** Options of `createMockUpstream`; all optional. */
@@ -42,6 +44,11 @@ export interface MockUpstreamOptions {
    * Inject one to test expiry without waiting. Latency and trickling use real timers. Default `Date.now`.
    */
   now?: () => number;
+  /**
+   * Seed of the random source `mutateStock` draws from (the catalog has its own, `CatalogOptions.seed`):
+   * two mocks with the same seed and catalog make the same changes, call after call. Default 1.
+   */
+  mutationSeed?: number;
 }
 
 /** A running mock upstream and its controls. */
@@ -74,6 +81,13 @@ export interface MockUpstream {
   clearFaults(): void;
   /** Set the stock of lane `laneIndex` (0-based) of a point; throws if there is no such lane. */
   setStock(siteCode: string, pointCode: string, laneIndex: number, stock: number): void;
+  /**
+   * Change the stock of `options.lanes` (default 1) distinct lanes holding a product, drawn at
+   * random (among `options.siteCodes` only, when given), each to a new value in 0..`maxStock`
+   * (default 20) other than its old one, so lanes run out and come back. Returns the changes made.
+   * Throws for an unknown site code, or more lanes than there are.
+   */
+  mutateStock(options?: MutateStockOptions): StockChange[];
   /** Requests received on `path` (no query); without `path`, all but the token endpoint's. */
   calls(path?: string): number;
   /** Most requests seen in flight at once on `path`; without `path`, across all but the token endpoint. */
@@ -122,11 +136,11 @@ export async function createMockUpstream(options: MockUpstreamOptions = {}): Pro
     });
     return closing;
   };
-  return controls(state, url, close);
+  return controls(state, createRandom(options.mutationSeed ?? 1), url, close);
 }
 
 // Private: the control surface over the shared state.
-function controls(state: MockState, url: string, close: () => Promise<void>): MockUpstream {
+function controls(state: MockState, random: Random, url: string, close: () => Promise<void>): MockUpstream {
   const { counters } = state;
   return {
     url,
@@ -142,6 +156,7 @@ function controls(state: MockState, url: string, close: () => Promise<void>): Mo
     fault: (path, fault, options) => state.faults.set(path, fault, options),
     clearFaults: () => state.faults.clear(),
     setStock: (siteCode, pointCode, laneIndex, stock) => setStock(state.catalog, siteCode, pointCode, laneIndex, stock),
+    mutateStock: (mutation) => mutateStock(state.catalog, random, mutation),
     calls: (path) => counters.calls(path),
     maxInFlight: (path) => counters.maxInFlight(path),
     inFlight: (path) => counters.inFlight(path),
@@ -162,18 +177,6 @@ function resolveCatalog(catalog: Catalog | CatalogOptions | undefined): Catalog 
 function checkLatency(ms: number): number {
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`latency must be a number of ms >= 0, but got: ${ms}`);
   return ms;
-}
-
-// Private: change one lane's stock in the live catalog.
-function setStock(catalog: Catalog, siteCode: string, pointCode: string, laneIndex: number, stock: number): void {
-  if (!Number.isInteger(stock) || stock < 0) throw new RangeError(`setStock: stock must be an integer >= 0, but got: ${stock}`);
-  const site = catalog.sites.find((s) => s.code === siteCode);
-  if (!site) throw new Error(`setStock: no site with code ${JSON.stringify(siteCode)}`);
-  const point = site.points.find((p) => p.code === pointCode);
-  if (!point) throw new Error(`setStock: site ${siteCode} has no point ${JSON.stringify(pointCode)}`);
-  const lane = point.cargolanes[laneIndex];
-  if (!lane) throw new Error(`setStock: point ${pointCode} has no lane ${laneIndex} (it has ${point.cargolanes.length})`);
-  lane.stock = stock;
 }
 
 // Private: listen and return the base URL with the actual port.

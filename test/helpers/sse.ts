@@ -44,8 +44,9 @@ export function subscribeSse(url: string, query: string, variables: Record<strin
       if (!response.body) return false;
       const decoder = new TextDecoder();
       let buffered = '';
-      for await (const chunk of response.body) {
-        buffered += decoder.decode(chunk as Uint8Array, { stream: true });
+      const reader = response.body.getReader();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        buffered += decoder.decode(chunk.value, { stream: true });
         let end: number;
         while ((end = buffered.indexOf('\n\n')) !== -1) {
           const message = buffered.slice(0, end);
