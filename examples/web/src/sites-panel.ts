@@ -1,14 +1,16 @@
 /**
  * "Sites in a city": a city picker (`cities`), then the city's sites (`City.sites`) with their
- * hours and whether each is open now (`Site.isOpen`).
+ * hours and whether each is open now (`Site.isOpen`). Each site's "Machines" button hands it to
+ * `onChoose` (main.ts: the live "Machines at a site" panel).
  */
 import type { Client } from '@urql/core';
 import { CitiesDocument, CitySitesDocument, type CitySitesQuery } from './generated/graphql';
 import { byId, element, openBadge, showError, showLoading, showRows, siteHeader, type PanelView } from './render';
+import type { ChosenSite } from './site-stock-panel';
 
 type CitySite = NonNullable<CitySitesQuery['city']>['sites']['items'][number];
 
-export function mountSitesPanel(client: Client): void {
+export function mountSitesPanel(client: Client, onChoose: (site: ChosenSite) => void): void {
   const picker = byId('city', HTMLSelectElement);
   const view: PanelView = {
     status: byId('sites-status', HTMLElement),
@@ -22,7 +24,7 @@ export function mountSitesPanel(client: Client): void {
     current?.unsubscribe();
     current = undefined;
     if (picker.value === '') return showRows(view, '', []);
-    current = showSitesOf(client, picker.value, view);
+    current = showSitesOf(client, picker.value, view, onChoose);
   });
 }
 
@@ -43,7 +45,7 @@ async function loadCities(client: Client, picker: HTMLSelectElement, view: Panel
 
 // Private: the city's sites, from the cache at once when they are there, then fresh from the
 // gateway (opening hours pass; `isOpen` is as of the answer).
-function showSitesOf(client: Client, code: string, view: PanelView) {
+function showSitesOf(client: Client, code: string, view: PanelView, onChoose: (site: ChosenSite) => void) {
   showLoading(view, 'Loading sites…');
   return client.query(CitySitesDocument, { code }, { requestPolicy: 'cache-and-network' }).subscribe((result) => {
     showError(view, result.error);
@@ -56,16 +58,21 @@ function showSitesOf(client: Client, code: string, view: PanelView) {
     const { items, total } = city.sites;
     const shown = items.length < total ? `${items.length} of ${total}` : `${total}`;
     view.status.textContent = total === 0 ? `No sites in ${city.name}.` : `${shown} ${total === 1 ? 'site' : 'sites'} in ${city.name}.`;
-    showRows(view, `Sites in ${city.name}`, items.map(siteRow));
+    showRows(view, `Sites in ${city.name}`, items.map((site) => siteRow(site, onChoose)));
   });
 }
 
-function siteRow(site: CitySite): HTMLTableRowElement {
+function siteRow(site: CitySite, onChoose: (site: ChosenSite) => void): HTMLTableRowElement {
   const row = element('tr', undefined, siteHeader(site));
+  const machines = element('button', 'secondary', 'Machines');
+  machines.type = 'button';
+  machines.setAttribute('aria-label', `Machines at ${site.name}`);
+  machines.addEventListener('click', () => onChoose({ code: site.code, name: site.name }));
   row.append(
     element('td', undefined, site.address ?? '—'),
     element('td', 'hours', hoursOf(site.openTime, site.closeTime)),
     element('td', undefined, openBadge(site.isOpen)),
+    element('td', undefined, machines),
   );
   return row;
 }
