@@ -14,7 +14,7 @@ import { createTimeReader } from './catalog/opening-hours.js';
 import { createContextFactory, type GatewayContext } from './context.js';
 import { createSources } from './loaders/sources.js';
 import type { Logger } from './logger.js';
-import { createMetrics } from './observability/metrics.js';
+import { createMetrics, type GatewayMetrics } from './observability/metrics.js';
 import { createObservers } from './observability/observers.js';
 import { withRequestIds } from './observability/request-record.js';
 import { createTracing } from './observability/tracing.js';
@@ -83,6 +83,8 @@ export interface Gateway {
    * each operation there takes one request from the client's bucket, the one its HTTP requests use.
    */
   rateLimit: Pick<RateLimit, 'admit'>;
+  /** The request metrics, which transports outside yoga's HTTP layer count their operations in too. */
+  metrics: GatewayMetrics;
   /** Releases upstream connections. The HTTP server, if any, is closed by its owner first. */
   close(): Promise<void>;
 }
@@ -156,7 +158,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
   }) : undefined;
   if (config.index.warmOnStart) index?.warm();
   // Live stock: one poller for every subscriber (README: Live stock).
-  const live = createLive(config.live, { api, sources, index, metrics });
+  const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus });
   const siteTime = createTimeReader(config.siteTimeZone);
   const responseCache = createResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance });
   const rateLimit = createRateLimit(config.rateLimitPerMinute, { batchingLimit: config.batchingLimit, now: () => (clock ?? performance).now() });
@@ -219,6 +221,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     yoga,
     serve,
     rateLimit,
+    metrics,
     live,
     async close() {
       live.close();

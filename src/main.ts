@@ -8,6 +8,7 @@ import { startDemoUpstream } from './demo.js';
 import { createGateway } from './gateway.js';
 import { createLogger } from './logger.js';
 import { listen } from './server.js';
+import { attachWebSocket } from './transport/websocket.js';
 
 /** The example page's build, served at /demo in demo mode: dist/web, beside the built main.js. */
 const DEMO_PAGE_DIRECTORY = fileURLToPath(new URL('web', import.meta.url));
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
   const upstream = config.upstream ?? demo!.upstream;
   const gateway = createGateway({ ...config, upstream }, { logger, demoPageDirectory: demo ? DEMO_PAGE_DIRECTORY : undefined });
   const server = await listen(gateway.serve, config);
+  // GraphQL over WebSocket (graphql-ws) on the same server and path.
+  const websocket = attachWebSocket(server.server, gateway, config, { logger });
   logger.info({ url: `${server.url}/graphql`, demo: demo !== undefined }, `GraphiQL at ${server.url}/graphql`);
   if (demo) logger.info({ url: `${server.url}/demo/` }, `example page at ${server.url}/demo/`);
 
@@ -28,6 +31,11 @@ async function main(): Promise<void> {
 
   const stop = async (signal: string) => {
     logger.info({ signal, graceMs: config.shutdownGraceMs }, 'stopping: no new connections, finishing in-flight requests');
+    // Live subscriptions first: SSE clients are sent `complete`, WebSocket clients theirs, before
+    // the sockets close. Then WebSocket clients, with 1001 "going away": the HTTP server's close
+    // would not end their sockets.
+    gateway.live.close();
+    await websocket.close();
     await server.close(config.shutdownGraceMs);
     await gateway.close();
     await demo?.close();

@@ -8,6 +8,7 @@ import { upstreamConfigFor } from '../../src/demo.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
 import { createLogger } from '../../src/logger.js';
 import { listen } from '../../src/server.js';
+import { attachWebSocket } from '../../src/transport/websocket.js';
 import {
   createMockUpstream,
   type MockUpstream,
@@ -30,6 +31,8 @@ export interface Harness {
   mock: MockUpstream;
   /** The gateway's base URL, e.g. `http://127.0.0.1:54321`. */
   url: string;
+  /** GraphQL over WebSocket (graphql-ws), e.g. `ws://127.0.0.1:54321/graphql`. */
+  wsUrl: string;
   clock: ManualClock;
   /** Every log line the gateway wrote. */
   logs: string[];
@@ -74,18 +77,21 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
     },
   });
   const clock = createManualClock();
+  const logger = createLogger('debug', sink, { traceIds: config.tracing !== undefined });
   const gateway = createGateway(
     {
       ...config,
       upstream: { ...upstreamConfigFor(mock), ...options.upstream },
     },
-    { logger: createLogger('debug', sink, { traceIds: config.tracing !== undefined }), clock, wallClock: options.wallClock, demoPageDirectory: options.demoPageDirectory, leanPath: options.leanPath },
+    { logger, clock, wallClock: options.wallClock, demoPageDirectory: options.demoPageDirectory, leanPath: options.leanPath },
   );
   const server = await listen(gateway.serve, { ...config, port: 0, host: '127.0.0.1' });
+  const websocket = attachWebSocket(server.server, gateway, config, { logger });
 
   return {
     mock,
     url: server.url,
+    wsUrl: `${server.url.replace(/^http/, 'ws')}/graphql`,
     clock,
     logs,
     gateway,
@@ -98,6 +104,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
       return (await response.json()) as GraphQLResponse;
     },
     async close() {
+      await websocket.close();
       await server.close();
       await gateway.close();
       if (!options.sharedMock) await mock.close();

@@ -110,11 +110,12 @@ export function logAndCount(record: RequestRecord, status: number, metrics: Gate
   const operation = operationOf(record);
   const outcome = status < 400 && record.errorCodes.size === 0 ? 'ok' : 'error';
   metrics.graphqlRequest({ operation, ran: record.operations.length > 0 }, outcome, durationMs);
-  record.logLine({
-    operation,
-    status,
-    outcome,
-    durationMs: Math.round(durationMs * 10) / 10,
+  record.logLine({ operation, status, outcome, durationMs: Math.round(durationMs * 10) / 10, ...recordCounts(record) }, 'graphql request');
+}
+
+/** What every request's log line reports of its record, whatever carried it (HTTP, WebSocket). */
+export function recordCounts(record: RequestRecord): Record<string, unknown> {
+  return {
     upstreamCalls: record.upstreamCalls,
     cacheHits: record.cacheHits,
     cacheMisses: record.cacheMisses,
@@ -122,7 +123,7 @@ export function logAndCount(record: RequestRecord, status: number, metrics: Gate
     ...(record.responseCache === undefined ? {} : { responseCache: record.responseCache }),
     errorCodes: [...record.errorCodes],
     ...(record.client === undefined ? {} : { client: record.client }),
-  }, 'graphql request');
+  };
 }
 
 // Private: the executed operation's name (names joined for a batch); the name the client sent
