@@ -9,7 +9,10 @@
  *   a hash of UPSTREAM_BASE_URL, so fleets in front of different upstreams never mix;
  * - `vg:v1:token:<client>`                the token (a hash of token URL, client id and scope);
  * - `<either>:lock`                       the lock of one replica's fill or token request;
- * - channel `vg:v1:filled`                announcements of finished fills (redis/notices.ts).
+ * - channel `vg:v1:filled`                announcements of finished fills (redis/notices.ts);
+ * - `vg:v1:live:<upstream>:lease:<key>`   the lease of the replica that polls a live key for the
+ *                                         fleet, `<key>` `site:<code>` or `all` (live/fleet-poller.ts);
+ * - channel `vg:v1:live:<upstream>:reads` the reads the lease holders publish (redis/live-bus.ts).
  */
 import { createHash } from 'node:crypto';
 import type { Cache } from './cache/cache.js';
@@ -19,6 +22,7 @@ import { createLruCache } from './cache/lru-cache.js';
 import type { RedisConfig, UpstreamConfig } from './config.js';
 import type { Logger } from './logger.js';
 import { createRedisConnection } from './redis/connection.js';
+import { createLiveBus, type LiveBus } from './redis/live-bus.js';
 import { createRedisTokenStore } from './upstream/redis-token-store.js';
 import type { TokenStore } from './upstream/token-store.js';
 
@@ -29,6 +33,8 @@ export interface ScaleOut {
   cache(options: LruCacheOptions): Cache;
   /** Where the token manager shares the token. */
   readonly tokenStore: TokenStore;
+  /** Where the live pollers of the replicas share the polling (live/fleet-poller.ts). */
+  readonly liveBus: LiveBus;
   /** Whether Redis is in use now (`/readyz`, `gateway_redis_up`). */
   state(): RedisState;
   close(): Promise<void>;
@@ -61,6 +67,7 @@ export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): 
     key: `${VERSION_PREFIX}token:${digest(upstream.tokenUrl, upstream.clientId, upstream.scope ?? '')}`,
     waitMs: settings.tokenTimeoutMs + TOKEN_LOCK_MARGIN_MS,
   });
+  const liveBus = createLiveBus(connection, { prefix: `${VERSION_PREFIX}live:${digest(upstream.baseUrl)}:` });
   return {
     cache(options) {
       const shared = createRedisLevel({
@@ -73,8 +80,13 @@ export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): 
       return createLruCache({ ...options, shared });
     },
     tokenStore,
+    liveBus,
     state: () => (connection.up ? 'up' : 'down'),
-    close: () => connection.close(),
+    async close() {
+      // The live leases this replica gave up on its way out: the others take them over at once.
+      await liveBus.settle();
+      await connection.close();
+    },
   };
 }
 

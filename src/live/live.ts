@@ -1,26 +1,32 @@
 /**
- * The live stock as the gateway builds it: one poller over the upstream, the subscriptions over
- * it, and their metrics.
+ * The live stock as the gateway builds it: one poller over the upstream (with `REDIS_URL`, one
+ * that shares the polling with the other replicas: fleet-poller.ts), the subscriptions over it,
+ * and their metrics.
  */
 import type { CatalogIndex } from '../catalog/catalog-index.js';
 import type { LiveConfig } from '../config.js';
 import { WALK_PAGE_SIZE, type Sources } from '../loaders/sources.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
+import type { LiveBus } from '../redis/live-bus.js';
 import type { UpstreamApi } from '../upstream/api.js';
+import { createFleetPoller } from './fleet-poller.js';
 import { createLiveStock, type LiveStock } from './live-stock.js';
-import { createSitePoller, type SitePoller } from './site-poller.js';
+import { createSitePoller, type PollRound, type SitePoller } from './site-poller.js';
 
 export interface Live extends LiveStock {
   poller: SitePoller;
 }
 
-export function createLive(config: LiveConfig, { api, sources, index, metrics }: {
+export function createLive(config: LiveConfig, { api, sources, index, metrics, bus }: {
   api: UpstreamApi; sources: Sources; index: CatalogIndex | undefined; metrics: GatewayMetrics;
+  /** With `REDIS_URL`: the replicas share the polling through it. */
+  bus?: LiveBus;
 }): Live {
-  const poller = createSitePoller({
-    api, intervalMs: config.pollS * 1000, pageSize: WALK_PAGE_SIZE, onRound: (round) => metrics.liveRound(round),
+  const options = {
+    api, intervalMs: config.pollS * 1000, pageSize: WALK_PAGE_SIZE, onRound: (round: PollRound) => metrics.liveRound(round),
     knownCap: () => sources.facts('sitesWithPoints').cap,
-  });
+  };
+  const poller = bus ? createFleetPoller({ ...options, bus }) : createSitePoller(options);
   const stock = createLiveStock({
     poller,
     limits: config,

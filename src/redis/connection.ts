@@ -8,7 +8,9 @@
  * A command that times out on a connection that looks fine (a stalled server) also takes Redis
  * out of use for a moment, so that a slow Redis costs one timeout, not one per cache miss.
  *
- * A second connection, in subscriber mode, hears the fills other replicas announce (notices.ts).
+ * A second connection, in subscriber mode, hears the fills other replicas announce (notices.ts),
+ * and whatever else is published on the channels `listen` names (the live reads of
+ * live/fleet-poller.ts). It subscribes again to all of them each time it reconnects.
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../logger.js';
@@ -42,6 +44,13 @@ export interface RedisConnection extends Notices {
   run<T>(operation: string, command: (redis: Redis) => Promise<T>): Promise<T | undefined>;
   /** Counts a failure found by the caller (e.g. an unreadable value) as `operation`. */
   failed(operation: string): void;
+  /**
+   * Hands every message published on `channel` to `onMessage` until the returned function is
+   * called. Messages published while the subscriber connection is down are lost.
+   */
+  listen(channel: string, onMessage: (message: string) => void): () => void;
+  /** Whether the subscriber connection is up, so that what is published is heard. */
+  readonly hearing: boolean;
   /** Closes both connections; later commands resolve `undefined`. */
   close(): Promise<void>;
 }
@@ -59,10 +68,11 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   // The subscriber queues its SUBSCRIBE until connected; it runs no other command.
   const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false });
   const notices = createNotices(subscriber, options.channel);
+  const listeners = createListeners(subscriber);
   const state = followConnection(redis, logger);
   subscriber.on('error', (error: Error) => logger?.debug({ err: error.message }, 'redis subscriber error'));
   subscriber.on('ready', () => {
-    subscriber.subscribe(options.channel).catch(() => {}); // tried again on the next 'ready'
+    subscriber.subscribe(options.channel, ...listeners.channels()).catch(() => {}); // tried again on the next 'ready'
   });
 
   const isUp = () => !state.closed && redis.status === 'ready' && Date.now() >= state.pausedUntil;
@@ -101,10 +111,46 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     },
     failed,
     watch: (key) => notices.watch(key),
+    listen: listeners.listen,
+    get hearing() {
+      return !state.closed && subscriber.status === 'ready';
+    },
     async close() {
       state.closed = true;
       redis.disconnect();
       subscriber.disconnect();
+    },
+  };
+}
+
+// Private: the handlers of each channel that `listen` named, and its (un)subscriptions.
+function createListeners(subscriber: Redis) {
+  const handlers = new Map<string, Set<(message: string) => void>>();
+  subscriber.on('message', (channel: string, message: string) => {
+    for (const handler of handlers.get(channel) ?? []) {
+      try {
+        handler(message);
+      } catch {
+        // a listener's failure is its own; the others still hear the message
+      }
+    }
+  });
+  const ready = () => subscriber.status === 'ready';
+  return {
+    channels: () => [...handlers.keys()],
+    listen(channel: string, onMessage: (message: string) => void): () => void {
+      let set = handlers.get(channel);
+      if (set === undefined) {
+        handlers.set(channel, (set = new Set()));
+        if (ready()) subscriber.subscribe(channel).catch(() => {}); // else on the next 'ready'
+      }
+      set.add(onMessage);
+      return () => {
+        set.delete(onMessage);
+        if (set.size > 0 || handlers.get(channel) !== set) return;
+        handlers.delete(channel);
+        if (ready()) subscriber.unsubscribe(channel).catch(() => {});
+      };
     },
   };
 }

@@ -1,0 +1,145 @@
+/**
+ * The live poller of a replica in a fleet (with `REDIS_URL`): one replica polls each watched key
+ * (`site:<code>`, or `all` for every site) for the whole fleet and publishes each read; every
+ * replica hands the reads it hears to its own watchers. The upstream sees one call per site or
+ * page per interval for the fleet, however many replicas have subscribers.
+ *
+ * - Leases (redis/live-bus.ts). Each round (every `LIVE_POLL_S`, as alone) claims every key this
+ *   replica watches, in one command: it takes the free ones and renews its own for one interval
+ *   plus `LEASE_MARGIN_MS`, then polls the keys it holds by the cheaper plan (polling.ts), hands
+ *   the reads to its own watchers and publishes them.
+ * - Hand-over. A key whose last watcher here leaves, and every key on `close` (SIGTERM, a rolling
+ *   deploy), is released with a notice: a replica still watching it claims and polls it at once.
+ *   A replica that dies stops renewing: its lease runs out at most one interval plus the margin
+ *   after its last poll. The others learn when from their own claims (the ms left on it) and
+ *   claim again then, not at their next round, so the key goes unpolled for about one interval
+ *   (plus the margin), not two. A claim that wins then polls only what it has just won; the
+ *   keys it held already keep their rhythm.
+ * - The margin covers a late round (timer lag, a slow claim) so that a live holder does not lose
+ *   its lease between two renewals. A round slower than that (a very slow upstream) may lose it:
+ *   another replica then polls the key, and the first sees at its next claim that it lost it.
+ *   Two replicas polling the same key for a moment sends nobody a duplicate event: subscribers
+ *   get an event only when what they see changed (live-stock.ts).
+ * - Redis down (or a claim that fails): every replica polls its own watched keys and tells its
+ *   own watchers, as without Redis, until its claims work again; the failed commands are
+ *   counted (`gateway_redis_errors_total`). No subscription ends because of Redis.
+ */
+import type { LiveBus } from '../redis/live-bus.js';
+import { createSiteReader, type SitePoller } from './polling.js';
+import { decodeAllSitesRead, decodeSiteRead, encodeRead } from './read-codec.js';
+import type { SitePollerOptions } from './site-poller.js';
+import { ALL_SITES_KEY, codeOfKey, createWatchLoop, siteKey } from './watch-loop.js';
+
+export interface FleetPollerOptions extends SitePollerOptions {
+  /** The leases and the channel the replicas share (scale-out.ts). */
+  bus: LiveBus;
+}
+
+/** Added to the interval for a lease's life, in ms: a renewal may come that late. */
+const LEASE_MARGIN_MS = 1000;
+/** After another replica's lease should have run out, wait this much more before claiming it, in ms. */
+const TAKEOVER_SLACK_MS = 50;
+
+/** A replica's poller that shares the polling with the fleet's other replicas through `bus`. */
+export function createFleetPoller({ bus, intervalMs, onRound, ...reading }: FleetPollerOptions): SitePoller {
+  const reader = createSiteReader(reading);
+  const ttlMs = intervalMs + LEASE_MARGIN_MS;
+  // The keys this replica held at its last claim.
+  let held = new Set<string>();
+  let takeover: NodeJS.Timeout | undefined;
+  // A claim for what was freed is queued: many leases freed at once (a replica stopping) cost one.
+  let claimQueued = false;
+  let closed = false;
+  const loop = createWatchLoop({ intervalMs, round: () => round('held'), onForget: forget });
+  const unlisten = bus.listen(hear);
+
+  // Private: claims what is watched; polls the keys held (`held`) or just won (`won`).
+  async function round(poll: 'held' | 'won'): Promise<void> {
+    const keys = loop.keys();
+    if (keys.length === 0) return;
+    const left = bus.usable ? await bus.claim(keys, ttlMs) : undefined;
+    if (closed) return bus.release(keys.filter((_, i) => left?.[i] === 0));
+    if (left === undefined) {
+      held = new Set();
+      armTakeover([]);
+      return pollAndTell(keys, false);
+    }
+    const before = held;
+    held = new Set(keys.filter((key, i) => left[i] === 0 && loop.watches(key)));
+    const forgotten = keys.filter((key, i) => left[i] === 0 && !held.has(key)); // unwatched during the claim
+    bus.release(forgotten);
+    armTakeover(left.filter((ms) => ms > 0));
+    const mine = [...held].filter((key) => poll === 'held' || !before.has(key));
+    if (mine.length > 0) await pollAndTell(mine, true);
+  }
+
+  // Private: reads `keys` by the cheaper plan, tells this replica's watchers, and the fleet.
+  async function pollAndTell(keys: string[], publish: boolean): Promise<void> {
+    const codes = keys.map(codeOfKey).filter((code): code is string => code !== undefined);
+    const reads = await reader.read(codes, keys.includes(ALL_SITES_KEY));
+    onRound?.(reads.round);
+    loop.deliver(reads);
+    if (!publish || closed) return;
+    await Promise.all([
+      ...(reads.all === undefined ? [] : [bus.publish(ALL_SITES_KEY, encodeRead(reads.all))]),
+      ...[...reads.sites].map(([code, read]) => bus.publish(siteKey(code), encodeRead(read))),
+    ]);
+  }
+
+  // Private: another replica's read of a key watched here, or the notice that its lease is free.
+  function hear(key: string, body: string): void {
+    if (closed || !loop.watches(key)) return;
+    if (body === '') return queueClaim();
+    const code = codeOfKey(key);
+    if (code === undefined) {
+      const read = decodeAllSitesRead(body);
+      if (read === undefined) bus.unreadable();
+      else loop.deliverAll(read);
+    } else {
+      const read = decodeSiteRead(body);
+      if (read === undefined) bus.unreadable();
+      else loop.deliverSite(code, read);
+    }
+  }
+
+  // Private: a claim once the soonest of the other replicas' leases (ms left) runs out.
+  function armTakeover(leases: number[]): void {
+    clearTimeout(takeover);
+    takeover = undefined;
+    if (leases.length === 0 || closed) return;
+    takeover = setTimeout(() => {
+      takeover = undefined;
+      queueClaim();
+    }, Math.min(...leases) + TAKEOVER_SLACK_MS).unref();
+  }
+
+  // Private: a round that claims now and polls only what it won, after the round running, if any.
+  function queueClaim(): void {
+    if (claimQueued) return;
+    claimQueued = true;
+    void loop.queue(() => {
+      claimQueued = false;
+      return round('won');
+    });
+  }
+
+  function forget(key: string): void {
+    if (held.delete(key)) bus.release([key]);
+    if (loop.watchedKeys() === 0) armTakeover([]);
+  }
+
+  return {
+    watchSite: loop.watchSite,
+    watchAll: loop.watchAll,
+    pollNow: loop.pollNow,
+    watchedKeys: loop.watchedKeys,
+    close() {
+      closed = true;
+      unlisten();
+      armTakeover([]);
+      bus.release([...held]);
+      held = new Set();
+      loop.close();
+    },
+  };
+}
