@@ -3,6 +3,7 @@
  * serves it): POSTs the subscription with `Accept: text/event-stream` and collects each `next`
  * event's payload until `complete`, the stream's end, or `close()`.
  */
+import { createEventLog } from './event-log.js';
 import type { GraphQLResponse } from './gateway.js';
 
 export interface SseSubscriber {
@@ -20,18 +21,9 @@ export interface SseSubscriber {
 
 export function subscribeSse(url: string, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}): SseSubscriber {
   const controller = new AbortController();
-  const events: GraphQLResponse<any>[] = [];
-  const waiters: Array<{ count: number; resolve: () => void }> = [];
+  const log = createEventLog<GraphQLResponse<any>>();
   let resolveStatus!: (status: number) => void;
   const status = new Promise<number>((resolve) => (resolveStatus = resolve));
-  const wake = () => {
-    for (const waiter of [...waiters]) {
-      if (events.length >= waiter.count) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve();
-      }
-    }
-  };
   const ended = (async () => {
     try {
       const response = await fetch(`${url}/graphql`, {
@@ -55,8 +47,7 @@ export function subscribeSse(url: string, query: string, variables: Record<strin
           const data = message.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n');
           if (event === 'complete') return true;
           if (event === 'next' || (event === undefined && data !== '')) {
-            events.push(JSON.parse(data) as GraphQLResponse<any>);
-            wake();
+            log.add(JSON.parse(data) as GraphQLResponse<any>);
           }
         }
       }
@@ -67,11 +58,8 @@ export function subscribeSse(url: string, query: string, variables: Record<strin
     }
   })();
   return {
-    events,
-    received: (count) => new Promise((resolve) => {
-      waiters.push({ count, resolve: () => resolve(events) });
-      wake();
-    }),
+    events: log.events,
+    received: log.received,
     ended,
     status,
     close: () => controller.abort(),

@@ -5,6 +5,7 @@
  */
 import { createClient, type ClientOptions, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
+import { createEventLog } from './event-log.js';
 
 export interface WsSubscriber {
   /** Every `next` payload so far, in order. */
@@ -28,15 +29,7 @@ export interface WsSubscriber {
 export function subscribeWs(
   wsUrl: string, query: string, variables: Record<string, unknown> = {}, options: Partial<ClientOptions> = {},
 ): WsSubscriber {
-  const events: Array<FormattedExecutionResult<any, unknown>> = [];
-  const waiters: Array<{ count: number; resolve: () => void }> = [];
-  const wake = () => {
-    for (const waiter of [...waiters]) {
-      if (events.length < waiter.count) continue;
-      waiters.splice(waiters.indexOf(waiter), 1);
-      waiter.resolve();
-    }
-  };
+  const log = createEventLog<FormattedExecutionResult<any, unknown>>();
   let resolveClosed!: (code: number) => void;
   const closed = new Promise<number>((resolve) => (resolveClosed = resolve));
   const client = createClient({
@@ -49,10 +42,7 @@ export function subscribeWs(
   let unsubscribe!: () => void;
   const ended = new Promise<Awaited<WsSubscriber['ended']>>((resolve) => {
     unsubscribe = client.subscribe({ query, variables }, {
-      next: (result) => {
-        events.push(result);
-        wake();
-      },
+      next: (result) => log.add(result),
       error: (error) => {
         if (Array.isArray(error)) return resolve({ errors: error });
         const { code, reason } = error as { code: number; reason: string };
@@ -62,11 +52,8 @@ export function subscribeWs(
     });
   });
   return {
-    events,
-    received: (count) => new Promise((resolve) => {
-      waiters.push({ count, resolve: () => resolve(events) });
-      wake();
-    }),
+    events: log.events,
+    received: log.received,
     ended,
     closed,
     unsubscribe: () => unsubscribe(),
