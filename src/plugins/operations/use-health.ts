@@ -17,15 +17,20 @@ import type { Plugin } from 'graphql-yoga';
 import type { UpstreamClient } from '../../upstream/contracts.js';
 import { isUpstreamError } from '../../upstream/errors.js';
 
+/** Liveness: answers at once, checks nothing (the Kubernetes liveness probe and the image's HEALTHCHECK). */
+export const HEALTH_PATH = '/healthz';
+/** Readiness: an upstream token can be obtained (the Kubernetes readiness probe). */
+export const READINESS_PATH = '/readyz';
+
 export function useHealth(client: Pick<UpstreamClient, 'tokens' | 'breakerStates'>, redisState?: () => 'up' | 'down'): Plugin {
   const details = () => ({ breakers: client.breakerStates(), ...(redisState ? { redis: redisState() } : {}) });
   return {
     async onRequest({ url, endResponse, fetchAPI }) {
-      if (url.pathname === '/healthz') {
+      if (url.pathname === HEALTH_PATH) {
         endResponse(fetchAPI.Response.json({ status: 'ok' }));
         return;
       }
-      if (url.pathname !== '/readyz') return;
+      if (url.pathname !== READINESS_PATH) return;
       try {
         await client.tokens.getToken();
         endResponse(fetchAPI.Response.json({ status: 'ready', ...details() }));
