@@ -5,15 +5,16 @@
  * page per interval for the fleet, however many replicas have subscribers.
  *
  * - Leases (redis/live-bus.ts). Each round (every `LIVE_POLL_S`, as alone) claims every key this
- *   replica watches, in one command: it takes the free ones and renews its own for one interval
- *   plus `LEASE_MARGIN_MS`, then polls the keys it holds by the cheaper plan (polling.ts), hands
- *   the reads to its own watchers and publishes them.
+ *   replica watches, in one command: it takes the free ones and renews its own, then polls the
+ *   keys it holds by the cheaper plan (polling.ts), hands the reads to its own watchers and
+ *   publishes them. Halfway between rounds it claims again (renewing, and polling only what it
+ *   won), so a lease lives half an interval plus a margin of at most half an interval: never more
+ *   than one interval.
  * - Hand-over. A key whose last watcher here leaves, and every key on `close` (SIGTERM, a rolling
  *   deploy), is released with a notice: a replica still watching it claims and polls it at once.
- *   A replica that dies stops renewing: its lease runs out at most one interval plus the margin
- *   after its last poll. The others learn when from their own claims (the ms left on it) and
- *   claim again then, not at their next round, so the key goes unpolled for about one interval
- *   (plus the margin), not two. A claim that wins then polls only what it has just won; the
+ *   A replica that dies stops renewing: its lease runs out within one interval of its last
+ *   claim. The others learn when from their own claims (the ms left on it) and claim again then,
+ *   not at their next round, so the key is polled again within one interval of the death. A claim that wins then polls only what it has just won; the
  *   keys it held already keep their rhythm.
  * - The margin covers a late round (timer lag, a slow claim) so that a live holder does not lose
  *   its lease between two renewals. A round slower than that (a very slow upstream) may lose it:
@@ -35,7 +36,7 @@ export interface FleetPollerOptions extends SitePollerOptions {
   bus: LiveBus;
 }
 
-/** Added to the interval for a lease's life, in ms: a renewal may come that late. */
+/** Added to half the interval for a lease's life, at most (and at most half an interval), in ms: a renewal may come that late. */
 const LEASE_MARGIN_MS = 1000;
 /** After another replica's lease should have run out, wait this much more before claiming it, in ms. */
 const TAKEOVER_SLACK_MS = 50;
@@ -43,7 +44,9 @@ const TAKEOVER_SLACK_MS = 50;
 /** A replica's poller that shares the polling with the fleet's other replicas through `bus`. */
 export function createFleetPoller({ bus, intervalMs, onRound, ...reading }: FleetPollerOptions): SitePoller {
   const reader = createSiteReader(reading);
-  const ttlMs = intervalMs + LEASE_MARGIN_MS;
+  const ttlMs = intervalMs / 2 + Math.min(LEASE_MARGIN_MS, intervalMs / 2);
+  // The claim halfway between rounds, while anything is watched.
+  let renewal: NodeJS.Timeout | undefined;
   // The keys this replica held at its last claim.
   let held = new Set<string>();
   let takeover: NodeJS.Timeout | undefined;
@@ -57,6 +60,7 @@ export function createFleetPoller({ bus, intervalMs, onRound, ...reading }: Flee
   async function round(poll: 'held' | 'won'): Promise<void> {
     const keys = loop.keys();
     if (keys.length === 0) return;
+    renewal ??= closed ? undefined : setInterval(() => void (loop.watchedKeys() > 0 && queueClaim()), intervalMs / 2).unref();
     const left = bus.usable ? await bus.claim(keys, ttlMs) : undefined;
     if (closed) return bus.release(keys.filter((_, i) => left?.[i] === 0));
     if (left === undefined) {
@@ -125,7 +129,13 @@ export function createFleetPoller({ bus, intervalMs, onRound, ...reading }: Flee
 
   function forget(key: string): void {
     if (held.delete(key)) bus.release([key]);
-    if (loop.watchedKeys() === 0) armTakeover([]);
+    if (loop.watchedKeys() === 0) stopTimers();
+  }
+
+  function stopTimers(): void {
+    armTakeover([]);
+    clearInterval(renewal);
+    renewal = undefined;
   }
 
   return {
@@ -136,7 +146,7 @@ export function createFleetPoller({ bus, intervalMs, onRound, ...reading }: Flee
     close() {
       closed = true;
       unlisten();
-      armTakeover([]);
+      stopTimers();
       bus.release([...held]);
       held = new Set();
       loop.close();

@@ -163,6 +163,17 @@ describe('live stock in a fleet', () => {
     expect(await redis.client().get(lease)).not.toBe('a-replica-that-died');
   });
 
+  it('never lets a lease outlive one interval: a replica that dies is taken over within LIVE_POLL_S', async () => {
+    const { a, redis } = await start({ LIVE_POLL_S: '4' });
+    const site = lane(fleet!);
+    await subscribe(a, site.code).received(1);
+    await a.gateway.live.poller.pollNow();
+    const lease = `${(await readsChannel(fleet!)).replace(/reads$/, '')}lease:site:${site.code}`;
+    const ttl = await redis.client().pttl(lease);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(4000);
+  });
+
   it('gives up the lease of a site nobody watches on its replica any more, and a replica still watching it polls at once', async () => {
     const { a, b, mock } = await start(BY_HAND);
     const site = lane(fleet!);
