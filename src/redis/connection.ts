@@ -100,7 +100,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     async run(operation, command) {
       if (!(await ready())) return undefined;
       try {
-        return await bounded(command(redis), options.commandTimeoutMs);
+        return await command(redis);
       } catch (error) {
         failed(operation);
         // A refused command (WRONGTYPE, a script error) says nothing of the connection's health.
@@ -188,55 +188,10 @@ function followConnection(redis: Redis, logger: Logger | undefined): ConnectionS
   return state;
 }
 
-/**
- * How late a command's timer may fire before this process counts itself, not Redis, as slow, in
- * ms: at most this, or a quarter of the bound.
- */
-const LAG_TOLERANCE_MS = 100;
-/** However late its timers, a command is given up after this many bounds. */
-const MAX_BOUNDS = 10;
-
-/**
- * `command`, rejected when it has not answered within `ms`, unless this process was too busy to
- * know: when the bound's timer fires late (the event loop was held up by other work: a large
- * answer, a saturated core), Redis's answer may be waiting unread in the socket, and the timer's
- * callback runs before the socket is read. The command then gets another bound, counted from now,
- * so a busy replica never takes its own lag for a Redis outage (and falls back to working alone:
- * a second token request, a second load of the same data). A stalled Redis still costs one bound.
- */
-export function bounded<T>(command: Promise<T>, ms: number): Promise<T> {
-  const tolerance = Math.min(LAG_TOLERANCE_MS, ms / 4);
-  return new Promise<T>((resolve, reject) => {
-    let bounds = 0;
-    let timer: NodeJS.Timeout;
-    const arm = () => {
-      const armedAt = performance.now();
-      bounds += 1;
-      timer = setTimeout(() => {
-        const late = performance.now() - armedAt - ms;
-        if (late > tolerance && bounds < MAX_BOUNDS) arm();
-        else reject(new Error(`Redis did not answer within ${ms} ms`));
-      }, ms);
-    };
-    arm();
-    command.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error as Error);
-      },
-    );
-  });
-}
-
-// Private: no offline queue, quick reconnection with backoff. `run` bounds each command
-// (`bounded`); ioredis's own timeout, far longer, only clears a command a hung server never answers.
+// Private: bounded commands, no offline queue, quick reconnection with backoff.
 function clientOptions(commandTimeoutMs: number): RedisOptions {
   return {
-    commandTimeout: commandTimeoutMs * MAX_BOUNDS,
+    commandTimeout: commandTimeoutMs,
     connectTimeout: CONNECT_TIMEOUT_MS,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
