@@ -5,8 +5,9 @@
  *
  *   npm run profile -- small [off|on]
  *
- * `off` (the default) sets `RESPONSE_CACHE_MAX_BYTES=0`: every answer is executed. The profile
- * stays in `.prof/<scenario>-<cache>/` for Chrome DevTools or speedscope.
+ * `off` (the default) sets `RESPONSE_CACHE_MAX_BYTES=0`: every answer is executed.
+ * `PROFILE_NODE_ARGS` adds node options (e.g. `--max-semi-space-size=64`) to try against the
+ * same run. The profile stays in `.prof/<scenario>-<cache>/` for Chrome DevTools or speedscope.
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -27,7 +27,7 @@ import { fingerprintOf, type AllSitesRead, type SitePoller, type SiteRead } from
 /** The live subscription fields. */
 export type LiveField = 'siteStock' | 'productStock' | 'stockAlerts';
 
-/** One event of a subscription: a value, or an error the subscription survives (or ends with, `last`). */
+/** One event of a subscription: a value, or an error (the subscription survives it, but for `NOT_FOUND`). */
 export type LiveEvent<T> = { value: T } | { error: GraphQLError };
 
 export const TOO_MANY_SUBSCRIPTIONS = 'TOO_MANY_SUBSCRIPTIONS';

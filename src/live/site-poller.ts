@@ -6,8 +6,9 @@
  *
  * Each round takes the cheaper plan (polling.ts): one site-detail call per watched site, or,
  * when a watcher wants every site (`watchAll`) or more sites are watched than list pages would
- * cost, one list-with-points call per page (`WALK_PAGE_SIZE` sites a page, or the upstream's cap). A round that is still
- * running when the next is due makes the next one wait: rounds never overlap (watch-loop.ts).
+ * cost, one list-with-points call per page (`WALK_PAGE_SIZE` sites a page, or the upstream's
+ * cap). A round still running when the next is due makes the next one wait: rounds never
+ * overlap (watch-loop.ts).
  *
  * What changed is the watchers' business (each knows what it last sent): a round hands every
  * read on, with a fingerprint of what a live event shows of the site (live-stock.ts).
@@ -15,19 +16,14 @@
  * This is the poller of a gateway alone; with `REDIS_URL`, fleet-poller.ts shares the polling
  * among the replicas.
  */
-import { createSiteReader, type PollerApi, type PollRound, type SitePoller } from './polling.js';
+import { createSiteReader, type PollRound, type SitePoller, type SiteReaderOptions } from './polling.js';
 import { createWatchLoop } from './watch-loop.js';
 
 export { fingerprintOf, type AllSitesRead, type PollerApi, type PollRound, type SitePoller, type SiteRead } from './polling.js';
 
-export interface SitePollerOptions {
-  api: PollerApi;
+export interface SitePollerOptions extends SiteReaderOptions {
   /** Time between rounds, in ms (`LIVE_POLL_S`). */
   intervalMs: number;
-  /** Sites per list-with-points page. */
-  pageSize: number;
-  /** The page-size cap the loaders learnt of list-with-points, if any: a walk then asks for whole pages at once. */
-  knownCap?(): number | undefined;
   /** Told of each round. */
   onRound?(round: PollRound): void;
 }

@@ -10,6 +10,7 @@
  * request-log plugin opens the context around the whole request (yoga's `instrumentation.request`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
 
@@ -115,4 +116,12 @@ export function withRequestIds(logger: Logger): Logger {
  */
 export function answeredWhole(record: RequestRecord): boolean {
   return record.operations.length === 1 && record.errorCodes.size === 0 && record.cacheStale === 0;
+}
+
+/**
+ * Who a client is, for the limits counted per client (the rate limit, the live subscriptions):
+ * its accepted API key (`key:<fingerprint>`), else the address its request came from.
+ */
+export function clientKey(client: string | undefined, req: IncomingMessage | undefined): string {
+  return client ?? `ip:${req?.socket?.remoteAddress ?? 'unknown'}`;
 }

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { GatewayContext } from '../context.js';
 import type { ProductStockUpdateResolvers, SubscriptionResolvers } from '../generated/resolvers-types.js';
 import type { LiveEvent } from '../live/live-stock.js';
-import { currentRequest } from '../observability/request-record.js';
+import { clientKey, currentRequest } from '../observability/request-record.js';
 import { ARGUMENT_RULES as RULES } from './argument-rules.js';
 
 export const Subscription: SubscriptionResolvers = {
@@ -35,10 +35,8 @@ function valueOf<T>(event: LiveEvent<T>): T {
   return event.value;
 }
 
-// Private: who holds the subscription, for its limit: the API key accepted on its request, else
-// the address it came from (the WebSocket's upgrade request, or the SSE request).
+// Private: who holds the subscription, for its limit, as the rate limit knows its client (the
+// SSE request, or the WebSocket's upgrade request, is the context's `req`).
 function clientOf(context: GatewayContext & { req?: IncomingMessage }): string {
-  const client = currentRequest()?.client;
-  if (client !== undefined) return client;
-  return `ip:${context.req?.socket?.remoteAddress ?? 'unknown'}`;
+  return clientKey(currentRequest()?.client, context.req);
 }

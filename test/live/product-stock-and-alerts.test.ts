@@ -15,6 +15,9 @@ const PRODUCT_STOCK = `subscription P($g: String!, $city: String) {
 const ALERTS = `subscription A($sites: [String!], $threshold: Int) {
   stockAlerts(siteCodes: $sites, threshold: $threshold) { kind site { code } point { code } laneIndex stock previousStock threshold }
 }`;
+const ALERTS_IN_CITY = `subscription C($city: String, $threshold: Int) {
+  stockAlerts(cityCode: $city, threshold: $threshold) { kind site { code } laneIndex stock }
+}`;
 const ENV = { LIVE_POLL_S: '3600' };
 
 describe('productStock and stockAlerts', () => {
@@ -50,6 +53,63 @@ describe('productStock and stockAlerts', () => {
     const events = await subscriber.received(2);
     expect(events[1]!.data.productStock.totalStock).toBe(expected + 5);
     expect(events).toHaveLength(2);
+  });
+
+  it('sends one error event while the pages fail, then the stock again', async () => {
+    h = await startGateway({ env: { ...ENV, UPSTREAM_RETRIES: '0' } });
+    const { goodsCode } = laneHoldingStock(h.mock.catalog.sites);
+    const subscriber = subscribe(PRODUCT_STOCK, { g: goodsCode });
+    await subscriber.received(1);
+    h.mock.fault('/api/site/list-with-points', 'http503');
+    await h.gateway.live.poller.pollNow();
+    await h.gateway.live.poller.pollNow();
+    const [, failure] = await subscriber.received(2);
+    expect(failure!.errors?.map((error) => error.extensions?.code)).toEqual(['UPSTREAM_UNAVAILABLE']);
+    h.mock.clearFaults();
+    await h.gateway.live.poller.pollNow();
+    const events = await subscriber.received(3);
+    expect(events).toHaveLength(3);
+    expect(events[2]!.data.productStock.totalStock).toBe(expectedTotal(h.mock.catalog.sites, goodsCode));
+  });
+
+  it('counts only the lanes of the city asked for, from the same walk', async () => {
+    h = await startGateway({ env: ENV });
+    const { site, point, laneIndex, goodsCode } = laneHoldingStock(h.mock.catalog.sites);
+    const inCity = h.mock.catalog.sites.filter((candidate) => candidate.cityCode === site.cityCode);
+    const subscriber = subscribe(PRODUCT_STOCK, { g: goodsCode, city: site.cityCode });
+    const [first] = await subscriber.received(1);
+    expect(first!.data.productStock.totalStock).toBe(expectedTotal(inCity, goodsCode));
+    // The product is in stock in another city too: the filter matters.
+    expect(expectedTotal(inCity, goodsCode)).toBeLessThan(expectedTotal(h.mock.catalog.sites, goodsCode));
+    expect(first!.data.productStock.availability.every((lane: { site: { code: string } }) => inCity.some((s) => s.code === lane.site.code))).toBe(true);
+    // A change elsewhere makes no event; one in the city does.
+    const elsewhere = laneHoldingStock(h.mock.catalog.sites.filter((candidate) => candidate.cityCode !== site.cityCode && holds(candidate, goodsCode)), 0, goodsCode);
+    h.mock.setStock(elsewhere.site.code, elsewhere.point.code, elsewhere.laneIndex, elsewhere.point.cargolanes[elsewhere.laneIndex]!.stock + 3);
+    await h.gateway.live.poller.pollNow();
+    h.mock.setStock(site.code, point.code, laneIndex, point.cargolanes[laneIndex]!.stock + 2);
+    await h.gateway.live.poller.pollNow();
+    const events = await subscriber.received(2);
+    expect(events).toHaveLength(2);
+    expect(events[1]!.data.productStock.totalStock).toBe(expectedTotal(inCity, goodsCode));
+  });
+
+  it('alerts on the lanes of every site of a city when no sites are named, from one walk of the pages per round', async () => {
+    h = await startGateway({ env: ENV });
+    const { site, point, laneIndex } = laneHoldingStock(h.mock.catalog.sites, 3);
+    const other = laneHoldingStock(h.mock.catalog.sites.filter((candidate) => candidate.cityCode !== site.cityCode), 3);
+    const subscriber = subscribe(ALERTS_IN_CITY, { city: site.cityCode, threshold: 2 });
+    await until(() => h.gateway.live.subscriptions().stockAlerts === 1);
+    await h.gateway.live.poller.pollNow(); // the baseline
+    const calls = h.mock.calls('/api/site/list-with-points');
+    h.mock.setStock(other.site.code, other.point.code, other.laneIndex, 0); // another city: no alert
+    h.mock.setStock(site.code, point.code, laneIndex, 0);
+    await h.gateway.live.poller.pollNow();
+    const [alert] = await subscriber.received(1);
+    expect(alert!.data.stockAlerts).toMatchObject({ kind: 'LOW', site: { code: site.code }, laneIndex, stock: 0 });
+    expect(h.mock.calls('/api/site/list-with-points')).toBe(calls + Math.ceil(h.mock.catalog.sites.length / 50));
+    expect(h.mock.calls('/api/site/detail')).toBe(0);
+    await h.gateway.live.poller.pollNow();
+    expect(subscriber.events).toHaveLength(1);
   });
 
   it('alerts once when a lane falls to the threshold, once when it comes back above it, and never for lanes that did not cross', async () => {
@@ -90,11 +150,11 @@ describe('productStock and stockAlerts', () => {
   });
 });
 
-// Private: a lane with a product and more than `above` in stock, in a site the mock serves.
-function laneHoldingStock(sites: readonly MockSite[], above = 0) {
+// Private: a lane with a product (`goodsCode`, when given) and more than `above` in stock.
+function laneHoldingStock(sites: readonly MockSite[], above = 0, goodsCode?: string) {
   for (const site of sites) {
     for (const point of site.points) {
-      const laneIndex = point.cargolanes.findIndex((lane) => lane.goodsCode !== undefined && lane.stock > above);
+      const laneIndex = point.cargolanes.findIndex((lane) => lane.goodsCode !== undefined && (goodsCode === undefined || lane.goodsCode === goodsCode) && lane.stock > above);
       if (laneIndex !== -1) return { site, point, laneIndex, goodsCode: point.cargolanes[laneIndex]!.goodsCode! };
     }
   }
@@ -106,4 +166,9 @@ function expectedTotal(sites: readonly MockSite[], goodsCode: string): number {
   let total = 0;
   for (const site of sites) for (const point of site.points) for (const lane of point.cargolanes) if (lane.goodsCode === goodsCode && lane.stock > 0) total += lane.stock;
   return total;
+}
+
+// Private: whether a site has a lane holding `goodsCode` in stock.
+function holds(site: MockSite, goodsCode: string): boolean {
+  return site.points.some((point) => point.cargolanes.some((lane) => lane.goodsCode === goodsCode && lane.stock > 0));
 }

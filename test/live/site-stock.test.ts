@@ -99,13 +99,26 @@ describe('siteStock', () => {
     expect(await subscriber.ended).toBe(true);
   });
 
-  it('refuses a client its subscription past LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT, and any past LIVE_MAX_SUBSCRIPTIONS', async () => {
-    h = await startGateway({ env: { ...ENV, LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT: '2', LIVE_MAX_SUBSCRIPTIONS: '3' } });
+  it('refuses a client its subscription past LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT', async () => {
+    h = await startGateway({ env: { ...ENV, LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT: '2', LIVE_MAX_SUBSCRIPTIONS: '10' } });
     const code = h.mock.catalog.sites[0]!.code;
     await Promise.all([subscribe(code).received(1), subscribe(code).received(1)]);
     const [refused] = await subscribe(code).received(1);
     expect(refused!.errors?.map((error) => error.extensions?.code)).toEqual(['TOO_MANY_SUBSCRIPTIONS']);
     expect(h.gateway.live.subscriptions().siteStock).toBe(2);
+  });
+
+  it('refuses any subscription past LIVE_MAX_SUBSCRIPTIONS, however few a client holds, and takes one again once another ends', async () => {
+    h = await startGateway({ env: { ...ENV, LIVE_MAX_SUBSCRIPTIONS: '2', LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT: '100' } });
+    const code = h.mock.catalog.sites[0]!.code;
+    const [first] = [subscribe(code), subscribe(code)];
+    await Promise.all(subscribers.map((subscriber) => subscriber.received(1)));
+    const [refused] = await subscribe(code).received(1);
+    expect(refused!.errors?.map((error) => error.extensions?.code)).toEqual(['TOO_MANY_SUBSCRIPTIONS']);
+    first!.close();
+    await until(() => h.gateway.live.subscriptions().siteStock === 1);
+    const [taken] = await subscribe(code).received(1);
+    expect(taken!.data.siteStock.code).toBe(code);
   });
 
   it('ends every subscription when the gateway stops, and tells the client', async () => {

@@ -16,7 +16,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { currentRequest } from '../../observability/request-record.js';
+import { clientKey, currentRequest } from '../../observability/request-record.js';
 import { errorResponse } from '../serving/error-response.js';
 import { createTokenBuckets, type TokenBucketOptions } from './token-buckets.js';
 
@@ -46,7 +46,7 @@ export function createRateLimit(perMinute: number, options: RateLimitOptions = {
   if (perMinute === 0) return { plugin: {}, admit: () => true };
   const { batchingLimit = Number.POSITIVE_INFINITY, ...bucketOptions } = options;
   const buckets = createTokenBuckets({ ...bucketOptions, capacity: perMinute });
-  const admit = (client: string | undefined, req: IncomingMessage) => buckets.take(client ?? `ip:${req.socket.remoteAddress ?? 'unknown'}`).allowed;
+  const admit = (client: string | undefined, req: IncomingMessage) => buckets.take(clientKey(client, req)).allowed;
   return { admit, plugin: {
     onRequest({ url, serverContext, endResponse, fetchAPI }) {
       if (UNLIMITED_PATHS.has(url.pathname)) return;
@@ -77,14 +77,9 @@ export function createRateLimit(perMinute: number, options: RateLimitOptions = {
   } };
 }
 
-// Private: the request's client, as the rate limit knows it.
+// Private: the request's client (yoga's node adapter puts the IncomingMessage in `req`).
 function clientOf(serverContext: unknown): string {
-  return currentRequest()?.client ?? `ip:${remoteAddressOf(serverContext)}`;
-}
-
-// Private: node's socket address (yoga's node adapter puts the IncomingMessage in `req`).
-function remoteAddressOf(serverContext: unknown): string {
-  return (serverContext as { req?: IncomingMessage }).req?.socket.remoteAddress ?? 'unknown';
+  return clientKey(currentRequest()?.client, (serverContext as { req?: IncomingMessage }).req);
 }
 
 function markRejected(): void {
