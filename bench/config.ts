@@ -41,7 +41,7 @@ export const MESH_CACHE_TTL_MS = 30_000;
  */
 export const EXPIRY_CACHE_TTL_S = 1;
 /** Replica counts of the scale-out scenario: every replica shares one Redis (`REDIS_URL`). */
-export const SCALE_OUT_REPLICAS = [1, 2, 4] as const;
+export const SCALE_OUT_REPLICAS = [1, 2, 4, 8] as const;
 /**
  * Requests of each replica count's shared-cache run: a warm-up, then the measured part (1,000
  * per second of `BENCH_SECONDS`, at most 10 s' worth). A count, not a duration: every replica

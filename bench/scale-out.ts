@@ -45,7 +45,9 @@ async function onFreshReplicas<T>(count: number, redis: BenchRedis, mock: BenchM
     if (failed) throw failed.reason;
     await Promise.all(gateways.map(expectRedisUp));
     const result = await use(gateways.map((gw) => `${gw.url}/graphql`));
-    return { ...result, redisErrors: await redisErrors(gateways) };
+    const byOperation = await redisErrors(gateways);
+    const redisErrorCount = Object.values(byOperation).reduce((a, b) => a + b, 0);
+    return { ...result, redisErrors: redisErrorCount, redisErrorsByOperation: byOperation };
   } finally {
     await Promise.all(gateways.map((gw) => stopProcess(gw.child)));
   }
@@ -58,15 +60,17 @@ async function expectRedisUp(gateway: RunningProcess): Promise<void> {
   if (readiness.redis !== 'up') throw new Error(`replica ${gateway.url}: /readyz says redis is ${readiness.redis ?? 'not configured'}`);
 }
 
-// Private: `gateway_redis_errors_total`, every operation, summed over the replicas.
-async function redisErrors(gateways: RunningProcess[]): Promise<number> {
-  const counts = await Promise.all(gateways.map(async (gw) => {
+// Private: `gateway_redis_errors_total` by operation, summed over the replicas.
+async function redisErrors(gateways: RunningProcess[]): Promise<Record<string, number>> {
+  const byOperation: Record<string, number> = {};
+  for (const gw of gateways) {
     const text = await (await fetch(`${gw.url}/metrics`)).text();
-    return text.split('\n')
-      .filter((line) => line.startsWith('gateway_redis_errors_total'))
-      .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
-  }));
-  return counts.reduce((a, b) => a + b, 0);
+    for (const line of text.split('\n')) {
+      const match = /^gateway_redis_errors_total\{operation="(\w+)"\} (\d+)/.exec(line);
+      if (match) byOperation[match[1]!] = (byOperation[match[1]!] ?? 0) + Number(match[2]);
+    }
+  }
+  return byOperation;
 }
 
 // Private: progress on stderr, as measure.ts does.

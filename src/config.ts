@@ -6,6 +6,10 @@ import { isTimeZone } from './catalog/opening-hours.js';
 import { createReader, present, type Env, type Reader } from './config-readers.js';
 import type { PersistedOperations } from './persisted-operations-file.js';
 import { readTracing, type TracingConfig } from './observability/tracing-config.js';
+import { parseTrustProxy, type TrustProxy } from './observability/client-address.js';
+import { readRedis, type RedisConfig } from './redis/redis-config.js';
+
+export type { RedisConfig, RedisTopology } from './redis/redis-config.js';
 
 export type ClientAuth = 'basic' | 'post';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -24,20 +28,6 @@ export interface UpstreamConfig {
   scope: string | undefined;
   /** `OAUTH_CLIENT_AUTH`: `basic` (HTTP Basic) or `post` (form body). Default `basic`. */
   clientAuth: ClientAuth;
-}
-
-/** Where replicas share their cache and upstream token (see scale-out.ts). */
-export interface RedisConfig {
-  /** `REDIS_URL`: `redis://[user:password@]host:port[/db]`, or `rediss://` for TLS; never logged or echoed. */
-  url: string;
-  /** `REDIS_COMMAND_TIMEOUT_MS`: bound on each Redis command, in ms; slower counts as Redis down. Default 1000:
-   * long enough that a busy replica's own event-loop lag is not taken for a Redis outage. */
-  commandTimeoutMs: number;
-  /**
-   * `REDIS_FILL_WAIT_MS`: how long replicas wait for the one replica loading the same data (it
-   * holds a lock that long at most) before loading it themselves, in ms. Default 2000.
-   */
-  fillWaitMs: number;
 }
 
 export interface Config {
@@ -129,6 +119,13 @@ export interface Config {
    * minute, refilled continuously, with a burst of as many. Default 0: no limit.
    */
   rateLimitPerMinute: number;
+  /**
+   * `TRUST_PROXY`: the reverse proxies whose `X-Forwarded-For` names the client, for the limits
+   * per client: a hop count (the proxies nearest to the gateway) or addresses and CIDR ranges
+   * (observability/client-address.ts). Default: none, the header is ignored and the client is
+   * the socket's address.
+   */
+  trustProxy: TrustProxy | undefined;
   /** `LOG_LEVEL`: pino level. Default `info`. */
   logLevel: LogLevel;
   /** `DEMO_LATENCY_MS`: latency of the demo-mode mock upstream, in ms. Default 5. */
@@ -175,7 +172,7 @@ export interface Config {
    * hidden too. Default true, but false when `NODE_ENV` is `production`.
    */
   introspection: boolean;
-  /** `REDIS_URL` and its tunables; `undefined` (no `REDIS_URL`): single-process mode. */
+  /** Redis (redis/redis-config.ts): `REDIS_URL`, `REDIS_SENTINELS` or `REDIS_CLUSTER_NODES`; `undefined` (none set): single-process mode. */
   redis: RedisConfig | undefined;
   /** The catalog index behind the fields the upstream cannot answer (catalog/catalog-index.ts). */
   index: IndexConfig;
@@ -270,6 +267,7 @@ export function loadConfig(env: Env): Config {
     maxVariablesBytes: read.int('MAX_VARIABLES_BYTES', 16_384, 1024, 1_048_576),
     apiKeys: read.keys('GATEWAY_API_KEYS', MIN_API_KEY_LENGTH),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
+    trustProxy: readTrustProxy(env, problems),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
     demoLatencyMs: read.int('DEMO_LATENCY_MS', 5, 0, 10_000),
     maxQueryDepth: read.int('MAX_QUERY_DEPTH', 6, 1, 100),
@@ -284,7 +282,7 @@ export function loadConfig(env: Env): Config {
     batchingLimit: read.int('BATCHING_LIMIT', 0, 0, 100),
     graphiql: read.bool('GRAPHIQL', !production),
     introspection: read.bool('INTROSPECTION', !production),
-    redis: readRedis(read),
+    redis: readRedis(env, read, problems),
     index: {
       enabled: read.bool('INDEX_ENABLED', true),
       refreshS: present(env.INDEX_REFRESH_S) ? read.int('INDEX_REFRESH_S', 30, 1, 7 * DAY_S) : undefined,
@@ -305,12 +303,15 @@ export function loadConfig(env: Env): Config {
   return config;
 }
 
-// Private: the tunables are checked even without REDIS_URL, so a typo is found before it matters.
-function readRedis(read: Reader): RedisConfig | undefined {
-  const url = read.redisUrl('REDIS_URL');
-  const commandTimeoutMs = read.int('REDIS_COMMAND_TIMEOUT_MS', 1000, 1, 60_000);
-  const fillWaitMs = read.int('REDIS_FILL_WAIT_MS', 2000, 0, 600_000);
-  return url === undefined ? undefined : { url, commandTimeoutMs, fillWaitMs };
+// Private: `TRUST_PROXY`, naming the entries that are neither an address nor a CIDR range.
+function readTrustProxy(env: Env, problems: string[]): TrustProxy | undefined {
+  const raw = env.TRUST_PROXY;
+  if (!present(raw)) return undefined;
+  const parsed = parseTrustProxy(raw);
+  if ('trust' in parsed) return parsed.trust;
+  problems.push('TRUST_PROXY must be a number of proxies from 0 to 100 or comma-separated proxy addresses and CIDR ranges '
+    + `(e.g. 1, or 10.0.0.0/8,127.0.0.1,fd00::/8), but got: ${JSON.stringify(raw)} (not an address or range: ${parsed.invalid.map((entry) => JSON.stringify(entry)).join(', ')})`);
+  return undefined;
 }
 
 function readUpstream(env: Env, read: Reader, problems: string[]): UpstreamConfig | undefined {

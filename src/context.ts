@@ -7,6 +7,7 @@ import type { CatalogIndex } from './catalog/catalog-index.js';
 import type { TimeReader } from './catalog/opening-hours.js';
 import type { LiveStock } from './live/live-stock.js';
 import { createLoaders, type Loaders } from './loaders/loaders.js';
+import type { AddressOf } from './observability/client-address.js';
 import type { Sources } from './loaders/sources.js';
 import { createUpstreamCharges } from './plugins/protection/upstream-budget/use-upstream-budget.js';
 import { createRequestScope, type RequestScope } from './plugins/serving/use-request-scope.js';
@@ -20,6 +21,8 @@ export interface GatewayContext {
   siteTime: TimeReader;
   /** Live stock, behind the `Subscription` fields. */
   live: LiveStock;
+  /** Where a request came from (`TRUST_PROXY`): the live subscriptions' per-client limit knows a client without a key by it. */
+  addressOf: AddressOf;
 }
 
 export interface ContextSettings {
@@ -32,6 +35,7 @@ export interface ContextSettings {
   index: CatalogIndex | undefined;
   siteTime: TimeReader;
   live: LiveStock;
+  addressOf: AddressOf;
 }
 
 export function createContextFactory(sources: Sources, settings: ContextSettings) {
@@ -53,6 +57,7 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
       maxPageSize: settings.maxPageSize,
       siteTime: settings.siteTime,
       live: settings.live,
+      addressOf: settings.addressOf,
     };
   };
 }

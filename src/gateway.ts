@@ -16,6 +16,7 @@ import { createSources } from './loaders/sources.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.js';
 import { createObservers } from './observability/observers.js';
+import { createAddressOf } from './observability/client-address.js';
 import { withRequestIds } from './observability/request-record.js';
 import { createTracing } from './observability/tracing.js';
 import { GRAPHIQL_OPTIONS, isGraphiQLPageRequest, useGraphiQLPage } from './plugins/explorer/graphiql-page.js';
@@ -31,6 +32,7 @@ import { useRequestLog } from './plugins/operations/use-request-log.js';
 import { useTracing } from './plugins/operations/use-tracing.js';
 import { batchingOptions, corsOptions, protectionPlugins } from './plugins/protection/use-protection.js';
 import { createResponseCache } from './plugins/serving/use-response-cache.js';
+import { answerScope } from './plugins/serving/answer-scope.js';
 import { useHttpCaching } from './plugins/serving/use-http-caching.js';
 import { useGraphQLPath } from './plugins/serving/use-graphql-path.js';
 import { useReadableBody } from './plugins/serving/use-readable-body.js';
@@ -60,7 +62,8 @@ export interface GatewayDependencies {
   clock?: Clock;
   /**
    * Wall clock of the upstream token's lifetime and backoff, in ms since the epoch (a Redis
-   * token store shares these times). Default `Date.now`.
+   * token store shares these times). Default `Date.now`. Given, it is also the clock of the
+   * fleet's rate-limit buckets in Redis, which otherwise use Redis's own.
    */
   wallClock?: () => number;
   /** Directory of the built example page (dist/web), served at /demo. Default: none, no /demo. */
@@ -160,13 +163,22 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
   // Live stock: one poller for every subscriber (README: Live stock).
   const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus });
   const siteTime = createTimeReader(config.siteTimeZone);
-  const responseCache = createResponseCache({ maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance });
-  const rateLimit = createRateLimit(config.rateLimitPerMinute, { batchingLimit: config.batchingLimit, now: () => (clock ?? performance).now() });
+  // With Redis, answers are shared by the replicas that would make the same ones (answer-scope.ts).
+  const responseCache = createResponseCache({
+    maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance, shared: scaleOut?.answers(answerScope(TYPE_DEFS, config)),
+  });
+  // Who a client without an API key is: its socket's address, or X-Forwarded-For's with TRUST_PROXY.
+  const addressOf = createAddressOf(config.trustProxy);
+  // With Redis, one bucket per client for the fleet; the in-process ones while Redis does not answer.
+  const rateLimit = createRateLimit(config.rateLimitPerMinute, {
+    batchingLimit: config.batchingLimit, now: () => (clock ?? performance).now(), addressOf,
+    ...(scaleOut ? { shared: (capacity: number, refillMs: number) => scaleOut.rateLimitBuckets({ capacity, refillMs, now: wallClock }) } : {}),
+  });
 
   const parserCaches = createParserCaches();
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
-    context: createContextFactory(sources, { ...config, index, siteTime, live }),
+    context: createContextFactory(sources, { ...config, index, siteTime, live, addressOf }),
     maskedErrors: { maskError },
     logging: yogaLogger(log),
     graphiql: false, // served by useGraphiQLPage, behind the rate limit (yoga's runs before every plugin)

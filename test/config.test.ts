@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { problemsOf } from './helpers/config.js';
@@ -180,7 +183,7 @@ describe('configuration', () => {
   it('reads REDIS_URL and its tunables, refusing other schemes without echoing the URL', () => {
     expect(loadConfig({}).redis).toBeUndefined();
     expect(loadConfig({ REDIS_URL: 'rediss://:pa55word@redis.internal:6380/2', REDIS_FILL_WAIT_MS: '500' }).redis).toEqual({
-      url: 'rediss://:pa55word@redis.internal:6380/2',
+      topology: { kind: 'single', url: 'rediss://:pa55word@redis.internal:6380/2', tls: { ca: undefined } },
       commandTimeoutMs: 1000,
       fillWaitMs: 500,
     });
@@ -188,5 +191,129 @@ describe('configuration', () => {
     expect(problems).toHaveLength(2);
     expect(problems[0]).toContain('REDIS_URL must be a redis:// or rediss:// URL');
     expect(problems.join('\n')).not.toContain('pa55word');
+  });
+
+  it('reads Redis Sentinel: the sentinels (IPv6 in brackets), the primary\'s group name, and the passwords', () => {
+    expect(loadConfig({
+      REDIS_SENTINELS: 'sentinel-0.redis:26379, 10.0.0.7:26380,[fd00::7]:26381,',
+      REDIS_SENTINEL_NAME: 'mymaster',
+      REDIS_PASSWORD: 'data-pa55word',
+      REDIS_SENTINEL_PASSWORD: 'sentinel-pa55word',
+      REDIS_COMMAND_TIMEOUT_MS: '700',
+    }).redis).toEqual({
+      topology: {
+        kind: 'sentinel',
+        sentinels: [{ host: 'sentinel-0.redis', port: 26379 }, { host: '10.0.0.7', port: 26380 }, { host: 'fd00::7', port: 26381 }],
+        name: 'mymaster',
+        sentinelPassword: 'sentinel-pa55word',
+        username: undefined,
+        password: 'data-pa55word',
+      },
+      commandTimeoutMs: 700,
+      fillWaitMs: 2000,
+    });
+  });
+
+  it('reads Redis Cluster: the seed nodes, and an ACL user for the data nodes', () => {
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'redis-0:7000,redis-1:7001', REDIS_USERNAME: 'gateway', REDIS_PASSWORD: 'pa55word' }).redis?.topology).toEqual({
+      kind: 'cluster',
+      nodes: [{ host: 'redis-0', port: 7000 }, { host: 'redis-1', port: 7001 }],
+      username: 'gateway',
+      password: 'pa55word',
+    });
+  });
+
+  it('takes one Redis topology, and says so in one problem when several are set', () => {
+    expect(problemsOf({ REDIS_URL: 'redis://:pa55word@redis:6379', REDIS_CLUSTER_NODES: 'redis-0:7000' })).toEqual([
+      'Set one Redis topology: REDIS_URL (one server), REDIS_SENTINELS (Sentinel) or REDIS_CLUSTER_NODES (Cluster), but REDIS_URL, REDIS_CLUSTER_NODES are set',
+    ]);
+    expect(problemsOf({ REDIS_URL: 'redis://redis', REDIS_SENTINELS: 'a:1', REDIS_SENTINEL_NAME: 'm', REDIS_CLUSTER_NODES: 'b:2' })).toHaveLength(1);
+  });
+
+  it('asks for REDIS_SENTINEL_NAME with REDIS_SENTINELS, and refuses the Sentinel variables without it', () => {
+    expect(problemsOf({ REDIS_SENTINELS: 'sentinel:26379' })).toEqual([
+      'REDIS_SENTINEL_NAME is required with REDIS_SENTINELS: the name of the primary\'s group in the sentinels\' configuration (sentinel monitor <name> …), e.g. mymaster',
+    ]);
+    expect(problemsOf({ REDIS_URL: 'redis://redis', REDIS_SENTINEL_NAME: 'mymaster', REDIS_SENTINEL_PASSWORD: 'pa55word' })).toEqual([
+      'REDIS_SENTINEL_NAME is set, but REDIS_SENTINELS is not: it only applies to Redis Sentinel',
+      'REDIS_SENTINEL_PASSWORD is set, but REDIS_SENTINELS is not: it only applies to Redis Sentinel',
+    ]);
+  });
+
+  it('refuses a host:port list with a malformed entry, naming it unless it may hold a password', () => {
+    const listProblem = (value: string) => problemsOf({ REDIS_CLUSTER_NODES: value });
+    const prefix = 'REDIS_CLUSTER_NODES must be comma-separated host:port addresses, e.g. redis-0.redis:6379,10.0.0.7:6379,[fd00::7]:6379 '
+      + '(IPv6 in brackets; credentials go in REDIS_USERNAME and REDIS_PASSWORD), but got: ';
+    expect(listProblem('redis-0:7000,redis-1,redis-2:0,redis-3:65536')).toEqual([`${prefix}"redis-1", "redis-2:0", "redis-3:65536"`]);
+    expect(listProblem('fd00::7:6379,[fd00::7]:6379,[nonsense]:6379')).toEqual([`${prefix}"fd00::7:6379", "[nonsense]:6379"`]);
+    expect(listProblem('redis-0:7000 redis-1:7001,-bad-:1')).toEqual([`${prefix}"redis-0:7000 redis-1:7001", "-bad-:1"`]);
+    expect(listProblem(' , ')).toEqual([`${prefix}no address`]);
+    const withPassword = problemsOf({ REDIS_SENTINELS: 'redis://:pa55word@sentinel:26379', REDIS_SENTINEL_NAME: 'mymaster' });
+    expect(withPassword).toEqual([expect.stringContaining('REDIS_SENTINELS must be comma-separated host:port addresses')]);
+    expect(withPassword[0]).toContain('(an entry not shown: it may hold a password)');
+    expect(withPassword[0]).not.toContain('pa55word');
+  });
+
+  it('reads REDIS_TLS for Sentinel and Cluster, and REDIS_TLS_CA_FILE for any topology over TLS', () => {
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIBfake\n-----END CERTIFICATE-----\n';
+    const dir = mkdtempSync(join(tmpdir(), 'vg-config-'));
+    const caFile = join(dir, 'ca.crt');
+    writeFileSync(caFile, pem);
+    const tlsOf = (env: Record<string, string>) => loadConfig(env).redis?.topology.tls;
+    expect(tlsOf({ REDIS_CLUSTER_NODES: 'redis-0:7000' })).toBeUndefined();
+    expect(tlsOf({ REDIS_CLUSTER_NODES: 'redis-0:7000', REDIS_TLS: 'true' })).toEqual({ ca: undefined });
+    expect(tlsOf({ REDIS_SENTINELS: 'sentinel:26379', REDIS_SENTINEL_NAME: 'mymaster', REDIS_TLS: '1', REDIS_TLS_CA_FILE: caFile })).toEqual({ ca: pem });
+    expect(tlsOf({ REDIS_URL: 'rediss://redis:6380', REDIS_TLS_CA_FILE: caFile })).toEqual({ ca: pem });
+    rmSync(dir, { recursive: true });
+  });
+
+  it('refuses REDIS_TLS with REDIS_URL or alone, a CA file without TLS, and a CA file that holds no certificate', () => {
+    expect(problemsOf({ REDIS_URL: 'redis://redis:6379', REDIS_TLS: 'true' })).toEqual([
+      'REDIS_TLS applies to REDIS_SENTINELS and REDIS_CLUSTER_NODES; with REDIS_URL, use a rediss:// URL',
+    ]);
+    expect(problemsOf({ REDIS_TLS: 'true' })).toEqual(['REDIS_TLS applies to REDIS_SENTINELS and REDIS_CLUSTER_NODES, but neither is set']);
+    const dir = mkdtempSync(join(tmpdir(), 'vg-config-'));
+    expect(problemsOf({ REDIS_URL: 'redis://redis:6379', REDIS_TLS_CA_FILE: join(dir, 'ca.crt') })).toEqual([
+      'REDIS_TLS_CA_FILE is set, but Redis is not reached over TLS: set REDIS_TLS=true (Sentinel, Cluster) or use a rediss:// URL',
+    ]);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: 'redis-0:7000', REDIS_TLS: 'true', REDIS_TLS_CA_FILE: join(dir, 'missing.crt') })).toEqual([
+      `REDIS_TLS_CA_FILE must be a readable file of PEM certificates, but ${JSON.stringify(join(dir, 'missing.crt'))} cannot be read (ENOENT)`,
+    ]);
+    writeFileSync(join(dir, 'key.pem'), '-----BEGIN PRIVATE KEY-----\n');
+    expect(problemsOf({ REDIS_CLUSTER_NODES: 'redis-0:7000', REDIS_TLS: 'true', REDIS_TLS_CA_FILE: join(dir, 'key.pem') })).toEqual([
+      `REDIS_TLS_CA_FILE must be a readable file of PEM certificates, but ${JSON.stringify(join(dir, 'key.pem'))} holds none`,
+    ]);
+    rmSync(dir, { recursive: true });
+  });
+
+  it('takes REDIS_USERNAME and REDIS_PASSWORD for Sentinel and Cluster only, a user with its password, and never echoes them', () => {
+    expect(problemsOf({ REDIS_URL: 'redis://redis:6379', REDIS_PASSWORD: 'pa55word' })).toEqual([
+      'REDIS_PASSWORD applies to REDIS_SENTINELS and REDIS_CLUSTER_NODES; with REDIS_URL, put the credentials in the URL (redis://user:password@host:port)',
+    ]);
+    expect(problemsOf({ REDIS_CLUSTER_NODES: 'redis-0:7000', REDIS_USERNAME: 'gateway' })).toEqual([
+      'REDIS_USERNAME needs REDIS_PASSWORD: Redis authenticates a user by its password',
+    ]);
+    expect(problemsOf({ REDIS_USERNAME: 'gateway', REDIS_PASSWORD: 'pa55word' })).toEqual([
+      'REDIS_USERNAME and REDIS_PASSWORD apply to REDIS_SENTINELS and REDIS_CLUSTER_NODES, but neither is set',
+    ]);
+  });
+
+  it('reads TRUST_PROXY as a hop count or addresses and CIDR ranges, IPv6 too; unset, X-Forwarded-For is ignored', () => {
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ hops: 1 });
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toEqual({ hops: 0 });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,fd00::/8,::1' }).trustProxy).toEqual({
+      addresses: ['10.0.0.0/8', '127.0.0.1', 'fd00::/8', '::1'],
+    });
+  });
+
+  it('refuses a TRUST_PROXY that is neither, naming the entries it cannot read', () => {
+    expect(problemsOf({ TRUST_PROXY: '10.0.0.0/33,127.0.0.1,proxy' })).toEqual([
+      'TRUST_PROXY must be a number of proxies from 0 to 100 or comma-separated proxy addresses and CIDR ranges '
+        + '(e.g. 1, or 10.0.0.0/8,127.0.0.1,fd00::/8), but got: "10.0.0.0/33,127.0.0.1,proxy" (not an address or range: "10.0.0.0/33", "proxy")',
+    ]);
+    expect(problemsOf({ TRUST_PROXY: '101' })[0]).toContain('TRUST_PROXY must be a number of proxies from 0 to 100');
+    expect(problemsOf({ TRUST_PROXY: 'true' })[0]).toContain('but got: "true"');
+    expect(problemsOf({ TRUST_PROXY: '::1/129', PORT: 'x' })).toHaveLength(2);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * RESULTS.md's scale-out section (replicas sharing one Redis) and how it is measured.
  */
-import type { ScaleOutResult } from '../scenarios/scale-out.js';
+import type { ReplicaHealth, ScaleOutResult } from '../scenarios/scale-out.js';
 import type { Results } from './results.js';
 
 /** The section: what ran, then one row per replica count. */
@@ -27,7 +27,18 @@ export function scaleOutSection(r: Results): string {
 function row(byPath: (calls: Record<string, number>) => string): (x: ScaleOutResult) => string {
   return ({ replicas, sharedCache: c, expiry: e }) =>
     `| ${replicas} | ${c.requestsPerSecond} | ${c.latencyP50Ms} | ${c.latencyP99Ms} | ${c.upstreamCallsPer1000Requests} (${c.upstreamCalls} / ${c.warmupRequestsSent + c.requestsSent}) | ${byPath(c.upstreamCallsByPath)} `
-    + `| ${e.tokenRequestsAfterExpiry} | ${e.upstreamCallsAfterExpiry} (${e.tokenTimeoutAnswers}) | ${c.clientErrors + e.clientErrors} | ${c.redisErrors + e.redisErrors} | ${c.loadGeneratorCpuPercent} % |`;
+    + `| ${e.tokenRequestsAfterExpiry} | ${e.upstreamCallsAfterExpiry} (${e.tokenTimeoutAnswers}) | ${c.clientErrors + e.clientErrors} | ${redisErrors(c, e)} | ${c.loadGeneratorCpuPercent} % |`;
+}
+
+// Private: the Redis errors of both runs, with the operations that failed (older results have no breakdown).
+function redisErrors(...runs: Partial<ReplicaHealth>[]): string {
+  const total = runs.reduce((sum, run) => sum + (run.redisErrors ?? 0), 0);
+  const byOperation: Record<string, number> = {};
+  for (const run of runs) {
+    for (const [operation, n] of Object.entries(run.redisErrorsByOperation ?? {})) byOperation[operation] = (byOperation[operation] ?? 0) + n;
+  }
+  const parts = Object.entries(byOperation).sort().map(([operation, n]) => `${operation} ${n}`);
+  return parts.length === 0 ? String(total) : `${total} (${parts.join(', ')})`;
 }
 
 /** The "How it is measured" bullet. */

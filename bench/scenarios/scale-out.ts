@@ -34,6 +34,8 @@ export interface ReplicaHealth {
    * in-process caching or the replica's own token: above 0, the replicas did not fully share.
    */
   redisErrors: number;
+  /** The same, by operation (`cache_read`, `token_lock`, …): which fallbacks happened. */
+  redisErrorsByOperation: Record<string, number>;
 }
 
 /** One replica count. */

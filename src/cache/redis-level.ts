@@ -2,8 +2,9 @@
  * The level the replicas share, behind each one's LRU level: entries in Redis, read and written by every replica.
  *
  * Keys are the cache's keys under a prefix that carries the format version and the upstream
- * (`vg:v1:<upstream hash>:site:S000001`), so a new version never reads old shapes and two
- * upstreams never mix. An entry keeps its wall-clock load time and TTL (entry-codec.ts), and
+ * (`vg:v1:cache:<upstream hash>:{site:S000001}`), so a new version never reads old shapes and two
+ * upstreams never mix. The cache key is the hash tag: a Redis Cluster spreads the entries over its
+ * nodes, and keeps each with its fill lock (`…}:lock`). An entry keeps its wall-clock load time and TTL (entry-codec.ts), and
  * Redis drops it once its TTL and the longer stale window have passed. A fill (a load nobody in
  * the fleet has) runs once across the replicas (redis/fill.ts). Whatever Redis does, this level
  * never throws a Redis error at a caller: a failed read is a miss, a failed write is skipped.
@@ -16,7 +17,7 @@ import type { SharedEntry, SharedLevel } from './lru-cache.js';
 
 export interface RedisLevelOptions {
   connection: RedisConnection;
-  /** Prefix of every key, format version and upstream included, e.g. `vg:v1:3f2a9c1b04de:`. */
+  /** Prefix of every key, format version and upstream included, e.g. `vg:v1:cache:3f2a9c1b04de:`; the cache key follows in braces. */
   prefix: string;
   /** How long an entry stays in Redis past its TTL (the longer stale window), in ms. */
   keepPastTtlMs: number;
@@ -30,10 +31,11 @@ export interface RedisLevelOptions {
 
 export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
   const { connection, prefix } = options;
+  const redisKey = (key: string) => `${prefix}{${key}}`;
   const now = options.now ?? Date.now;
 
   async function read(key: string): Promise<SharedEntry | undefined> {
-    const bytes = await connection.run('cache_read', (redis) => redis.getBuffer(prefix + key));
+    const bytes = await connection.run('cache_read', (redis) => redis.getBuffer(redisKey(key)));
     if (bytes === undefined || bytes === null) return undefined;
     const entry = decodeEntry(bytes);
     if (entry === undefined) {
@@ -54,7 +56,7 @@ export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
       connection.failed('cache_encode'); // not JSON data: kept in this process only
       return;
     }
-    await connection.run('cache_write', (redis) => redis.set(prefix + key, bytes, 'PX', Math.ceil(ttlMs + options.keepPastTtlMs)));
+    await connection.run('cache_write', (redis) => redis.set(redisKey(key), bytes, 'PX', Math.ceil(ttlMs + options.keepPastTtlMs)), 'background');
   }
 
   const fresh = async (key: string) => {
@@ -75,7 +77,7 @@ export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
       };
       if (!connection.usable) return produce();
       return fillOnce(connection, {
-        key: prefix + key,
+        key: redisKey(key),
         waitMs: options.fillWaitMs,
         operation: 'cache_lock',
         check: () => fresh(key),

@@ -7,16 +7,19 @@
  * It changes how a request is served, never what it answers:
  *
  * - The same guards, first: the path, the media types, the parameter limits and the API keys
- *   are checked before anything else is read; the rate limit counts it in the same buckets.
+ *   are checked before anything else is read; the rate limit counts it in the same buckets, in
+ *   the same place (after the API key), once: a request handed to yoga is not counted again.
  * - The same GraphQL: yoga's own enveloped `parse` and `validate` (its caches, the query limits)
  *   and `execute`, so every execution hook runs as on yoga's path: the argument checks, the item
  *   limit, the upstream budget, the request scope, the response cache (key and lookup), error
  *   masking. The result is written by yoga's own result processor.
- * - Whatever it is not sure to serve exactly as yoga would goes to yoga, before anything is
- *   counted: another method, path or media type, CORS requests, persisted queries, tracing, a
- *   body or `Accept` header it does not read, a document that does not parse or validate, an
- *   operation other than a query, `@defer`/`@stream`, a client over its rate limit. Once it has
- *   admitted a request (synchronously), it answers it.
+ * - Whatever it is not sure to serve exactly as yoga would goes to yoga, having written nothing:
+ *   another method, path or media type, CORS requests, persisted queries, tracing, a body or
+ *   `Accept` header it does not read, a document that does not parse or validate, an operation
+ *   other than a query, `@defer`/`@stream`, a client over its rate limit (yoga's plugin answers
+ *   the 429). Once it has admitted a request, it answers it. Without Redis the rate limit decides
+ *   at once; the fleet's bucket in Redis answers later, and until then the request is this
+ *   path's, which hands it to yoga itself if it is refused or not one to serve here.
  *
  * The record, the log line and the metrics are the request log's (use-request-log.ts).
  */
@@ -46,7 +49,7 @@ export interface LeanPathOptions {
   metrics: GatewayMetrics;
   parameterLimits: ParameterLimits;
   rateLimit: Pick<RateLimit, 'admit'>;
-  responseCache: Pick<ResponseCache, 'keyOf' | 'stored'>;
+  responseCache: Pick<ResponseCache, 'keyOf' | 'stored' | 'sharedStored'>;
   /** The API key check (`GATEWAY_API_KEYS`), when keys are set. */
   apiKeyClient: ((headers: HeaderReader) => string | undefined) | undefined;
   /** CORS on: a request with `Origin` gets CORS headers, which are yoga's. */
@@ -57,7 +60,8 @@ export interface LeanPathOptions {
 
 /**
  * Serves `req` (its body already read into `req.body`) on `res` and answers true, or answers
- * false at once, having written and counted nothing: the request is then yoga's.
+ * false at once, having written nothing: the request is then yoga's (which does not count it
+ * for the rate limit again).
  */
 type Enveloped = ReturnType<YogaServerInstance<object, GatewayContext>['getEnveloped']>;
 
@@ -97,17 +101,33 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const accept = headers.accept ?? '';
     const text = body.length <= MAX_KNOWN_BODY_BYTES ? `${accept}\n${body.toString('latin1')}` : undefined;
     const record = createRequestRecord(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger);
+    // Counted here, where yoga's plugin would count it (after the API key, before any parse): a
+    // request handed to yoga from here on is not counted again there, and a refused one gets the
+    // plugin's 429 (use-rate-limit.ts keeps the verdict). The fleet's bucket (Redis) answers later:
+    // the request is this path's then, handed to yoga once refused or found not to be for this path.
+    const admitted = rateLimit.admit(client, req);
+    if (typeof admitted === 'boolean') return admitted && serveAdmitted(req, res, request, record, client, mediaType, accept, text);
+    void admitted.then((yes) => {
+      if (!(yes && serveAdmitted(req, res, request, record, client, mediaType, accept, text))) void yoga(req, res);
+    });
+    return true;
+  };
+
+  // Private: an admitted request: the stored answer to the same bytes seen before, else its parse.
+  function serveAdmitted(
+    req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: RequestRecord,
+    client: string | undefined, mediaType: string, accept: string, text: string | undefined,
+  ): boolean {
     return runInRequest(record, () => {
       const seen = text === undefined ? undefined : known.get(text);
       const hit = seen === undefined ? undefined : responseCache.stored(seen.key);
       if (seen !== undefined && hit !== undefined) {
-        if (!rateLimit.admit(client, req)) return false;
         answerStored(record, client, seen.operation, res, hit);
         return true;
       }
       return serveParsed(req, res, request, record, client, mediaType, accept, text);
     });
-  };
+  }
 
   // Private: a request read in full: its parameters, yoga's parse and validation, the stored
   // answer or an execution.
@@ -129,7 +149,6 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     }
     const operation = getOperationAST(document, params.operationName);
     if (operation?.operation !== 'query' || asksForParts(document)) return false;
-    if (!rateLimit.admit(client, req)) return false;
     // A stored answer needs no context: it is looked up as the response cache's own hook would.
     // These arguments are the ones executed (their context added then), so the running operation
     // and the key are worked out once, here, and the execution hooks find them (both memoized by
@@ -143,14 +162,20 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       answerStored(record, client, operationName, res, hit);
       return true;
     }
-    record.graphql = true;
-    record.client = client;
     const ready = enveloped ?? yoga.getEnveloped({ request, params, req, res } as never);
-    const run = () => void answer(ready, args, request, record, res, mediaType);
-    // A large answer starts in its own turn, in arrival order (turns.ts), as the work of its own
-    // request; a small one at once, so that it never waits behind large ones.
-    if (large(args)) startInTurn(() => runInRequest(record, run));
-    else run();
+    const execute = () => {
+      record.graphql = true;
+      record.client = client;
+      const run = () => void answer(ready, args, request, record, res, mediaType);
+      // A large answer starts in its own turn, in arrival order (turns.ts), as the work of its own
+      // request; a small one at once, so that it never waits behind large ones.
+      if (large(args)) startInTurn(() => runInRequest(record, run));
+      else run();
+    };
+    // Missed here: the answer the replicas share, when there is a level to ask (with Redis).
+    const shared = key === undefined ? undefined : responseCache.sharedStored(args, key);
+    if (shared === undefined) execute();
+    else void shared.then((found) => (found === undefined ? execute() : answerStored(record, client, operationName, res, found)));
     return true;
   }
 

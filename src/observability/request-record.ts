@@ -13,6 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../logger.js';
+import type { AddressOf } from './client-address.js';
 
 export interface RequestRecord {
   /** The request id: the client's valid `x-request-id`, or a generated UUID. */
@@ -120,8 +121,9 @@ export function answeredWhole(record: RequestRecord): boolean {
 
 /**
  * Who a client is, for the limits counted per client (the rate limit, the live subscriptions):
- * its accepted API key (`key:<fingerprint>`), else the address its request came from.
+ * its accepted API key (`key:<fingerprint>`), else the address its request came from, as
+ * `addressOf` reads it (the socket's, or `X-Forwarded-For`'s with `TRUST_PROXY`: client-address.ts).
  */
-export function clientKey(client: string | undefined, req: IncomingMessage | undefined): string {
-  return client ?? `ip:${req?.socket?.remoteAddress ?? 'unknown'}`;
+export function clientKey(client: string | undefined, req: IncomingMessage | undefined, addressOf: AddressOf): string {
+  return client ?? `ip:${(req && addressOf(req)) ?? 'unknown'}`;
 }

@@ -12,13 +12,16 @@
  * and whatever else is published on the channels `listen` names (the live reads of
  * live/fleet-poller.ts). It subscribes again to all of them each time it reconnects.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 import type { Logger } from '../logger.js';
+import { bounded } from './bounded.js';
+import { connectTo, type RedisClient } from './clients.js';
 import { createNotices, type Notices } from './notices.js';
+import type { RedisTopology } from './redis-config.js';
 
 export interface RedisConnectionOptions {
-  /** `redis://` or `rediss://` URL, credentials included; never logged. */
-  url: string;
+  /** Where Redis is: one server, Sentinel or Cluster (clients.ts); only hosts and ports are logged. */
+  topology: RedisTopology;
   /** Bound on each command, in ms; a slower answer counts as a failure. */
   commandTimeoutMs: number;
   /** The channel on which replicas announce fills (see notices.ts). */
@@ -27,6 +30,8 @@ export interface RedisConnectionOptions {
   logger?: Logger;
   /** Told of every failed operation by name (metrics); must not throw. Default: none. */
   onError?(operation: string): void;
+  /** How long Redis stays out of use after a command timed out on a live connection, in ms. Default 1000. */
+  pauseAfterTimeoutMs?: number;
 }
 
 export interface RedisConnection extends Notices {
@@ -37,11 +42,17 @@ export interface RedisConnection extends Notices {
   /** Whether a command is worth preparing: Redis is up, or its first connection is being made. */
   readonly usable: boolean;
   /**
-   * Runs `command` if Redis is up (at start-up, once the first connection is made, waiting up to
-   * `commandTimeoutMs` for it); resolves its result, or `undefined` when Redis is down or the
-   * command failed (counted as `operation`, and logged at debug). Never rejects.
+   * Whether a patient command is worth preparing: connected (or connecting), and no patient
+   * command timed out in the last moment, even while a timed-out read keeps Redis out of use for
+   * the others. What the fleet must do once (a token request) goes alone only when this is false.
    */
-  run<T>(operation: string, command: (redis: Redis) => Promise<T>): Promise<T | undefined>;
+  readonly reachable: boolean;
+  /**
+   * Runs `command` if Redis is in use for its `kind` (at start-up, once the first connection is
+   * made, waiting up to `commandTimeoutMs` for it); resolves its result, or `undefined` when Redis
+   * is down or the command failed (counted as `operation`, and logged at debug). Never rejects.
+   */
+  run<T>(operation: string, command: (redis: RedisClient) => Promise<T>, kind?: CommandKind): Promise<T | undefined>;
   /** Counts a failure found by the caller (e.g. an unreadable value) as `operation`. */
   failed(operation: string): void;
   /**
@@ -55,8 +66,27 @@ export interface RedisConnection extends Notices {
   close(): Promise<void>;
 }
 
+/**
+ * What a command is for, which sets how long it may take and when it runs:
+ * - `read`: a request waits for it (a cache read). One bound; skipped while Redis is paused.
+ * - `background`: nobody waits for it (a write, a release). `LONG_BOUNDS` bounds, since giving up
+ *   early saves no one time; skipped while Redis is paused.
+ * - `patient`: going alone costs the fleet a second token or a second load (the token, the fills'
+ *   locks). `LONG_BOUNDS` bounds; runs while a timed-out read or write pauses Redis for the
+ *   others, and only a patient command's own timeout pauses it for patient commands too.
+ * Any timeout pauses Redis for reads and background commands.
+ */
+export type CommandKind = 'read' | 'background' | 'patient';
+
 /** How long Redis stays out of use after a command timed out on a live connection, in ms. */
 const PAUSE_AFTER_TIMEOUT_MS = 1000;
+/** The bound of background and patient commands, in bounds (`commandTimeoutMs`). */
+const LONG_BOUNDS = 3;
+/**
+ * ioredis's own command timeout, in bounds: a backstop that only clears from its queue a command
+ * that a hung server never answers. `run`'s bound (`bounded`) is the one that counts.
+ */
+const BACKSTOP_BOUNDS = 10;
 /** Reconnection backoff: 100 ms, doubling, at most 2 s (a lost Redis is found again quickly). */
 const RECONNECT_FIRST_MS = 100;
 const RECONNECT_MAX_MS = 2000;
@@ -64,29 +94,31 @@ const CONNECT_TIMEOUT_MS = 2000;
 
 export function createRedisConnection(options: RedisConnectionOptions): RedisConnection {
   const { logger } = options;
-  const redis = new Redis(options.url, clientOptions(options.commandTimeoutMs));
   // The subscriber queues its SUBSCRIBE until connected; it runs no other command.
-  const subscriber = redis.duplicate({ enableOfflineQueue: true, autoResubscribe: false });
+  const { redis, subscriber, where } = connectTo(options.topology, clientOptions(options.commandTimeoutMs));
   const notices = createNotices(subscriber, options.channel);
   const listeners = createListeners(subscriber);
-  const state = followConnection(redis, logger);
+  const state = followConnection(redis, where, logger);
   subscriber.on('error', (error: Error) => logger?.debug({ err: error.message }, 'redis subscriber error'));
   subscriber.on('ready', () => {
     subscriber.subscribe(options.channel, ...listeners.channels()).catch(() => {}); // tried again on the next 'ready'
   });
 
-  const isUp = () => !state.closed && redis.status === 'ready' && Date.now() >= state.pausedUntil;
+  const connected = () => !state.closed && redis.status === 'ready';
+  const isUp = () => connected() && Date.now() >= state.pausedUntil;
+  const isReachable = () => connected() && Date.now() >= state.patientPausedUntil;
   const connecting = () => !state.closed && state.firstConnection !== undefined;
   const failed = (operation: string) => options.onError?.(operation);
 
-  async function ready(): Promise<boolean> {
-    if (isUp()) return true;
+  async function ready(kind: CommandKind): Promise<boolean> {
+    const inUse = kind === 'patient' ? isReachable : isUp;
+    if (inUse()) return true;
     if (!connecting()) return false;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, options.commandTimeoutMs)));
     await Promise.race([state.firstConnection, late]);
     clearTimeout(timer);
-    return isUp();
+    return inUse();
   }
 
   return {
@@ -97,14 +129,21 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     get usable() {
       return isUp() || connecting();
     },
-    async run(operation, command) {
-      if (!(await ready())) return undefined;
+    get reachable() {
+      return isReachable() || connecting();
+    },
+    async run(operation, command, kind = 'read') {
+      if (!(await ready(kind))) return undefined;
       try {
-        return await command(redis);
+        return await bounded(command(redis), options.commandTimeoutMs * (kind === 'read' ? 1 : LONG_BOUNDS));
       } catch (error) {
         failed(operation);
         // A refused command (WRONGTYPE, a script error) says nothing of the connection's health.
-        if ((error as Error).name !== 'ReplyError') state.pausedUntil = Date.now() + PAUSE_AFTER_TIMEOUT_MS;
+        if ((error as Error).name !== 'ReplyError') {
+          const until = Date.now() + (options.pauseAfterTimeoutMs ?? PAUSE_AFTER_TIMEOUT_MS);
+          state.pausedUntil = until;
+          if (kind === 'patient') state.patientPausedUntil = until;
+        }
         logger?.debug({ operation, err: (error as Error).message }, 'redis command failed');
         return undefined;
       }
@@ -124,7 +163,7 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
 }
 
 // Private: the handlers of each channel that `listen` named, and its (un)subscriptions.
-function createListeners(subscriber: Redis) {
+function createListeners(subscriber: RedisClient) {
   const handlers = new Map<string, Set<(message: string) => void>>();
   subscriber.on('message', (channel: string, message: string) => {
     for (const handler of handlers.get(channel) ?? []) {
@@ -159,6 +198,8 @@ interface ConnectionState {
   closed: boolean;
   /** No command before this time (ms since the epoch): a command timed out. */
   pausedUntil: number;
+  /** No patient command before this time (ms since the epoch): a patient command timed out. */
+  patientPausedUntil: number;
   /**
    * Settles when the first connection is made; `undefined` once it is, or once it failed.
    * Commands sent before it is made (a replica starting) wait for it a little rather than go
@@ -168,40 +209,39 @@ interface ConnectionState {
 }
 
 // Private: follows the command connection: its first connection, and each loss (logged once).
-function followConnection(redis: Redis, logger: Logger | undefined): ConnectionState {
-  const state: ConnectionState = { closed: false, pausedUntil: 0, firstConnection: undefined };
+function followConnection(redis: RedisClient, where: string, logger: Logger | undefined): ConnectionState {
+  const state: ConnectionState = { closed: false, pausedUntil: 0, patientPausedUntil: 0, firstConnection: undefined };
   state.firstConnection = new Promise((resolve) => redis.once('ready', resolve));
   let connected = false;
   redis.on('ready', () => {
     connected = true;
     state.firstConnection = undefined;
-    logger?.info({ redis: where(redis) }, 'redis connected: replicas share the cache and the token');
+    logger?.info({ redis: where }, 'redis connected: replicas share the cache and the token');
   });
   redis.on('close', () => {
     state.firstConnection = undefined; // a first attempt that failed: Redis is down, no waiting
     if (!connected || state.closed) return;
     connected = false;
-    logger?.warn({ redis: where(redis) }, 'redis connection lost: caching in-process and using own token until it is back');
+    logger?.warn({ redis: where }, 'redis connection lost: caching in-process and using own token until it is back');
   });
   // ioredis reports every failed reconnection as an 'error'; the loss above is logged once.
   redis.on('error', (error: Error) => logger?.debug({ err: error.message }, 'redis connection error'));
   return state;
 }
 
-// Private: bounded commands, no offline queue, quick reconnection with backoff.
+// Private: no offline queue, quick reconnection with backoff; `run` bounds each command (`bounded`).
 function clientOptions(commandTimeoutMs: number): RedisOptions {
   return {
-    commandTimeout: commandTimeoutMs,
+    commandTimeout: commandTimeoutMs * BACKSTOP_BOUNDS,
     connectTimeout: CONNECT_TIMEOUT_MS,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     autoResendUnfulfilledCommands: false,
-    enableAutoPipelining: true,
+    // Each command is written at once. ioredis's auto-pipelining holds a command back until the
+    // previous pipeline's answers are all read, so on a busy replica a command waited two
+    // event-loop turns or more and timed out with Redis idle (the scale-out bench: hundreds of
+    // `cache_write` timeouts, each pausing Redis for a second).
+    enableAutoPipelining: false,
     retryStrategy: (times: number) => Math.min(RECONNECT_FIRST_MS * 2 ** Math.min(times - 1, 10), RECONNECT_MAX_MS),
   };
-}
-
-// Private: where Redis is, for logs: host and port only (the URL may carry a password).
-function where(redis: Redis): string {
-  return `${redis.options.host ?? '?'}:${redis.options.port ?? '?'}`;
 }

@@ -72,7 +72,10 @@ return 1`;
 
 /** The leases and the channel of reads of the live pollers, over the replica's Redis `connection`. */
 export function createLiveBus(connection: RedisConnection, { prefix, replicaId = randomUUID() }: {
-  /** Prefix of the lease keys and of the channel, e.g. `vg:v1:live:<upstream>:`. */
+  /**
+   * Prefix of the lease keys and of the channel, e.g. `vg:v1:live:{<upstream>}:`. Its hash tag puts
+   * every lease in one slot: a script names many of them, which a Redis Cluster allows only so.
+   */
   prefix: string;
   /** This replica's id in leases and messages. Default: a random UUID. */
   replicaId?: string;
@@ -93,7 +96,7 @@ export function createLiveBus(connection: RedisConnection, { prefix, replicaId =
     },
     release(keys) {
       if (keys.length === 0) return;
-      const done = connection.run('live_lease', (redis) => redis.eval(RELEASE, keys.length, ...keys.map(leaseKey), replicaId, channel, ...keys.map(header)));
+      const done = connection.run('live_lease', (redis) => redis.eval(RELEASE, keys.length, ...keys.map(leaseKey), replicaId, channel, ...keys.map(header)), 'background');
       releasing.add(done);
       void done.finally(() => releasing.delete(done));
     },

@@ -4,7 +4,7 @@
  * waiters for that key. Waiters never rely on announcements alone: one missed while the
  * subscriber reconnects costs a waiter its poll interval, nothing more.
  */
-import type { Redis } from 'ioredis';
+import type { EventEmitter } from 'node:events';
 
 /** One waiter's interest in a key, from `watch` until `stop`. */
 export interface Watch {
@@ -26,7 +26,8 @@ interface Listener {
   wake: (() => void) | undefined;
 }
 
-export function createNotices(subscriber: Redis, channel: string): Notices {
+/** Announcements on `channel`, heard through the `message` events of `subscriber` (a connection in subscriber mode). */
+export function createNotices(subscriber: EventEmitter, channel: string): Notices {
   const listeners = new Map<string, Set<Listener>>();
   subscriber.on('message', (from: string, key: string) => {
     if (from !== channel) return;

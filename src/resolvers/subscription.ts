@@ -38,5 +38,5 @@ function valueOf<T>(event: LiveEvent<T>): T {
 // Private: who holds the subscription, for its limit, as the rate limit knows its client (the
 // SSE request, or the WebSocket's upgrade request, is the context's `req`).
 function clientOf(context: GatewayContext & { req?: IncomingMessage }): string {
-  return clientKey(currentRequest()?.client, context.req);
+  return clientKey(currentRequest()?.client, context.req, context.addressOf);
 }

@@ -5,8 +5,8 @@
  * - `connection_init`: the API key (websocket-guards.ts). None, or a wrong one, closes the
  *   socket with 4403 (graphql-ws's "Forbidden") and a reason that says which.
  * - each `subscribe` (a query or a subscription): one request from the client's rate-limit
- *   bucket, the one its HTTP requests use (its key, else its IP address; `RATE_LIMITED`); the
- *   allow-list and the parameter limits (websocket-guards.ts); then yoga's enveloped `parse`
+ *   bucket, the one its HTTP requests use (its key, else its IP address as the upgrade request
+ *   gives it, `TRUST_PROXY` included; `RATE_LIMITED`); the allow-list and the parameter limits (websocket-guards.ts); then yoga's enveloped `parse`
  *   and `validate` (the query limits, the introspection policy), its context and its `execute`
  *   or `subscribe`, so every execution hook runs as over HTTP: the argument checks, the item
  *   limit, the upstream budget, the request scope, the response cache (read, not filled), error
@@ -121,7 +121,7 @@ export function createSocketOperations(gateway: Gateway, config: WebSocketConfig
         count(operation, 'refused');
         return errors;
       };
-      if (!gateway.rateLimit.admit(state.client, ctx.extra.request)) {
+      if (!(await gateway.rateLimit.admit(state.client, ctx.extra.request))) {
         return refused([coded('Too many requests: the rate limit allows no more operations now; retry later', 'RATE_LIMITED')]);
       }
       const query = admittedQuery(payload, config);

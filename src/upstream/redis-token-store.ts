@@ -26,6 +26,9 @@ export interface RedisTokenStoreOptions {
   now?: () => number;
 }
 
+/** Every token command is patient (connection.ts): one given up on costs the fleet a second token. */
+const PATIENT = 'patient';
+
 const COMPARE_AND_DELETE = `
 local stored = redis.call('GET', KEYS[1])
 if not stored then return 0 end
@@ -38,7 +41,7 @@ export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenSto
   const now = options.now ?? Date.now;
 
   async function current(rejected: string | undefined): Promise<StoredToken | undefined> {
-    const text = await connection.run('token_read', (redis) => redis.get(key));
+    const text = await connection.run('token_read', (redis) => redis.get(key), PATIENT);
     if (text === undefined || text === null) return undefined;
     const token = parseToken(text);
     if (token === undefined) connection.failed('token_decode');
@@ -51,7 +54,7 @@ export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenSto
     const json = JSON.stringify(token);
     const lifeMs = token.expiresAt === undefined ? undefined : Math.ceil(token.expiresAt - now());
     if (lifeMs !== undefined && lifeMs <= 0) return;
-    await connection.run('token_write', (redis) => (lifeMs === undefined ? redis.set(key, json) : redis.set(key, json, 'PX', lifeMs)));
+    await connection.run('token_write', (redis) => (lifeMs === undefined ? redis.set(key, json) : redis.set(key, json, 'PX', lifeMs)), PATIENT);
   }
 
   return {
@@ -62,13 +65,15 @@ export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenSto
         await store(token); // stored before the lock is released, so waiters find it
         return token;
       };
-      if (!connection.usable) return produce();
+      // Alone only when Redis cannot be reached: a replica too busy to read Redis in time (a
+      // paused connection) would otherwise fetch a second fleet token.
+      if (!connection.reachable) return produce();
       const shared = await current(rejected);
       if (shared !== undefined) return shared;
       return fillOnce(connection, { key, waitMs: options.waitMs, operation: 'token_lock', check: () => current(rejected), produce });
     },
     invalidate(token) {
-      void connection.run('token_invalidate', (redis) => redis.eval(COMPARE_AND_DELETE, 1, key, token));
+      void connection.run('token_invalidate', (redis) => redis.eval(COMPARE_AND_DELETE, 1, key, token), PATIENT);
     },
   };
 }

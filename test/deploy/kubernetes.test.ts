@@ -145,7 +145,9 @@ describe('deploy/kubernetes', () => {
   });
 
   it('points REDIS_URL at the example Redis, which keeps nothing, evicts least recently used keys and admits the gateway only', () => {
-    const url = new URL(podConfig().redis!.url);
+    const { topology } = podConfig().redis!;
+    if (topology.kind !== 'single') throw new Error(`the example Redis is one server, not a ${topology.kind}`);
+    const url = new URL(topology.url);
     const service = one('Service', url.hostname);
     expect(service.spec.ports.map((entry: any) => entry.port)).toEqual([Number(url.port)]);
     expect(selects(service.spec.selector, redisLabels)).toBe(true);

@@ -14,8 +14,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, connect } from 'node:net';
 import { Redis } from 'ioredis';
+import type { TestTopology } from './redis-topologies.js';
 
-export interface TestRedis {
+export interface TestRedis extends TestTopology {
   /** `redis://127.0.0.1:<port>`. */
   readonly url: string;
   /** A plain client to look at or tamper with keys (made on first use, closed by `close`). */
@@ -46,15 +47,19 @@ export async function startRedis(): Promise<TestRedis> {
     await exited;
     server = undefined;
   };
+  const plain = () => {
+    if (client === undefined) {
+      client = new Redis(url, { maxRetriesPerRequest: 1 });
+      client.on('error', () => {}); // reconnects quietly while the server is stopped
+    }
+    return client;
+  };
   return {
     url,
-    client() {
-      if (client === undefined) {
-        client = new Redis(url, { maxRetriesPerRequest: 1 });
-        client.on('error', () => {}); // reconnects quietly while the server is stopped
-      }
-      return client;
-    },
+    env: { REDIS_URL: url },
+    client: plain,
+    keys: (pattern) => plain().keys(pattern),
+    flush: async () => void (await plain().flushall()),
     stop,
     async start() {
       server ??= await launch(port);
@@ -108,7 +113,8 @@ function pings(port: number): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
+/** A TCP port free now on 127.0.0.1. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

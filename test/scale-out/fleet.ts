@@ -1,46 +1,59 @@
 /**
- * Two gateway replicas sharing one Redis (a redis-server of the test's own) in front of one mock
- * upstream, as operators run them behind a load balancer.
+ * Gateway replicas (two unless asked for more) sharing one Redis (a redis-server of the test's own, or a Sentinel or
+ * Cluster the test started: `redis`) in front of one mock upstream, as operators run them behind
+ * a load balancer.
  */
 import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from '../../src/mock-upstream/index.js';
-import { startGateway, type GraphQLResponse, type Harness } from '../helpers/gateway.js';
+import { startGateway, type GraphQLResponse, type Harness, type HarnessOptions } from '../helpers/gateway.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
+import type { TestTopology } from '../helpers/redis-topologies.js';
 
-export interface Fleet {
+export interface Fleet<R extends TestTopology = TestRedis> {
   mock: MockUpstream;
-  redis: TestRedis;
+  redis: R;
   a: Harness;
   b: Harness;
-  /** Replica `a` for even `i`, `b` for odd: a round-robin load balancer. */
+  /** Every replica: `a`, `b`, then any more asked for (`replicas`). */
+  all: Harness[];
+  /** Replica `i` modulo their number (`a` for even `i`, `b` for odd with two): a round-robin load balancer. */
   replica(i: number): Harness;
   close(): Promise<void>;
 }
 
-export interface FleetOptions {
+export interface FleetOptions<R extends TestTopology = TestRedis> {
   mock?: MockUpstreamOptions;
-  /** Gateway variables besides REDIS_URL. */
+  /** The Redis to share, already started: emptied first, left running. Default: a redis-server of the fleet's own. */
+  redis?: R;
+  /** Gateway variables besides those naming Redis. */
   env?: Record<string, string>;
+  /** How many replicas. Default 2. */
+  replicas?: number;
+  /** The replicas' wall clock (the token's lifetime; the rate limit's buckets in Redis). Default: theirs and Redis's. */
+  wallClock?: HarnessOptions['wallClock'];
 }
 
-export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
-  const redis = await startRedis();
+export async function startFleet<R extends TestTopology = TestRedis>(options: FleetOptions<R> = {}): Promise<Fleet<R>> {
+  const redis = (options.redis ?? (await startRedis())) as R;
+  await options.redis?.flush();
   const mock = await createMockUpstream(options.mock);
   // Generous timeouts: both gateways, the mock and the test share one event loop, and on a busy
   // machine a stretch of work there must not pass for a slow Redis (which would take Redis out of
   // use and break the call counts), nor a slow fill for a dead one. The test of a hanging Redis
   // sets its own short command timeout.
-  const env = { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: '2000', REDIS_FILL_WAIT_MS: '10000', ...options.env };
-  const [a, b] = await Promise.all([startGateway({ sharedMock: mock, env }), startGateway({ sharedMock: mock, env })]);
+  const env = { ...redis.env, REDIS_COMMAND_TIMEOUT_MS: '2000', REDIS_FILL_WAIT_MS: '10000', ...options.env };
+  const all = await Promise.all(Array.from({ length: options.replicas ?? 2 }, () => startGateway({ sharedMock: mock, env, wallClock: options.wallClock })));
+  const [a, b] = all as [Harness, Harness];
   return {
     mock,
     redis,
     a,
     b,
-    replica: (i) => (i % 2 === 0 ? a : b),
+    all,
+    replica: (i) => all[i % all.length]!,
     async close() {
-      await Promise.all([a.close(), b.close()]);
+      await Promise.all(all.map((replica) => replica.close()));
       await mock.close();
-      await redis.close();
+      if (options.redis === undefined) await redis.close();
     },
   };
 }

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockUpstream, type MockUpstream } from '../../src/mock-upstream/index.js';
 import { callsByPath, startGateway } from '../helpers/gateway.js';
+import type { TestTopology } from '../helpers/redis-topologies.js';
 import { readiness, startFleet, succeeded, type Fleet } from './fleet.js';
+import { redisOf, TOPOLOGIES } from './topologies.js';
 
 const DEEP = `query Deep($n: Int!, $p: Int!) {
   sites(page: $p, pageSize: $n) { items { code city { name } points { code cargoLanes { stock product { productName ipName } } } } }
@@ -25,8 +27,9 @@ function workload(mock: MockUpstream): Array<[string, Record<string, unknown>?]>
   ];
 }
 
-describe('replicas sharing one cache through Redis', () => {
-  let fleet: Fleet | undefined;
+describe.each(TOPOLOGIES)('replicas sharing one cache through $name', (topology) => {
+  const redis = redisOf(topology);
+  let fleet: Fleet<TestTopology> | undefined;
   let mock: MockUpstream | undefined;
   afterEach(async () => {
     await fleet?.close();
@@ -43,7 +46,7 @@ describe('replicas sharing one cache through Redis', () => {
     const oneReplica = callsByPath(mock);
     await alone.close();
 
-    fleet = await startFleet();
+    fleet = await startFleet({ redis: redis() });
     const answers = [];
     for (const [i, [query, variables]] of workload(fleet.mock).entries()) answers.push(await fleet.replica(i).query(query, variables));
     expect(answers).toEqual(expected);
@@ -66,7 +69,7 @@ describe('replicas sharing one cache through Redis', () => {
     const oneQuery = callsByPath(mock);
     await alone.close();
 
-    fleet = await startFleet({ mock: { latencyMs: 20 } });
+    fleet = await startFleet({ mock: { latencyMs: 20 }, redis: redis() });
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => fleet!.replica(i).query(DEEP, { n: 20, p: 1 })));
     expect(answers.every(succeeded)).toBe(true);
     expect(callsByPath(fleet.mock)).toEqual(oneQuery);
@@ -74,7 +77,7 @@ describe('replicas sharing one cache through Redis', () => {
   });
 
   it('answers the city of a site on a replica whose site-to-city index another replica built', async () => {
-    fleet = await startFleet();
+    fleet = await startFleet({ redis: redis() });
     const [first, other] = [fleet.mock.catalog.sites[4]!.code, fleet.mock.catalog.sites[40]!.code];
     // B holds the other site from its detail, which does not say the city.
     await fleet.b.query('query ($c: String!) { site(code: $c) { code } }', { c: other });
@@ -88,14 +91,13 @@ describe('replicas sharing one cache through Redis', () => {
   });
 
   it('keeps every key under the version prefix, with an expiry, and says Redis is up in /readyz and /metrics', async () => {
-    fleet = await startFleet();
+    fleet = await startFleet({ redis: redis() });
     expect(succeeded(await fleet.a.query(DEEP, { n: 5, p: 1 }))).toBe(true);
-    const redis = fleet.redis.client();
-    const keys = await redis.keys('*');
+    const keys = await fleet.redis.keys('*');
     expect(keys.length).toBeGreaterThan(5);
     expect(keys.filter((key) => !key.startsWith('vg:v1:'))).toEqual([]);
     expect(keys.filter((key) => key.endsWith(':lock'))).toEqual([]);
-    for (const key of keys) expect(await redis.pttl(key), key).toBeGreaterThan(0);
+    for (const key of keys) expect(await fleet.redis.client().pttl(key), key).toBeGreaterThan(0);
 
     expect(await readiness(fleet.b)).toEqual({ status: 200, body: { status: 'ready', breakers: {}, redis: 'up' } });
     const metrics = await (await fetch(`${fleet.a.url}/metrics`)).text();

@@ -11,75 +11,127 @@
  * than the per-minute budget can never fit, and says so (no `Retry-After`).
  *
  * The client is its API key when one was accepted (use-api-keys.ts runs first), else its IP
- * address as the socket sees it: behind a reverse proxy, every client without a key shares the
- * proxy's budget. Health checks and metrics scrapes are never limited.
+ * address: the socket's, or with `TRUST_PROXY` the one the trusted proxies name in
+ * `X-Forwarded-For` (observability/client-address.ts). Health checks and metrics scrapes are
+ * never limited.
+ *
+ * With `REDIS_URL` the buckets are the fleet's, in Redis (fleet-buckets.ts): the limit holds for
+ * a client across all replicas, and the verdict comes back as a promise. While Redis is down, or a
+ * command fails, the in-process buckets decide (each replica limits on its own); without Redis
+ * every verdict is immediate, and no promise is made.
  */
 import type { IncomingMessage } from 'node:http';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { socketAddress, type AddressOf } from '../../observability/client-address.js';
 import { clientKey, currentRequest } from '../../observability/request-record.js';
 import { errorResponse } from '../serving/error-response.js';
-import { createTokenBuckets, type TokenBucketOptions } from './token-buckets.js';
+import type { FleetBuckets } from './fleet-buckets.js';
+import { createTokenBuckets, type TakeResult, type TokenBucketOptions } from './token-buckets.js';
 
 /** Paths never limited. */
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+const MINUTE_MS = 60_000;
 
-export interface RateLimitOptions extends Omit<TokenBucketOptions, 'capacity'> {
+export interface RateLimitOptions extends Omit<TokenBucketOptions, 'capacity' | 'refillMs'> {
   /**
    * `BATCHING_LIMIT` (0: batching off). A larger batch is not counted: yoga refuses it anyway
    * (413, or 400 with batching off), right after this plugin sees it. Default: no limit.
    */
   batchingLimit?: number;
+  /**
+   * The fleet's buckets (`REDIS_URL`: fleet-buckets.ts), made for the limit's capacity and refill
+   * time in ms; the in-process buckets decide whenever they do not answer. Default: none.
+   */
+  shared?: (capacity: number, refillMs: number) => FleetBuckets;
+  /** Where a request without an API key comes from (`TRUST_PROXY`). Default: its socket's address. */
+  addressOf?: AddressOf;
 }
 
 export function useRateLimit(perMinute: number, options: RateLimitOptions = {}): Plugin {
   return createRateLimit(perMinute, options).plugin;
 }
 
-/** The rate limit: its plugin, and `admit` for the lean path, which counts in the same buckets. */
+/** The rate limit: its plugin, and `admit` for the lean path and the WebSocket, which count in the same buckets. */
 export interface RateLimit {
   plugin: Plugin;
-  /** Takes one request from the client's bucket: false when it is empty (yoga then refuses it). */
-  admit(client: string | undefined, req: IncomingMessage): boolean;
+  /**
+   * Takes one request from the client's bucket: whether there was one; a promise of it when the
+   * fleet's bucket in Redis decides. The verdict is kept for `req`: a request the lean path then
+   * hands to yoga is not counted again there, and a refused one gets the plugin's 429.
+   */
+  admit(client: string | undefined, req: IncomingMessage): boolean | Promise<boolean>;
 }
+
+type Verdict = TakeResult | Promise<TakeResult>;
 
 export function createRateLimit(perMinute: number, options: RateLimitOptions = {}): RateLimit {
   if (perMinute === 0) return { plugin: {}, admit: () => true };
-  const { batchingLimit = Number.POSITIVE_INFINITY, ...bucketOptions } = options;
-  const buckets = createTokenBuckets({ ...bucketOptions, capacity: perMinute });
-  const admit = (client: string | undefined, req: IncomingMessage) => buckets.take(clientKey(client, req)).allowed;
-  return { admit, plugin: {
-    onRequest({ url, serverContext, endResponse, fetchAPI }) {
-      if (UNLIMITED_PATHS.has(url.pathname)) return;
-      const taken = buckets.take(clientOf(serverContext));
-      if (taken.allowed) return;
-      markRejected();
-      const message = `Too many requests: at most ${perMinute} per minute; retry in ${taken.retryAfterS} s`;
-      endResponse(errorResponse(fetchAPI, 429, { message, code: 'RATE_LIMITED' }, { 'retry-after': String(taken.retryAfterS) }));
+  const { batchingLimit = Number.POSITIVE_INFINITY, shared, addressOf = socketAddress, ...bucketOptions } = options;
+  const buckets = createTokenBuckets({ ...bucketOptions, capacity: perMinute, refillMs: MINUTE_MS });
+  const fleet = shared?.(perMinute, MINUTE_MS);
+  const take = (client: string, count = 1): Verdict => {
+    const verdict = fleet?.take(client, count);
+    return verdict === undefined ? buckets.take(client, count) : verdict.then((taken) => taken ?? buckets.take(client, count));
+  };
+  // Verdicts reached for requests the lean path handed to yoga (a WeakMap: one never read goes with its request).
+  const verdicts = new WeakMap<IncomingMessage, TakeResult>();
+  const keep = (req: IncomingMessage, taken: TakeResult) => {
+    verdicts.set(req, taken);
+    return taken.allowed;
+  };
+  const clientOf = (serverContext: unknown) => clientKey(currentRequest()?.client, requestOf(serverContext), addressOf);
+  return {
+    admit(client, req) {
+      const verdict = take(clientKey(client, req, addressOf));
+      return verdict instanceof Promise ? verdict.then((taken) => keep(req, taken)) : keep(req, verdict);
     },
-    onRequestParse({ serverContext }) {
-      return {
-        onRequestParseDone({ requestParserResult }) {
-          if (!Array.isArray(requestParserResult)) return;
-          const operations = requestParserResult.length;
-          if (operations < 2 || operations > batchingLimit) return;
-          if (operations > perMinute) {
-            markRejected();
-            throw rateLimited(`Too many requests: a batch of ${operations} operations counts as ${operations} requests, more than the ${perMinute} per minute allowed; send fewer at once`);
-          }
-          const taken = buckets.take(clientOf(serverContext), operations - 1);
+    plugin: {
+      onRequest({ url, serverContext, endResponse, fetchAPI }) {
+        if (UNLIMITED_PATHS.has(url.pathname)) return;
+        const refuse = (taken: TakeResult) => {
           if (taken.allowed) return;
           markRejected();
-          const message = `Too many requests: a batch of ${operations} operations counts as ${operations} requests, at most ${perMinute} per minute; retry in ${taken.retryAfterS} s`;
-          throw rateLimited(message, { 'retry-after': String(taken.retryAfterS) });
-        },
-      };
+          const message = `Too many requests: at most ${perMinute} per minute; retry in ${taken.retryAfterS} s`;
+          endResponse(errorResponse(fetchAPI, 429, { message, code: 'RATE_LIMITED' }, { 'retry-after': String(taken.retryAfterS) }));
+        };
+        const verdict = keptVerdict(verdicts, requestOf(serverContext)) ?? take(clientOf(serverContext));
+        return verdict instanceof Promise ? verdict.then(refuse) : refuse(verdict);
+      },
+      onRequestParse({ serverContext }) {
+        return {
+          onRequestParseDone({ requestParserResult }) {
+            if (!Array.isArray(requestParserResult)) return;
+            const operations = requestParserResult.length;
+            if (operations < 2 || operations > batchingLimit) return;
+            if (operations > perMinute) {
+              markRejected();
+              throw rateLimited(`Too many requests: a batch of ${operations} operations counts as ${operations} requests, more than the ${perMinute} per minute allowed; send fewer at once`);
+            }
+            const refuse = (taken: TakeResult) => {
+              if (taken.allowed) return;
+              markRejected();
+              const message = `Too many requests: a batch of ${operations} operations counts as ${operations} requests, at most ${perMinute} per minute; retry in ${taken.retryAfterS} s`;
+              throw rateLimited(message, { 'retry-after': String(taken.retryAfterS) });
+            };
+            const verdict = take(clientOf(serverContext), operations - 1);
+            return verdict instanceof Promise ? verdict.then(refuse) : refuse(verdict);
+          },
+        };
+      },
     },
-  } };
+  };
 }
 
-// Private: the request's client (yoga's node adapter puts the IncomingMessage in `req`).
-function clientOf(serverContext: unknown): string {
-  return clientKey(currentRequest()?.client, (serverContext as { req?: IncomingMessage }).req);
+// Private: the verdict the lean path reached for this request, once (yoga asks once per request).
+function keptVerdict(verdicts: WeakMap<IncomingMessage, TakeResult>, req: IncomingMessage | undefined): TakeResult | undefined {
+  const taken = req && verdicts.get(req);
+  if (taken !== undefined) verdicts.delete(req!);
+  return taken;
+}
+
+// Private: the request (yoga's node adapter puts the IncomingMessage in `req`).
+function requestOf(serverContext: unknown): IncomingMessage | undefined {
+  return (serverContext as { req?: IncomingMessage }).req;
 }
 
 function markRejected(): void {

@@ -16,19 +16,26 @@
  * - `ETag` on every stored answer; a GET whose `If-None-Match` matches it (RFC 9110's weak
  *   comparison, a list or `*`) gets 304.
  * - Memory: the store is bounded in bytes, each entry counted with its key and a fixed overhead.
+ * - With `REDIS_URL`, a level the replicas share sits behind this one (cache/redis-answers.ts):
+ *   a miss here asks it (once per execution, joined by concurrent misses of the key), and a hit
+ *   there is kept here for the freshness it has left and served exactly as a hit here; every
+ *   answer stored here is written there too. A hit here never waits for a promise, and neither
+ *   does anything while no shared level is in use.
  * - What the HTTP caches downstream are told (`Cache-Control`, `Age`, `Vary`) is
  *   use-http-caching.ts's job; it learns when a served answer was stored from `storedAnswerServed`.
  *
  * Put it after the request scope (whose end must run on a hit too) and before the argument
  * checks and the upstream budget (a stored answer passed them when it was made).
  */
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../cache/cache.js';
+import { answerEtag } from '../../cache/answer-codec.js';
+import type { SharedAnswers } from '../../cache/redis-answers.js';
 import { answeredWhole, currentRequest, type RequestRecord } from '../../observability/request-record.js';
 import { ambiguousRequest, createKeyMaker } from './response-cache-key.js';
+import { createSharedLookUp } from './shared-look-up.js';
 import { createUnstorableDocuments } from './unstorable-documents.js';
 
 export interface ResponseCacheOptions {
@@ -36,6 +43,8 @@ export interface ResponseCacheOptions {
   maxBytes: number;
   /** The shared data cache's clock (expiry times come from it). */
   clock: Clock;
+  /** Answers the replicas share (with `REDIS_URL`): read on a miss here, written with every answer stored here. Default: none. */
+  shared?: SharedAnswers;
 }
 
 /** An answer as stored: its bytes, media type and ETag, with its times. */
@@ -45,7 +54,10 @@ export interface StoredResponse extends StoredAnswerTimes {
   etag: string;
 }
 
-/** When a stored answer was stored and when the first of its data stops being fresh (the data cache's clock, ms). */
+/**
+ * When a stored answer was stored and when the first of its data stops being fresh (the data
+ * cache's clock, ms). An answer another replica stored has its times moved onto this clock.
+ */
 export interface StoredAnswerTimes {
   storedAt: number;
   expiresAt: number;
@@ -87,18 +99,25 @@ export interface ResponseCache {
   keyOf(args: ExecutionArgs, accept: string): string | undefined;
   /** The stored answer under a key `keyOf` made; a hit is recorded on the request's record, as the plugin records it. */
   stored(key: string): StoredResponse | undefined;
+  /**
+   * After a miss of `stored`: the answer the replicas share under `key`, kept here and recorded
+   * as `stored` records a hit. No promise (`undefined`) when no shared level is in use, or when
+   * these arguments asked already: executed after a shared miss, they do not ask again.
+   */
+  sharedStored(args: ExecutionArgs, key: string): Promise<StoredResponse | undefined> | undefined;
 }
 
 export function useResponseCache(options: ResponseCacheOptions): Plugin<{ request?: Request }> {
   return createResponseCache(options).plugin;
 }
 
-export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): ResponseCache {
-  if (maxBytes === 0) return { plugin: {}, keyOf: () => undefined, stored: () => undefined };
+export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOptions): ResponseCache {
+  if (maxBytes === 0) return { plugin: {}, keyOf: () => undefined, stored: () => undefined, sharedStored: () => undefined };
+  const maxEntryBytes = Math.floor(maxBytes * MAX_ENTRY_SHARE);
   const stored = new LRUCache<string, StoredResponse>({
     maxSize: maxBytes,
-    maxEntrySize: Math.floor(maxBytes * MAX_ENTRY_SHARE),
-    sizeCalculation: (entry, key) => entry.body.byteLength + key.length + entry.etag.length + ENTRY_OVERHEAD_BYTES,
+    maxEntrySize: maxEntryBytes,
+    sizeCalculation: entrySize,
     perf: clock,
     // lru-cache reuses a clock reading for 1 ms by default; an answer must not outlive its data.
     ttlResolution: 0,
@@ -114,7 +133,13 @@ export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): 
     if (hit !== undefined && record !== undefined) record.responseCache = 'hit';
     return hit;
   };
-  return { keyOf, stored: lookUp, plugin: {
+  const lookUpShared = createSharedLookUp(shared, (key, answer) => {
+    const now = clock.now();
+    const entry = { body: answer.body, contentType: answer.contentType, etag: answer.etag, storedAt: now - answer.ageMs, expiresAt: now + answer.ttlMs };
+    stored.set(key, entry, { ttl: answer.ttlMs });
+    return entry;
+  });
+  return { keyOf, stored: lookUp, sharedStored: lookUpShared, plugin: {
     onYogaInit({ yoga }) {
       graphqlEndpoint = yoga.graphqlEndpoint;
     },
@@ -133,19 +158,24 @@ export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): 
       if (request === undefined || uncacheable.has(request)) return;
       const key = keyOf(args, request.headers.get('accept') ?? '');
       if (key === undefined) return;
-      const hit = stored.get(key);
       const record = currentRequest();
-      if (hit === undefined) {
-        if (record !== undefined) {
-          record.responseCache = 'miss';
-          toStore.set(request, (status, body, contentType) => store(key, args.document, record, status, body, contentType));
+      const serve = (hit: StoredResponse | undefined) => {
+        if (hit === undefined) {
+          if (record !== undefined) {
+            record.responseCache = 'miss';
+            toStore.set(request, (status, body, contentType) => store(key, args.document, record, status, body, contentType));
+          }
+          return;
         }
-        return;
-      }
-      if (record !== undefined) record.responseCache = 'hit';
-      served.set(request, hit);
-      // The result is never serialised: onResultProcess answers with the stored bytes.
-      setResultAndStopExecution({});
+        if (record !== undefined) record.responseCache = 'hit';
+        served.set(request, hit);
+        // The result is never serialised: onResultProcess answers with the stored bytes.
+        setResultAndStopExecution({});
+      };
+      const hit = stored.get(key);
+      const sharedHit = hit === undefined ? lookUpShared(args, key) : undefined;
+      if (sharedHit === undefined) return serve(hit);
+      return sharedHit.then(serve);
     },
     onResultProcess({ request, setResultProcessor }) {
       const hit = served.get(request);
@@ -182,8 +212,11 @@ export function createResponseCache({ maxBytes, clock }: ResponseCacheOptions): 
     if (storedAt === undefined || ttl <= 0) return undefined;
     // A view into a larger buffer (Node's pool for small strings) would keep all of it alive.
     const bytes = !(body instanceof Uint8Array) ? new Uint8Array(body) : body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
-    const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
-    stored.set(key, { body: bytes, contentType, etag, storedAt, expiresAt: record.dataExpiresAt }, { ttl });
+    const etag = answerEtag(bytes);
+    const entry = { body: bytes, contentType, etag, storedAt, expiresAt: record.dataExpiresAt };
+    stored.set(key, entry, { ttl });
+    // Shared exactly when kept here: an answer over the entry cap is neither.
+    if (shared !== undefined && entrySize(entry, key) <= maxEntryBytes) shared.write(key, { body: bytes, contentType, etag, ageMs: 0, ttlMs: ttl });
     return etag;
   }
 }
@@ -205,4 +238,9 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
 // Private: a complete answer (no error, nothing stale) made from data whose freshness is known.
 function storable(record: RequestRecord): boolean {
   return answeredWhole(record) && Number.isFinite(record.dataExpiresAt);
+}
+
+// Private: the bytes an entry is counted for: its body, key, ETag and a fixed overhead.
+function entrySize(entry: StoredResponse, key: string): number {
+  return entry.body.byteLength + key.length + entry.etag.length + ENTRY_OVERHEAD_BYTES;
 }

@@ -1,0 +1,86 @@
+/**
+ * The answers the replicas share, behind each one's response cache: whole answers in Redis, so
+ * that an operation one replica answered is a hit on every other, with no execution there.
+ *
+ * Keys are the response cache's keys (already a SHA-256 of the operation, its variables and
+ * `Accept`: fixed length, no client text; hashing them again would add nothing) under a prefix
+ * naming the format version, the upstream and the answers' scope (scale-out.ts). An answer keeps its wall-clock store and expiry times
+ * (answer-codec.ts), and Redis drops it when its freshness ends (`PX`). A reader trusts the
+ * earlier of the stored expiry and Redis's own time to live (`PTTL`), so a replica whose clock
+ * runs behind never serves an answer Redis has already given up.
+ *
+ * Like the cache's shared level, this never throws a Redis error at a caller: a failed or
+ * unreadable read is a miss, a failed write is skipped.
+ */
+import type { Logger } from '../logger.js';
+import type { RedisConnection } from '../redis/connection.js';
+import { decodeAnswer, encodeAnswer } from './answer-codec.js';
+
+/** A whole answer as the replicas share it, its times relative to now (clocks differ between processes). */
+export interface SharedAnswer {
+  body: Uint8Array;
+  contentType: string;
+  etag: string;
+  /** Time since it was stored (by any replica), in ms. */
+  ageMs: number;
+  /** Time left until the first of its data stops being fresh, in ms; more than 0. */
+  ttlMs: number;
+}
+
+/** What the response cache needs of a level the replicas share. Nothing here rejects. */
+export interface SharedAnswers {
+  /** Whether a read is worth waiting for now (Redis up, or its first connection being made). */
+  readonly usable: boolean;
+  /** The fresh answer stored under `key`, if any and readable. */
+  read(key: string): Promise<SharedAnswer | undefined>;
+  /** Stores `answer` for its `ttlMs`, without waiting. */
+  write(key: string, answer: SharedAnswer): void;
+}
+
+export interface RedisAnswersOptions {
+  connection: RedisConnection;
+  /** Prefix of every key, e.g. `vg:v1:answer:3f2a9c1b04de:9d0e4b7a2c11:`; the response-cache key follows in braces. */
+  prefix: string;
+  /** The wall clock replicas share, in ms since the epoch. Default `Date.now`. */
+  now?: () => number;
+  /** Told of values that could not be read (warn). Default: silent. */
+  logger?: Logger;
+}
+
+export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers {
+  const { connection, prefix, logger } = options;
+  // The key is the hash tag (a Redis Cluster spreads the answers over its nodes by it).
+  const redisKey = (key: string) => `${prefix}{${key}}`;
+  const now = options.now ?? Date.now;
+
+  return {
+    get usable() {
+      return connection.usable;
+    },
+    async read(key) {
+      // One round trip: ioredis pipelines the two commands (same key, so same slot on a cluster).
+      const found = await connection.run('answer_read', (redis) => Promise.all([redis.getBuffer(redisKey(key)), redis.pttl(redisKey(key))]));
+      if (found === undefined || found[0] === null) return undefined;
+      const [bytes, pttl] = found;
+      const answer = decodeAnswer(bytes);
+      if (answer === undefined) {
+        connection.failed('answer_decode');
+        logger?.warn({ key }, 'unreadable answer in redis ignored; answering afresh');
+        return undefined;
+      }
+      const at = now();
+      // -1: kept without expiry (not written by us, but readable): its own expiry rules.
+      const ttlMs = Math.min(answer.expiresAt - at, pttl === -1 ? Infinity : pttl);
+      if (!(ttlMs > 0)) return undefined;
+      // Replicas' clocks differ a little: an answer "from the future" is simply new.
+      return { body: answer.body, contentType: answer.contentType, etag: answer.etag, ageMs: Math.max(0, at - answer.storedAt), ttlMs };
+    },
+    write(key, answer) {
+      if (!connection.usable) return;
+      const at = now();
+      const bytes = encodeAnswer({ ...answer, storedAt: at - answer.ageMs, expiresAt: at + answer.ttlMs });
+      if (bytes === undefined) return;
+      void connection.run('answer_write', (redis) => redis.set(redisKey(key), bytes, 'PX', Math.ceil(answer.ttlMs)), 'background');
+    },
+  };
+}
