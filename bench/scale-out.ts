@@ -5,7 +5,7 @@
  * token. All replicas are pinned to the system-under-test core, like the single gateway: more
  * replicas add no CPU, so the figures show what sharing costs and saves, not more hardware.
  */
-import { CONNECTIONS, EXPIRY_CACHE_TTL_S, SCALE_OUT_REPLICAS } from './config.js';
+import { CONNECTIONS, EXPIRY_CACHE_TTL_S, SCALE_OUT_REPLICAS, SCALE_OUT_SITES_TTL_S } from './config.js';
 import type { BenchMock } from './mock.js';
 import { startGateway, stopProcess, type RunningProcess } from './processes.js';
 import { startRedis, type BenchRedis } from './redis.js';
@@ -19,8 +19,9 @@ export async function measureScaleOut(mock: BenchMock): Promise<ScaleOutResult[]
     for (const replicas of SCALE_OUT_REPLICAS) {
       // Equal connections per replica (autocannon assigns them round-robin): the load is even.
       if (CONNECTIONS % replicas !== 0) throw new Error(`CONNECTIONS (${CONNECTIONS}) must be a multiple of the replica count (${replicas})`);
-      step(`${replicas} replica(s), ${CONNECTIONS / replicas} connections each: shared cache, default TTLs`);
-      const sharedCache = await onFreshReplicas(replicas, redis, mock, {}, (urls) => sharedCacheLoad(urls, mock, mock));
+      step(`${replicas} replica(s), ${CONNECTIONS / replicas} connections each: shared cache, sites TTL ${SCALE_OUT_SITES_TTL_S} s`);
+      const longTtl = { CACHE_TTL_SITES_S: String(SCALE_OUT_SITES_TTL_S) };
+      const sharedCache = await onFreshReplicas(replicas, redis, mock, longTtl, (urls) => sharedCacheLoad(urls, mock, mock));
       step(`${replicas} replica(s): token expiry under load, ${EXPIRY_CACHE_TTL_S} s cache TTLs`);
       const ttl = String(EXPIRY_CACHE_TTL_S);
       const shortTtls = { CACHE_TTL_SITES_S: ttl, CACHE_TTL_PRODUCTS_S: ttl, CACHE_TTL_CITIES_S: ttl };

@@ -216,6 +216,7 @@ function settings() {
       replicas: config.SCALE_OUT_REPLICAS,
       warmupRequests: config.SCALE_OUT_WARMUP_REQUESTS,
       requests: config.SCALE_OUT_REQUESTS,
+      sitesTtlS: config.SCALE_OUT_SITES_TTL_S,
       maxSeconds: config.SCALE_OUT_MAX_SECONDS,
       expirySeconds: config.SCALE_OUT_EXPIRY_SECONDS,
     },

@@ -13,7 +13,7 @@ export function scaleOutSection(r: Results): string {
   const byPath = (calls: Record<string, number>): string => Object.entries(calls).sort().map(([path, n]) => `${path} ${n}`).join(', ');
   return ['## Scale-out: replicas sharing one Redis', '',
     `${runs.map((x) => x.replicas).join(', ')} replicas, all on the server core, with one redis-server; the ${r.settings.connections} connections split evenly over them.`
-      + ` Shared cache: fresh replicas and a flushed Redis, default TTLs, ${s.warmupRequests} warm-up then ${s.requests} measured requests of the mixed workload;`
+      + ` Shared cache: fresh replicas and a flushed Redis, a sites TTL of ${s.sitesTtlS ?? 30} s, ${s.warmupRequests} warm-up then ${s.requests} measured requests of the mixed workload;`
       + ` upstream calls from the cold start, warm-up included, per 1,000 requests sent (spread max ÷ min: ${r.ratios.scaleOutCallsSpread ?? 'n/a'}). req/s and latencies are the measured part's.`
       + ` Token expiry: fresh replicas and a flushed Redis again, ${r.settings.expiryCacheTtlS} s TTLs, \`expireAllTokens()\` ${s.expirySeconds / 2} s into ${s.expirySeconds} s of load.`
       + ' Redis errors: `gateway_redis_errors_total` over the replicas and both runs; each is an operation that fell back to the replica alone (its own fetch, or its own token).',
@@ -48,6 +48,6 @@ export function scaleOutAssumption(r: Results): string {
   return `- **Scale-out**: the gateway as deployed with \`REDIS_URL\` set, its other settings default; replicas and Redis (\`--save '' --appendonly no\`, a free port) pinned to the server core, so more replicas bring no more CPU: the figures show what sharing costs and saves, not more hardware.`
     + ' autocannon spreads one run over the replicas, connection i to replica i mod N, so each gets the same number of connections and one histogram gives the latencies.'
     + ` The shared-cache run sends a fixed number of requests (${s.warmupRequests} + ${s.requests}, each part stopped after ${s.maxSeconds} s at most), not a fixed time: on one core, more replicas serve fewer requests per second, and the same catalog fetched once would then look dearer per 1,000 requests for that reason alone.`
-    + ' With default TTLs nothing expires within the run, so every call is a first fetch of something, and sharing should keep their number that of one replica.'
+    + ` With a sites TTL of ${s.sitesTtlS ?? 30} s (products and cities keep their longer defaults) nothing expires within the run, however slowly eight replicas on one core serve it, so every call is a first fetch of something, and sharing should keep their number that of one replica.`
     + ` The token-expiry run uses ${r.settings.expiryCacheTtlS} s TTLs, as for the single gateway, so that calls keep meeting the dead token; a count with no call after the expiry is not judged.`;
 }

@@ -3,7 +3,7 @@
  * gateway replicas that share one Redis. Two runs per replica count, each on fresh replicas and
  * a flushed Redis (`../scale-out.ts`):
  *
- * - Shared cache (default TTLs): a fixed number of requests, warm-up first, and every upstream
+ * - Shared cache (a sites TTL longer than the run): a fixed number of requests, warm-up first, and every upstream
  *   call from the cold start on, warm-up included, per 1,000 requests sent. A fixed count
  *   rather than a duration because the replicas share one core here: more replicas serve fewer
  *   requests per second, and over a fixed time the same catalog fetched once would then look
