@@ -77,3 +77,42 @@ export async function until(check: () => Promise<boolean>, ms = 10_000): Promise
 export function succeeded(answer: GraphQLResponse): boolean {
   return answer.errors === undefined && answer.data !== null && answer.data !== undefined;
 }
+
+/** Requests kept going over the replicas while a test breaks Redis under them. */
+export interface SteadyTraffic {
+  /** Requests sent so far. */
+  readonly sent: number;
+  /** The answers that were not a full success (or the errors thrown instead). */
+  readonly failures: unknown[];
+  /** Stops sending; resolves once the requests in flight are answered. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Two requests at a time, round-robin over the fleet's replicas, the `i`-th asking `request(i)`,
+ * until `stop`: new keys all along keep Redis asked for something throughout.
+ */
+export function steadyTraffic(fleet: Fleet<TestTopology>, request: (i: number) => [string, Record<string, unknown>]): SteadyTraffic {
+  let sent = 0;
+  let stopped = false;
+  const failures: unknown[] = [];
+  const send = async (i: number) => {
+    sent += 1;
+    const [query, variables] = request(i);
+    const answer = await fleet.replica(i).query(query, variables).catch((error: unknown) => ({ errors: [error] }));
+    if (!succeeded(answer as GraphQLResponse)) failures.push(answer);
+  };
+  const running = (async () => {
+    for (let i = 0; !stopped; i += 1) await Promise.all([send(2 * i), send(2 * i + 1)]);
+  })();
+  return {
+    get sent() {
+      return sent;
+    },
+    failures,
+    async stop() {
+      stopped = true;
+      await running;
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readiness, startFleet, succeeded, until, type Fleet } from './fleet.js';
+import { readiness, startFleet, steadyTraffic, succeeded, until, type Fleet } from './fleet.js';
 
 const SITE = 'query ($c: String!) { site(code: $c) { code name points { code } } }';
 const PRODUCT = 'query ($g: String!) { product(goodsCode: $g) { productName } }';
@@ -20,32 +20,19 @@ describe('Redis failure', () => {
     fleet = await startFleet({ mock: { latencyMs: 2, catalog: { sites: 400, products: 300 } } });
     const { a, b, mock, redis } = fleet;
     const sites = mock.catalog.sites.map((site) => site.code);
-    let sent = 0;
-    const failures: unknown[] = [];
-    const send = async (i: number) => {
-      sent += 1;
-      // New keys all along (sites, products), so Redis is asked for something throughout.
-      const [query, variables] = [
-        [SITE, { c: sites[i % 399]! }], // the last one is kept for the end
-        [PRODUCT, { g: mock.catalog.products[i % 300]!.goodsCode }],
-        [MIXED[Math.floor(i / 3) % 3]!, {}],
-      ][i % 3] as [string, Record<string, unknown>];
-      const answer = await fleet!.replica(i).query(query, variables).catch((error: unknown) => ({ errors: [error] }));
-      if (!succeeded(answer as any)) failures.push(answer);
-    };
-    // Steady traffic on both replicas while Redis goes away under it.
-    let stop = false;
-    const traffic = (async () => {
-      for (let i = 0; !stop; i += 1) await Promise.all([send(2 * i), send(2 * i + 1)]);
-    })();
-    await until(async () => sent > 40);
+    // Steady traffic on both replicas while Redis goes away under it: new keys all along.
+    const traffic = steadyTraffic(fleet, (i) => [
+      [SITE, { c: sites[i % 399]! }], // the last one is kept for the end
+      [PRODUCT, { g: mock.catalog.products[i % 300]!.goodsCode }],
+      [MIXED[Math.floor(i / 3) % 3]!, {}],
+    ][i % 3] as [string, Record<string, unknown>]);
+    await until(async () => traffic.sent > 40);
     await redis.stop();
     await until(async () => (await readiness(a)).body.redis === 'down' && (await readiness(b)).body.redis === 'down');
-    const whileDown = sent;
-    await until(async () => sent > whileDown + 60);
-    stop = true;
-    await traffic;
-    expect(failures).toEqual([]);
+    const whileDown = traffic.sent;
+    await until(async () => traffic.sent > whileDown + 60);
+    await traffic.stop();
+    expect(traffic.failures).toEqual([]);
     expect(await readiness(a)).toMatchObject({ status: 200, body: { status: 'ready', redis: 'down' } });
     expect(await (await fetch(`${a.url}/metrics`)).text()).toMatch(/^gateway_redis_up 0$/m);
 

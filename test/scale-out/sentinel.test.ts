@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callsByPath } from '../helpers/gateway.js';
 import { logEntries } from '../helpers/http.js';
 import { startRedisSentinel, type TestSentinel } from '../helpers/redis-topologies.js';
-import { readiness, startFleet, succeeded, until, type Fleet } from './fleet.js';
+import { readiness, startFleet, steadyTraffic, succeeded, until, type Fleet } from './fleet.js';
 
 const SITE = 'query ($c: String!) { site(code: $c) { code name points { code } } }';
 const PRODUCT = 'query ($g: String!) { product(goodsCode: $g) { productName } }';
@@ -49,40 +49,27 @@ describe('replicas over Redis Sentinel', () => {
   it('fails no client request while the primary dies under load, and shares again once its replica is promoted', async () => {
     fleet = await startFleet({ redis: sentinel, mock: { latencyMs: 2, catalog: { sites: 400, products: 300 } } });
     const { a, b, mock } = fleet;
-    const replica = fleet.replica;
     const sites = mock.catalog.sites.map((site) => site.code);
-    let sent = 0;
-    const failures: unknown[] = [];
-    const send = async (i: number) => {
-      sent += 1;
-      // New keys all along (sites, products, pages), so Redis is asked for something throughout.
-      const [query, variables] = [
-        [SITE, { c: sites[i % 300]! }], // the last hundred are kept for after the failover
-        [PRODUCT, { g: mock.catalog.products[i % 300]!.goodsCode }],
-        [LIST, { p: 1 + (i % 30) }],
-      ][i % 3] as [string, Record<string, unknown>];
-      const answer = await replica(i).query(query, variables).catch((error: unknown) => ({ errors: [error] }));
-      if (!succeeded(answer as any)) failures.push(answer);
-    };
-    let stop = false;
-    const traffic = (async () => {
-      for (let i = 0; !stop; i += 1) await Promise.all([send(2 * i), send(2 * i + 1)]);
-    })();
+    // New keys all along (sites, products, pages), so Redis is asked for something throughout.
+    const traffic = steadyTraffic(fleet, (i) => [
+      [SITE, { c: sites[i % 300]! }], // the last hundred are kept for after the failover
+      [PRODUCT, { g: mock.catalog.products[i % 300]!.goodsCode }],
+      [LIST, { p: 1 + (i % 30) }],
+    ][i % 3] as [string, Record<string, unknown>]);
     try {
-      await until(async () => sent > 40);
+      await until(async () => traffic.sent > 40);
       const primary = await sentinel.primaryPort();
       await sentinel.killPrimary();
       await until(async () => (await sentinel.primaryPort().catch(() => primary)) !== primary, 60_000);
       // Both replicas back on Redis (the promoted replica), under load all along.
       await until(async () => (await readiness(a)).body.redis === 'up' && (await readiness(b)).body.redis === 'up', 60_000);
-      const promoted = sent;
-      await until(async () => sent > promoted + 40, 60_000);
+      const promoted = traffic.sent;
+      await until(async () => traffic.sent > promoted + 40, 60_000);
     } finally {
-      stop = true;
-      await traffic;
+      await traffic.stop();
     }
-    expect(failures).toEqual([]);
-    expect(sent).toBeGreaterThan(80);
+    expect(traffic.failures).toEqual([]);
+    expect(traffic.sent).toBeGreaterThan(80);
 
     // Sharing resumes: a new key fetched on one replica is served to the other without an upstream call.
     let next = 300;
