@@ -30,6 +30,12 @@ export interface Cache {
   fresh<T>(key: string): T | undefined;
   /** Stores `value` for `ttlMs` (lists use it to prime the entities they carry). */
   set<T>(key: string, value: T, ttlMs: number): void;
+  /**
+   * Resolves once `key` is not being loaded, here or by another replica (its fill lock is held):
+   * at once when it is not, else when the load ends, `signal` aborts, or after `maxWaitMs`.
+   * Never loads, never rejects.
+   */
+  settled(key: string, maxWaitMs: number, signal?: AbortSignal): Promise<void>;
   /** Entries held now (metrics, tests). */
   readonly size: number;
 }

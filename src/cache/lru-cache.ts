@@ -36,6 +36,8 @@ export interface SharedLevel {
   fill(key: string, ttlMs: number, load: (signal: AbortSignal) => Promise<unknown>, signal: AbortSignal): Promise<SharedEntry>;
   /** Stores `value` without waiting. */
   write(key: string, value: unknown, ttlMs: number): void;
+  /** Whether a replica holds the fill lock of `key` now. */
+  filling(key: string): Promise<boolean>;
 }
 
 export interface LruCacheOptions {
@@ -65,11 +67,15 @@ interface Entry {
 
 type Load<T> = (signal: AbortSignal) => Promise<T>;
 
+/** How often `settled` looks again whether a load is still running, in ms. */
+const SETTLED_POLL_MS = 25;
+
 /** No shared level: nothing to read, a fill is the load itself, nothing to write. */
 const IN_PROCESS_ONLY: SharedLevel = {
   read: async () => undefined,
   fill: async (_key, ttlMs, load, signal) => ({ value: await load(signal), ageMs: 0, ttlMs }),
   write: () => {},
+  filling: async () => false,
 };
 
 export function createLruCache(options: LruCacheOptions): Cache {
@@ -153,6 +159,12 @@ export function createLruCache(options: LruCacheOptions): Cache {
     set<T>(key: string, value: T, ttlMs: number): void {
       lru.set(key, { value, loadedAt: clock.now(), ttlMs }, { ttl: ttlMs + keepMs });
       shared.write(key, value, ttlMs);
+    },
+    async settled(key, maxWaitMs, signal) {
+      const deadline = performance.now() + maxWaitMs;
+      while (!signal?.aborted && performance.now() < deadline && (loads.has(key) || (await shared.filling(key)))) {
+        await new Promise((resolve) => setTimeout(resolve, SETTLED_POLL_MS));
+      }
     },
     get size() {
       return lru.size;

@@ -69,6 +69,9 @@ export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
     write(key, value, ttlMs) {
       void write(key, value, ttlMs);
     },
+    async filling(key) {
+      return (await connection.run('cache_read', (redis) => redis.exists(`${redisKey(key)}:lock`))) === 1;
+    },
     fill(key, ttlMs, load, signal) {
       const produce = async () => {
         const value = await load(signal);

@@ -19,7 +19,9 @@
  * lists, site detail): on a miss the list-with-points pages are walked once, which fills it.
  *
  * Products take the cheaper road: a request that needs more unknown products than the product
- * list has pages walks the list (priming every product) instead of asking for each detail.
+ * list has pages walks the list (priming every product) instead of asking for each detail. And a
+ * site or product asked for while its list is being walked (here or on another replica) waits
+ * for the walk rather than asking for its detail.
  */
 import type { Cache, LoadScope } from '../cache/cache.js';
 import type { ListKind, UpstreamApi } from '../upstream/api.js';
@@ -102,6 +104,8 @@ export interface ListSnapshot<T> {
 
 /** Page size used when walking a whole list. */
 export const WALK_PAGE_SIZE = 100;
+/** How long a detail waits for a walk in flight that will bring its entity, in ms. */
+const WALK_WAIT_MS = 2000;
 /** Unknown products from which the size of the product list is worth one probe. */
 const PRODUCT_PROBE_MIN = 3;
 
@@ -167,8 +171,17 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       return readAll(fetcher(kind, pages), facts[kind], WALK_PAGE_SIZE, remember(kind));
     }, scope);
 
-  const product = (goodsCode: string, scope: SourceScope) =>
-    cache.getOrLoad(`product:${goodsCode}`, ttl.productsMs, charged(scope, (signal) => api.productDetail(goodsCode, { signal })), scope);
+  // An entity asked for while a walk of the list that carries it runs, here or on another replica,
+  // waits for the walk (up to WALK_WAIT_MS): its pages prime the entity, and a detail call of its
+  // own would be one call more (a cold fleet of replicas made several so, per walk).
+  const afterWalkOf = async (kind: 'products' | 'sitesWithPoints', entityKey: string, scope: SourceScope) => {
+    if (cache.peek(entityKey) === undefined) await cache.settled(`${kind}:walk`, WALK_WAIT_MS, scope.signal);
+  };
+
+  const product = async (goodsCode: string, scope: SourceScope) => {
+    await afterWalkOf('products', `product:${goodsCode}`, scope);
+    return cache.getOrLoad(`product:${goodsCode}`, ttl.productsMs, charged(scope, (signal) => api.productDetail(goodsCode, { signal })), scope);
+  };
 
   // Whether walking the product list costs fewer calls than `unknown` product details.
   async function walkIsCheaper(unknown: number, scope: SourceScope): Promise<boolean> {
@@ -195,8 +208,10 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
         const all = await walk('cities', scope);
         return new Map(all.filter(isRecord).map((city) => [city.code, city]));
       }, scope),
-    site: (code, scope) =>
-      cache.getOrLoad(`site:${code}`, ttl.sitesMs, charged(scope, (signal) => api.siteDetail(code, { signal })), scope),
+    async site(code, scope) {
+      await afterWalkOf('sitesWithPoints', `site:${code}`, scope);
+      return cache.getOrLoad(`site:${code}`, ttl.sitesMs, charged(scope, (signal) => api.siteDetail(code, { signal })), scope);
+    },
     productNow: (goodsCode) => cache.fresh<ProductRecord | null>(`product:${goodsCode}`),
     async products(goodsCodes, scope) {
       const unknown = goodsCodes.filter((code) => cache.peek(`product:${code}`) === undefined).length;

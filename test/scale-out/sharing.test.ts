@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMockUpstream, type MockUpstream } from '../../src/mock-upstream/index.js';
 import { callsByPath, startGateway } from '../helpers/gateway.js';
 import type { TestTopology } from '../helpers/redis-topologies.js';
-import { readiness, startFleet, succeeded, type Fleet } from './fleet.js';
+import { readiness, startFleet, succeeded, until, type Fleet } from './fleet.js';
 import { redisOf, TOPOLOGIES } from './topologies.js';
 
 const DEEP = `query Deep($n: Int!, $p: Int!) {
@@ -88,6 +88,19 @@ describe.each(TOPOLOGIES)('replicas sharing one cache through $name', (topology)
     expect(fleet.mock.calls()).toBe(0);
     expect(onB.data.site.city).not.toBeNull();
     expect(onB).toEqual(await fleet.a.query(cityOf, { c: other }));
+  });
+
+  it('makes no detail call for a site asked for on one replica while another walks the list that carries it', async () => {
+    // Slow pages, so that the walk is still running when B asks (page 1, then the rest at once).
+    fleet = await startFleet({ redis: redis(), mock: { latencyMs: 400 } });
+    const [first, other] = [fleet.mock.catalog.sites[4]!.code, fleet.mock.catalog.sites[40]!.code];
+    const cityOf = 'query ($c: String!) { site(code: $c) { code city { code name } } }';
+    const onA = fleet.a.query(cityOf, { c: first }); // its site's detail, then the walk for its city
+    await until(async () => (await fleet!.redis.keys('*sitesWithPoints:walk*:lock')).length === 1, 30_000);
+    const onB = await fleet.b.query('query ($c: String!) { site(code: $c) { code name } }', { c: other });
+    expect(succeeded(onB) && succeeded(await onA)).toBe(true);
+    expect(onB.data.site.code).toBe(other);
+    expect(fleet.mock.calls('/api/site/detail')).toBe(1); // A's own, before the walk began
   });
 
   it('keeps every key under the version prefix, with an expiry, and says Redis is up in /readyz and /metrics', async () => {
