@@ -104,8 +104,12 @@ export interface ListSnapshot<T> {
 
 /** Page size used when walking a whole list. */
 export const WALK_PAGE_SIZE = 100;
-/** How long a detail waits for a walk in flight that will bring its entity, in ms. */
-const WALK_WAIT_MS = 2000;
+/**
+ * How long a detail waits for a walk in flight that will bring its entity, in ms: a walk is a
+ * fill, whose holder renews its lock while it works (redis/fill.ts), so a slow one is alive. At
+ * 2 s, walks on eight cold replicas sharing one core outlasted the wait, and details were asked.
+ */
+const WALK_WAIT_MS = 10_000;
 /** Unknown products from which the size of the product list is worth one probe. */
 const PRODUCT_PROBE_MIN = 3;
 
