@@ -87,6 +87,7 @@ export function createLruCache(options: LruCacheOptions): Cache {
   const lru = new LRUCache<string, Entry>({ max: options.maxEntries, perf: clock });
   const reads = createInFlight();
   const loads = createInFlight();
+  const looks = createInFlight();
   const tell = (key: string, result: LookupResult, expiresAt: number) =>
     options.observer?.onLookup?.(kindOfKey(key), result, expiresAt);
 
@@ -162,7 +163,9 @@ export function createLruCache(options: LruCacheOptions): Cache {
     },
     async settled(key, maxWaitMs, signal) {
       const deadline = performance.now() + maxWaitMs;
-      while (!signal?.aborted && performance.now() < deadline && (loads.has(key) || (await shared.filling(key)))) {
+      // One look per key and poll for all the callers waiting on it, not one Redis command each.
+      const stillLoading = () => looks.join(key, async () => loads.has(key) || (await shared.filling(key)));
+      while (!signal?.aborted && performance.now() < deadline && (await stillLoading())) {
         await new Promise((resolve) => setTimeout(resolve, SETTLED_POLL_MS));
       }
     },
