@@ -12,7 +12,7 @@ import { createApiKeyMatcher, type HeaderReader } from '../plugins/protection/us
 import { parametersTooLarge } from '../plugins/protection/use-parameter-limits.js';
 
 /** What the WebSocket transport reads of the configuration. */
-export type WebSocketConfig = Pick<Config, 'apiKeys' | 'maxQueryBytes' | 'maxVariablesBytes' | 'persistedOperations' | 'maxRequestBodyBytes'>;
+export type WebSocketConfig = Pick<Config, 'apiKeys' | 'maxQueryBytes' | 'maxVariablesBytes' | 'persistedOperations' | 'maxRequestBodyBytes' | 'webSocket'>;
 
 /** A connection's client (`key:<fingerprint>`, undefined without keys), or why it is refused. */
 export type ConnectionVerdict = { client: string | undefined } | { refused: string };
@@ -62,8 +62,8 @@ export function coded(message: string, code: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code } });
 }
 
-// Private: the upgrade request's headers, as the key check reads them (a header given twice counts as none).
-function upgradeHeaders(request: IncomingMessage): HeaderReader {
+/** The upgrade request's headers, as the key check reads them (a header given twice counts as none). */
+export function upgradeHeaders(request: IncomingMessage): HeaderReader {
   return {
     get(name) {
       const value = request.headers[name];

@@ -12,6 +12,12 @@
  *   limit, the upstream budget, the request scope, the response cache (read, not filled), error
  *   masking.
  *
+ * Before all of it, the socket's own limits: at most `WS_MAX_OPERATIONS_PER_SOCKET` operations
+ * being admitted or running at once (`TOO_MANY_OPERATIONS`; a `complete` frees a place), and a
+ * client that reads what it is sent (websocket-connection.ts). Each operation is held in the
+ * socket's registry (websocket-registry.ts) from its `subscribe` until graphql-ws has ended it:
+ * one the client completed, or whose socket closed, while it was being admitted never runs.
+ *
  * A refusal is an `error` message; the errors of an execution come in `next` messages; every
  * error carries `extensions.code`, and nothing a client sends closes its socket with an internal
  * error. Each operation runs as the work of a request record of its own
@@ -30,30 +36,30 @@ import type { Logger } from '../logger.js';
 import { createRequestRecord, requestIdFrom, runInRequest, type RequestRecord } from '../observability/request-record.js';
 import { recordCounts } from '../plugins/operations/use-request-log.js';
 import { storedAnswerServed } from '../plugins/serving/use-response-cache.js';
+import type { Connection } from './websocket-connection.js';
 import { admittedQuery, coded, createConnectionCheck, type WebSocketConfig } from './websocket-guards.js';
+import type { Registered } from './websocket-registry.js';
 import { codeOf, endingWithMaskedError, formatted, masked } from './websocket-results.js';
 
 /** One connection's state, kept in graphql-ws's `extra`. */
 export interface ConnectionState {
   /** The client by its accepted API key (`key:<fingerprint>`); undefined without keys. */
   client: string | undefined;
-  /** Operations running, by the client's id for them. */
-  operations: Map<string, SocketOperation>;
 }
 
-interface SocketOperation {
+/** An operation of a socket, as its registry holds it. */
+export interface SocketOperation extends Registered {
   record: RequestRecord;
-  /** Aborts the operation's `request.signal`, as a client's disconnect does over HTTP. */
-  controller: AbortController;
   operation: string;
   /** `next` messages sent. */
   events: number;
 }
 
-type SocketExtra = Extra & Partial<{ state: ConnectionState }>;
+/** What graphql-ws's callbacks get of a socket: ws's, the socket as the gateway checks it, and its state once initialised. */
+export type SocketExtra = Extra & { connection: Connection<SocketOperation> } & Partial<{ state: ConnectionState }>;
 type Enveloped = ReturnType<Gateway['yoga']['getEnveloped']>;
 /** What onSubscribe prepared for the arguments it returns: graphql-ws hands the same object to execute or subscribe. */
-type Prepared = { enveloped: Enveloped; request: Request; record: RequestRecord };
+type Prepared = { enveloped: Enveloped; request: Request; operation: SocketOperation; connection: Connection<SocketOperation> };
 
 /** The media type whose stored answers a WebSocket query may be served (the response cache keys on `Accept`). */
 const ANSWER_TYPE = 'application/graphql-response+json';
@@ -61,14 +67,18 @@ const ANSWER_TYPE = 'application/graphql-response+json';
 /** graphql-ws's server options: every callback of the protocol, over `gateway`'s yoga. */
 export function createSocketOperations(gateway: Gateway, config: WebSocketConfig, logger: Logger): ServerOptions<ConnectionInitMessage['payload'], SocketExtra> {
   const checkConnection = createConnectionCheck(config.apiKeys);
+  const maxOperations = config.webSocket.maxOperationsPerSocket;
   const url = `http://localhost${gateway.yoga.graphqlEndpoint}`;
   const prepared = new WeakMap<ExecutionArgs, Prepared>();
+  // Each operation by its `subscribe` message's payload, which graphql-ws hands back to onComplete: exact, whatever its id.
+  const byPayload = new WeakMap<SubscribePayload, SocketOperation>();
 
   const run = async (args: ExecutionArgs, how: 'execute' | 'subscribe') => {
-    const { enveloped, request, record } = prepared.get(args)!;
+    const { enveloped, request, operation, connection } = prepared.get(args)!;
     try {
-      const result = (await runInRequest(record, () => enveloped[how](args))) as ExecutionResult | AsyncIterable<ExecutionResult>;
-      if (Symbol.asyncIterator in result) return endingWithMaskedError(result);
+      const result = (await runInRequest(operation.record, () => enveloped[how](args))) as ExecutionResult | AsyncIterable<ExecutionResult>;
+      // Held to be ended with its operation: graphql-ws's own table may have lost it (websocket-registry.ts).
+      if (Symbol.asyncIterator in result) return connection.operations.adopt(operation, endingWithMaskedError(result));
       // A response-cache hit stops execution with an empty result: the stored answer is HTTP's bytes.
       const stored = storedAnswerServed(request);
       return stored === undefined ? result : (JSON.parse(new TextDecoder().decode(stored.body)) as ExecutionResult);
@@ -90,7 +100,7 @@ export function createSocketOperations(gateway: Gateway, config: WebSocketConfig
       schema: enveloped.schema, document, operationName: payload.operationName, variableValues: payload.variables,
       contextValue: await enveloped.contextFactory(),
     };
-    prepared.set(args, { enveloped, request, record: operation.record });
+    prepared.set(args, { enveloped, request, operation, connection: extra.connection });
     return args;
   }
 
@@ -107,20 +117,34 @@ export function createSocketOperations(gateway: Gateway, config: WebSocketConfig
       const verdict = checkConnection(ctx.extra.request, ctx.connectionParams);
       if ('refused' in verdict) {
         // graphql-ws closes with 4403 "Forbidden" after this; closing first says why (its close is then a no-op).
-        ctx.extra.socket.close(4403, verdict.refused);
+        ctx.extra.connection.shut(4403, verdict.refused);
         return false;
       }
-      ctx.extra.state = { client: verdict.client, operations: new Map() };
+      ctx.extra.state = { client: verdict.client };
       return true;
     },
     async onSubscribe(ctx, id, payload) {
+      const { connection } = ctx.extra;
       const state = ctx.extra.state!;
-      const operation = startOperation(state, payload, logger);
+      const operation = startOperation(id, state, payload, logger);
+      byPayload.set(payload, operation);
       const refused = (errors: readonly GraphQLError[]) => {
+        connection.operations.remove(operation);
         for (const error of errors) operation.record.errorCodes.add(codeOf(error));
         count(operation, 'refused');
         return errors;
       };
+      // The client completed it or left while it was admitted: nobody is told (graphql-ws sends nothing for it now).
+      const dropped = () => {
+        connection.operations.remove(operation);
+        count(operation, 'done');
+        return [coded('The operation ended before it ran', 'OPERATION_ENDED')];
+      };
+      if (!connection.usable()) return dropped();
+      if (connection.operations.size >= maxOperations) {
+        return refused([coded(`Too many operations on this connection: at most ${maxOperations} may run at once; complete one first`, 'TOO_MANY_OPERATIONS')]);
+      }
+      connection.operations.add(operation);
       if (!(await gateway.rateLimit.admit(state.client, ctx.extra.request))) {
         return refused([coded('Too many requests: the rate limit allows no more operations now; retry later', 'RATE_LIMITED')]);
       }
@@ -129,14 +153,15 @@ export function createSocketOperations(gateway: Gateway, config: WebSocketConfig
       try {
         const args = await prepare(ctx.extra, operation, payload, query);
         if (Array.isArray(args)) return refused(args);
-        state.operations.set(id, operation);
+        // Checked last, just before it runs: the admission awaited, and the socket may have stopped reading meanwhile.
+        if (operation.ended || !connection.usable()) return dropped();
         return args as ExecutionArgs;
       } catch (error) {
         return refused([masked(error)]);
       }
     },
-    onNext(ctx, id, _payload, _args, result) {
-      const operation = ctx.extra.state?.operations.get(id);
+    onNext(_ctx, _id, _payload, args, result) {
+      const operation = prepared.get(args)?.operation;
       if (operation !== undefined) {
         operation.events += 1;
         for (const error of result.errors ?? []) operation.record.errorCodes.add(codeOf(error));
@@ -144,16 +169,13 @@ export function createSocketOperations(gateway: Gateway, config: WebSocketConfig
       return { ...result, ...(result.errors && { errors: result.errors.map(formatted) }) };
     },
     onError: (_ctx, _id, _payload, errors) => errors.map(formatted),
-    onComplete(ctx, id) {
-      const operation = ctx.extra.state?.operations.get(id);
+    // graphql-ws ended the operation: it ran to its end, the client completed it, or its socket closed.
+    onComplete(ctx, _id, payload) {
+      const operation = byPayload.get(payload);
       if (operation === undefined) return;
-      ctx.extra.state!.operations.delete(id);
+      ctx.extra.connection.operations.remove(operation);
       operation.controller.abort(new Error('the operation ended'));
       count(operation, 'done');
-    },
-    // graphql-ws ends every operation of a closed socket (onComplete follows); this tells their loads first.
-    onClose(ctx) {
-      for (const operation of ctx.extra.state?.operations.values() ?? []) operation.controller.abort(new Error('the client disconnected'));
     },
   };
 }
@@ -161,13 +183,13 @@ export function createSocketOperations(gateway: Gateway, config: WebSocketConfig
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 
 // Private: an operation that just arrived, with its record (a request's, known by the connection's client).
-function startOperation(state: ConnectionState, payload: SubscribePayload, logger: Logger): SocketOperation {
+function startOperation(id: string, state: ConnectionState, payload: SubscribePayload, logger: Logger): SocketOperation {
   const record = createRequestRecord(requestIdFrom(undefined), logger);
   record.graphql = true;
   record.client = state.client;
   const name = payload.operationName;
   const operation = typeof name === 'string' && GRAPHQL_NAME.test(name) ? name : 'anonymous';
-  return { record, controller: new AbortController(), operation, events: 0 };
+  return { id, record, controller: new AbortController(), ended: false, operation, events: 0 };
 }
 
 // Private: the operation's log line, as the request log writes an HTTP request's (no status: none was sent).

@@ -4,12 +4,17 @@
  * Queries and subscriptions both run, through the guards and the GraphQL of an HTTP request
  * (websocket-operations.ts).
  *
- * - An upgrade to any other path gets 404; one while the gateway stops, 503. A client that does
+ * - An upgrade to any other path gets 404; one while the gateway stops, 503. An upgrade takes one
+ *   request from the client's rate-limit bucket, and a place among its sockets
+ *   (`WS_MAX_SOCKETS_PER_CLIENT`): 429 when it cannot (websocket-upgrade.ts). A client that does
  *   not offer the `graphql-transport-ws` subprotocol is closed with 4406, one that sends no
  *   `connection_init` within 3 s with 4408 (graphql-ws's codes).
- * - A message larger than `MAX_REQUEST_BODY_BYTES` closes its socket with 1009 (ws's limit).
- * - Every socket is pinged every `keepAliveMs`; one that has not answered by the next ping is cut
- *   off, and its operations end as a disconnect ends them.
+ * - A message larger than `MAX_REQUEST_BODY_BYTES` closes its socket with 1009 (ws's limit); a
+ *   client that does not read what it is sent (`WS_MAX_BUFFERED_BYTES`), with 1008; a `subscribe`
+ *   of an id still in use, with 4409 (websocket-connection.ts).
+ * - Every socket is pinged every `keepAliveMs`; one that has not answered the ping by the next one
+ *   is cut off. Whenever a socket closes, every operation on it ends and every stream it started
+ *   is ended (websocket-registry.ts).
  * - `close()` (SIGTERM) closes every socket with 1001 "going away", so clients know to reconnect
  *   elsewhere, and resolves once their subscriptions have ended.
  *
@@ -22,14 +27,16 @@
  * authenticates no client by cookie, so a page on another origin gains nothing a script
  * anywhere else could not do (it must still present an API key).
  */
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
-import { WebSocket, WebSocketServer } from 'ws';
+import { handleProtocols, makeServer } from 'graphql-ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Gateway } from '../gateway.js';
 import type { Logger } from '../logger.js';
+import { createConnection, keepAlive } from './websocket-connection.js';
 import type { WebSocketConfig } from './websocket-guards.js';
-import { createSocketOperations } from './websocket-operations.js';
+import { createSocketOperations, type SocketOperation } from './websocket-operations.js';
+import { createUpgradeAdmission, refuse } from './websocket-upgrade.js';
 
 export type { WebSocketConfig } from './websocket-guards.js';
 
@@ -42,6 +49,8 @@ export interface WebSocketOptions {
 export interface WebSocketTransport {
   /** Sockets open now. */
   readonly connections: number;
+  /** Operations of every socket being admitted or running now (closed sockets' included until they have ended). */
+  readonly operations: number;
   /**
    * Refuses new upgrades, closes every socket with 1001 ("going away") and resolves once each
    * has closed and its operations have ended; sockets still open after `graceMs` (default 1000)
@@ -53,8 +62,6 @@ export interface WebSocketTransport {
 const KEEP_ALIVE_MS = 12_000;
 /** How long a close waits for the clients' closing handshakes, in ms. */
 const CLOSE_GRACE_MS = 1000;
-/** How long a refused upgrade's socket stays open for its answer to arrive, in ms. */
-const REFUSAL_LINGER_MS = 1000;
 
 /** Serves GraphQL over WebSocket on `server`'s upgrades to the GraphQL endpoint. */
 export function attachWebSocket(server: Server, gateway: Gateway, config: WebSocketConfig, options: WebSocketOptions): WebSocketTransport {
@@ -66,14 +73,26 @@ export function attachWebSocket(server: Server, gateway: Gateway, config: WebSoc
   const ends = new Set<Promise<void>>();
   let closing: Promise<void> | undefined;
 
+  const admit = createUpgradeAdmission(gateway, config);
+  let operations = 0;
+  const tally = (change: number) => void (operations += change);
+
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (closing !== undefined) return refuse(socket, 503, 'SHUTTING_DOWN', 'The gateway is shutting down');
     if (pathOf(request.url) !== endpoint) return refuse(socket, 404, 'NOT_FOUND', `GraphQL over WebSocket is served at ${endpoint} only`);
-    sockets.handleUpgrade(request, socket, head, (ws) => {
-      const end = serve(ws, request);
-      ends.add(end);
-      void end.finally(() => ends.delete(end));
-    });
+    const proceed = (admitted: boolean) => {
+      if (!admitted) return;
+      // The verdict may have come from Redis while the gateway began to stop.
+      if (closing !== undefined) return refuse(socket, 503, 'SHUTTING_DOWN', 'The gateway is shutting down');
+      sockets.handleUpgrade(request, socket, head, (ws) => {
+        const end = serve(ws, request);
+        ends.add(end);
+        void end.finally(() => ends.delete(end));
+      });
+    };
+    const admitted = admit(request, socket);
+    if (admitted instanceof Promise) void admitted.then(proceed);
+    else proceed(admitted);
   };
   server.on('upgrade', upgrade);
 
@@ -81,25 +100,18 @@ export function attachWebSocket(server: Server, gateway: Gateway, config: WebSoc
   function serve(socket: WebSocket, request: IncomingMessage): Promise<void> {
     // ws closes the socket itself, with its code (1009: too large, 1002: malformed), after this.
     socket.on('error', (error) => logger.debug({ err: error }, 'WebSocket client error'));
+    const connection = createConnection<SocketOperation>(socket, { logger, maxBufferedBytes: config.webSocket.maxBufferedBytes, tally });
     const stopPinging = keepAlive(socket, keepAliveMs);
     const closed = graphqlWs.opened({
       protocol: socket.protocol,
-      send: (data) => new Promise<void>((resolve) => {
-        // A socket closing meanwhile is the client leaving: its operations end with the close.
-        if (socket.readyState !== WebSocket.OPEN) return resolve();
-        socket.send(data, () => resolve());
-      }),
-      close: (code, reason) => socket.close(code, reason),
-      onMessage: (handle) => socket.on('message', (data) => {
-        handle(String(data)).catch((error: unknown) => {
-          logger.error({ err: error }, 'WebSocket message handling failed');
-          socket.close(CloseCode.InternalServerError, 'Internal server error');
-        });
-      }),
-    }, { socket, request });
+      send: connection.send,
+      close: connection.shut,
+      onMessage: (handle) => socket.on('message', (data) => connection.receive(String(data), handle)),
+    }, { socket, request, connection });
     return new Promise((resolve) => {
       socket.once('close', (code, reason) => {
         stopPinging();
+        connection.shut(code, String(reason));
         closed(code, String(reason)).catch((error: unknown) => logger.error({ err: error }, 'WebSocket close handling failed')).finally(resolve);
       });
     });
@@ -108,6 +120,9 @@ export function attachWebSocket(server: Server, gateway: Gateway, config: WebSoc
   return {
     get connections() {
       return sockets.clients.size;
+    },
+    get operations() {
+      return operations;
     },
     close(graceMs = CLOSE_GRACE_MS) {
       closing ??= (async () => {
@@ -125,30 +140,7 @@ export function attachWebSocket(server: Server, gateway: Gateway, config: WebSoc
   };
 }
 
-// Private: pings the socket every `intervalMs`; one that has not answered by the next ping is cut off.
-function keepAlive(socket: WebSocket, intervalMs: number): () => void {
-  if (!(intervalMs > 0) || !Number.isFinite(intervalMs)) return () => {};
-  let answered = true;
-  socket.on('pong', () => (answered = true));
-  const timer = setInterval(() => {
-    if (!answered) return void socket.terminate();
-    answered = false;
-    socket.ping();
-  }, intervalMs);
-  return () => clearInterval(timer);
-}
-
 // Private: the path of a request target (`/graphql?x=1` → `/graphql`).
 function pathOf(target: string | undefined): string {
   return (target ?? '').split('?', 1)[0]!;
-}
-
-// Private: an upgrade refused in plain HTTP, with the body every other refusal has.
-function refuse(socket: Duplex, status: number, code: string, message: string): void {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
-  if (!socket.writable) return void socket.destroy();
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`);
-  // Destroyed a moment later, not at once: the answer must reach the client first (server.ts's lingering close).
-  socket.on('error', () => {}).resume();
-  setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
 }

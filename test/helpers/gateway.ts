@@ -8,7 +8,7 @@ import { upstreamConfigFor } from '../../src/demo.js';
 import { createGateway, type Gateway } from '../../src/gateway.js';
 import { createLogger } from '../../src/logger.js';
 import { listen } from '../../src/server.js';
-import { attachWebSocket } from '../../src/transport/websocket.js';
+import { attachWebSocket, type WebSocketTransport } from '../../src/transport/websocket.js';
 import {
   createMockUpstream,
   type MockUpstream,
@@ -38,6 +38,8 @@ export interface Harness {
   logs: string[];
   /** The gateway itself (its yoga instance), for tests that watch which path served a request. */
   gateway: Gateway;
+  /** GraphQL over WebSocket: its sockets and operations open now. */
+  websocket: WebSocketTransport;
   /** POSTs a query to /graphql and returns the parsed body (`data` untyped: tests compare it). */
   query(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<any>>;
   /** Stops the gateway (and the mock, when the harness started it). */
@@ -59,6 +61,8 @@ export interface HarnessOptions {
   wallClock?: () => number;
   /** Serve common requests on the lean path (src/lean-path/). Default true, as deployed. */
   leanPath?: boolean;
+  /** WebSocket pings' interval, in ms (attachWebSocket's `keepAliveMs`). Default its own. */
+  keepAliveMs?: number;
 }
 
 export function createManualClock(start = 1_000_000): ManualClock {
@@ -86,7 +90,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
     { logger, clock, wallClock: options.wallClock, demoPageDirectory: options.demoPageDirectory, leanPath: options.leanPath },
   );
   const server = await listen(gateway.serve, { ...config, port: 0, host: '127.0.0.1' });
-  const websocket = attachWebSocket(server.server, gateway, config, { logger });
+  const websocket = attachWebSocket(server.server, gateway, config, { logger, keepAliveMs: options.keepAliveMs });
 
   return {
     mock,
@@ -95,6 +99,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
     clock,
     logs,
     gateway,
+    websocket,
     async query(query, variables) {
       const response = await fetch(`${server.url}/graphql`, {
         method: 'POST',

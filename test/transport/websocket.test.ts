@@ -188,9 +188,10 @@ describe('GraphQL over WebSocket: API keys', () => {
 });
 
 describe('GraphQL over WebSocket: rate limit', () => {
-  it('counts each operation as a request: with 2 per minute, the third is refused with RATE_LIMITED', async () => {
-    const gateway = await start({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
-    const client = connect(gateway);
+  it('counts the upgrade and each operation as a request: with 3 per minute, the third operation is refused with RATE_LIMITED', async () => {
+    const gateway = await start({ env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    // One socket for all three (a lazy client would open one per operation).
+    const client = connect(gateway, { lazy: false, onNonLazyError: () => {} });
     expect((await run(client, CITIES)).results[0]?.data).toBeTruthy();
     expect((await run(client, CITIES)).results[0]?.data).toBeTruthy();
     const third = await run(client, CITIES);
@@ -312,7 +313,7 @@ describe('GraphQL over WebSocket: live stock subscriptions', () => {
   });
 
   it('serves 100 subscribers of one site across SSE and WebSocket from one upstream call per round, and each gets the change', async () => {
-    const gateway = await start({ env: ENV });
+    const gateway = await start({ env: { ...ENV, WS_MAX_SOCKETS_PER_CLIENT: '100' } });
     const site = gateway.mock.catalog.sites[0]!;
     const all = Array.from({ length: 100 }, (_, i) => (i % 2 === 0 ? subscribeOverSocket(gateway, site.code) : subscribeOverSse(gateway, site.code)));
     const firsts = await Promise.all(all.map((subscriber) => subscriber.received(1)));

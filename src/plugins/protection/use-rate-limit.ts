@@ -60,12 +60,14 @@ export interface RateLimit {
    * hands to yoga is not counted again there, and a refused one gets the plugin's 429.
    */
   admit(client: string | undefined, req: IncomingMessage): boolean | Promise<boolean>;
+  /** As `admit`, with the seconds until the bucket has one when it has none (a WebSocket upgrade's 429 says them), and nothing kept. */
+  take(client: string | undefined, req: IncomingMessage): TakeResult | Promise<TakeResult>;
 }
 
 type Verdict = TakeResult | Promise<TakeResult>;
 
 export function createRateLimit(perMinute: number, options: RateLimitOptions = {}): RateLimit {
-  if (perMinute === 0) return { plugin: {}, admit: () => true };
+  if (perMinute === 0) return { plugin: {}, admit: () => true, take: () => ({ allowed: true }) };
   const { batchingLimit = Number.POSITIVE_INFINITY, shared, addressOf = socketAddress, ...bucketOptions } = options;
   const buckets = createTokenBuckets({ ...bucketOptions, capacity: perMinute, refillMs: MINUTE_MS });
   const fleet = shared?.(perMinute, MINUTE_MS);
@@ -81,6 +83,7 @@ export function createRateLimit(perMinute: number, options: RateLimitOptions = {
   };
   const clientOf = (serverContext: unknown) => clientKey(currentRequest()?.client, requestOf(serverContext), addressOf);
   return {
+    take: (client, req) => take(clientKey(client, req, addressOf)),
     admit(client, req) {
       const verdict = take(clientKey(client, req, addressOf));
       return verdict instanceof Promise ? verdict.then((taken) => keep(req, taken)) : keep(req, verdict);
