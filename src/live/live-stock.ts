@@ -6,35 +6,36 @@
  * - `productStock`: from every site (the page plan): at once from the catalog index when it is
  *   on, else from the first round; then on every change of the total or the lanes shown.
  * - `stockAlerts`: compares each lane with the previous round (the first round after the
- *   subscription starts is the baseline) and sends one event per crossing.
+ *   subscription starts is the baseline) and sends one event per crossing; named sites the
+ *   upstream does not know are dropped (named-sites.ts).
  *
  * A failed read sends one error event (`extensions.code`) and the subscription stays; the next
- * good read is sent whatever it holds, so the subscriber knows it is current again. Limits:
- * `LIVE_MAX_SUBSCRIPTIONS` in all and `LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT` per client, refused
- * with `TOO_MANY_SUBSCRIPTIONS`. `close()` ends every subscription (the transports tell their
- * clients that it completed), as SIGTERM does.
+ * good read is sent whatever it holds, so the subscriber knows it is current again. Limits
+ * (limits.ts): subscriptions and watched keys, in all and per client, checked and taken when a
+ * subscription is asked for, refused with `TOO_MANY_SUBSCRIPTIONS` or `TOO_MANY_WATCHED_KEYS`.
+ * `close()` ends every subscription (the transports tell their clients that it completed), as
+ * SIGTERM does.
  */
 import { GraphQLError } from 'graphql';
 import { Repeater } from 'graphql-yoga';
 import type { SitesCatalog } from '../catalog/catalog.js';
-import type { LiveConfig } from '../config.js';
 import type { ProductStockModel, StockAlertModel } from '../resolvers/models.js';
 import { isUpstreamError } from '../upstream/errors.js';
 import type { SiteRecord } from '../upstream/records.js';
+import { createPlaces, type LiveField, type LiveLimits, type Place } from './limits.js';
+import { watchNamedSites } from './named-sites.js';
 import { catalogOf, crossings, laneStocks, productStockOf, type AlertQuery, type LaneStocks, type ProductStockQuery } from './projections.js';
 import { fingerprintOf, type AllSitesRead, type SitePoller, type SiteRead } from './site-poller.js';
+import { ALL_SITES_KEY, siteKey } from './watch-loop.js';
 
-/** The live subscription fields. */
-export type LiveField = 'siteStock' | 'productStock' | 'stockAlerts';
+export { TOO_MANY_SUBSCRIPTIONS, TOO_MANY_WATCHED_KEYS, type LiveField } from './limits.js';
 
-/** One event of a subscription: a value, or an error (the subscription survives it, but for `NOT_FOUND`). */
+/** One event of a subscription: a value, or an error (the subscription survives it, but for a `NOT_FOUND` that leaves nothing to watch). */
 export type LiveEvent<T> = { value: T } | { error: GraphQLError };
-
-export const TOO_MANY_SUBSCRIPTIONS = 'TOO_MANY_SUBSCRIPTIONS';
 
 export interface LiveStockOptions {
   poller: SitePoller;
-  limits: Pick<LiveConfig, 'maxSubscriptions' | 'maxSubscriptionsPerClient'>;
+  limits: LiveLimits;
   /** A site as the shared cache has it (loading it when it has not): `siteStock`'s first event. */
   site(code: string): Promise<SiteRecord | null>;
   /** The catalog index's sites, when it is on: `productStock`'s first event. */
@@ -49,46 +50,58 @@ export interface LiveStock {
   siteStock(code: string, client: string): AsyncIterable<LiveEvent<SiteRecord>>;
   productStock(query: ProductStockQuery, client: string): AsyncIterable<LiveEvent<ProductStockModel>>;
   stockAlerts(query: AlertQuery, client: string): AsyncIterable<LiveEvent<StockAlertModel>>;
-  /** Subscriptions open now, by field. */
+  /** Subscriptions open now, by field (admitted and not yet ended, started or not). */
   subscriptions(): Record<LiveField, number>;
   /** Ends every subscription. */
   close(): void;
 }
 
-export function createLiveStock(options: LiveStockOptions): LiveStock {
-  const { poller, limits } = options;
-  const now = options.now ?? (() => new Date());
-  const open = new Set<{ field: LiveField; client: string; stop: () => void }>();
-  const perClient = new Map<string, number>();
+/** What a subscription's `start` is given: how to send an event, how to end, and its place. */
+type Start<T> = (send: (event: LiveEvent<T>) => void, end: () => void, place: Place) => () => void;
 
-  // Private: a subscription's stream; `start` begins watching and returns what stops it. Checked
-  // against the limits when the subscription is asked for, so a refusal costs nothing.
-  function stream<T>(field: LiveField, client: string, start: (send: (event: LiveEvent<T>) => void, end: () => void) => () => void): AsyncIterable<LiveEvent<T>> {
-    if (open.size >= limits.maxSubscriptions) throw tooMany(`${limits.maxSubscriptions} live subscriptions are open on this gateway, its limit`);
-    if ((perClient.get(client) ?? 0) >= limits.maxSubscriptionsPerClient) {
-      throw tooMany(`this client holds ${limits.maxSubscriptionsPerClient} live subscriptions, the most one client may`);
-    }
-    // Counted once the stream runs: a stream nobody reads (its client left first) holds nothing.
-    return new Repeater<LiveEvent<T>>(async (push, stop) => {
-      const entry = { field, client, stop: () => stop() };
-      open.add(entry);
-      perClient.set(client, (perClient.get(client) ?? 0) + 1);
-      const send = (event: LiveEvent<T>) => {
-        options.onEvent?.(field);
-        push(event).catch(() => undefined); // a subscriber gone meanwhile
-      };
-      const unwatch = start(send, () => stop());
-      await stop;
-      unwatch();
-      open.delete(entry);
-      const left = (perClient.get(client) ?? 1) - 1;
-      if (left === 0) perClient.delete(client);
-      else perClient.set(client, left);
+export function createLiveStock(options: LiveStockOptions): LiveStock {
+  const { poller } = options;
+  const now = options.now ?? (() => new Date());
+  const places = createPlaces(options.limits);
+  // How to end each subscription whose place is held, for `close()`.
+  const stops = new Map<Place, () => void>();
+
+  // Private: a subscription's stream over `keys`; `start` begins watching and returns what stops
+  // it. Its place is taken now, with the check (a refusal costs nothing), and given back once
+  // when the stream ends, or when it is returned or thrown into before it ever ran (a Repeater
+  // that never ran does not run its executor, so the iterator itself gives the place back).
+  function stream<T>(field: LiveField, client: string, keys: readonly string[], start: Start<T>): AsyncIterable<LiveEvent<T>> {
+    const place = places.take(field, client, keys);
+    const release = () => {
+      stops.delete(place);
+      place.release();
+    };
+    const repeater = new Repeater<LiveEvent<T>>(async (push, stop) => {
+      stops.set(place, () => stop());
+      try {
+        const send = (event: LiveEvent<T>) => {
+          options.onEvent?.(field);
+          push(event).catch(() => undefined); // a subscriber gone meanwhile
+        };
+        const unwatch = start(send, () => stop(), place);
+        await stop;
+        unwatch();
+      } finally {
+        release();
+      }
     });
+    const iterator: AsyncIterableIterator<LiveEvent<T>> = {
+      next: () => repeater.next(),
+      return: (value?: unknown) => repeater.return(value).finally(release),
+      throw: (error?: unknown) => repeater.throw(error).finally(release),
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    stops.set(place, () => void repeater.return().catch(() => undefined).finally(release));
+    return iterator;
   }
 
   return {
-    siteStock: (code, client) => stream<SiteRecord>('siteStock', client, (send, end) => {
+    siteStock: (code, client) => stream<SiteRecord>('siteStock', client, [siteKey(code)], (send, end) => {
       let last: string | undefined;
       let failing = false;
       const take = (read: SiteRead) => {
@@ -116,7 +129,7 @@ export function createLiveStock(options: LiveStockOptions): LiveStock {
       return unwatch;
     }),
 
-    productStock: (query, client) => stream<ProductStockModel>('productStock', client, (send) => {
+    productStock: (query, client) => stream<ProductStockModel>('productStock', client, [ALL_SITES_KEY], (send) => {
       let last: string | undefined;
       let failing = false;
       const take = (catalog: SitesCatalog) => {
@@ -136,53 +149,35 @@ export function createLiveStock(options: LiveStockOptions): LiveStock {
       return unwatch;
     }),
 
-    stockAlerts: (query, client) => stream<StockAlertModel>('stockAlerts', client, (send) => {
-      let previous: LaneStocks | undefined;
-      let failing = false;
-      const take = (sites: readonly (SiteRecord | null)[]) => {
-        failing = false;
-        if (previous !== undefined) for (const alert of crossings(previous, sites, query, now())) send({ value: alert });
-        previous = laneStocks(sites, query);
-      };
-      const fail = (error: unknown) => {
-        if (!failing) send({ error: liveError(error) });
-        failing = true;
-      };
+    stockAlerts: (query, client) => {
       // Named sites without a city: their detail each round; else every site's pages.
-      if (query.siteCodes === undefined || query.cityCode !== undefined) {
-        return poller.watchAll((read) => ('sites' in read ? take(read.sites) : fail(read.error)));
-      }
-      return watchEach([...query.siteCodes], take, fail);
-    }),
+      const named = query.siteCodes !== undefined && query.cityCode === undefined ? [...query.siteCodes] : undefined;
+      return stream<StockAlertModel>('stockAlerts', client, named?.map(siteKey) ?? [ALL_SITES_KEY], (send, end, place) => {
+        let previous: LaneStocks | undefined;
+        let failing = false;
+        const take = (sites: readonly SiteRecord[]) => {
+          failing = false;
+          if (previous !== undefined) for (const alert of crossings(previous, sites, query, now())) send({ value: alert });
+          previous = laneStocks(sites, query);
+        };
+        const fail = (error: unknown) => {
+          if (!failing) send({ error: liveError(error) });
+          failing = true;
+        };
+        if (named === undefined) return poller.watchAll((read) => ('sites' in read ? take(read.sites) : fail(read.error)));
+        return watchNamedSites(poller, named, place, { take, fail, notFound: (error) => send({ error }), end });
+      });
+    },
 
     subscriptions() {
       const counts: Record<LiveField, number> = { siteStock: 0, productStock: 0, stockAlerts: 0 };
-      for (const entry of open) counts[entry.field] += 1;
+      for (const place of places.open()) counts[place.field] += 1;
       return counts;
     },
     close() {
-      for (const entry of [...open]) entry.stop();
+      for (const stop of [...stops.values()]) stop();
     },
   };
-
-  // Private: the named sites' reads of one round, together, once every one of them has arrived.
-  function watchEach(codes: string[], take: (sites: (SiteRecord | null)[]) => void, fail: (error: unknown) => void): () => void {
-    let round = new Map<string, SiteRead>();
-    const unwatches = codes.map((code) => poller.watchSite(code, (read) => {
-      round.set(code, read);
-      if (round.size < codes.length) return;
-      const reads = codes.map((c) => round.get(c)!);
-      round = new Map();
-      const failed = reads.find((r): r is { error: unknown } => 'error' in r);
-      if (failed) fail(failed.error);
-      else take(reads.map((r) => (r as { site: SiteRecord | null }).site));
-    }));
-    return () => unwatches.forEach((unwatch) => unwatch());
-  }
-}
-
-function tooMany(why: string): GraphQLError {
-  return new GraphQLError(`Too many live subscriptions: ${why}; end one first`, { extensions: { code: TOO_MANY_SUBSCRIPTIONS } });
 }
 
 // Private: what a subscriber is told of a failed read: the upstream error's code, never its details.

@@ -1,7 +1,8 @@
 /**
  * The live stock as the gateway builds it: one poller over the upstream (with `REDIS_URL`, one
- * that shares the polling with the other replicas: fleet-poller.ts), the subscriptions over it,
- * and their metrics.
+ * that shares the polling with the other replicas: fleet-poller.ts), held to its share of the
+ * upstream's slots (poll-share.ts) and priced by what the loaders know of the site list, the
+ * subscriptions over it, and their metrics.
  */
 import type { CatalogIndex } from '../catalog/catalog-index.js';
 import type { LiveConfig } from '../config.js';
@@ -11,20 +12,25 @@ import type { LiveBus } from '../redis/live-bus.js';
 import type { UpstreamApi } from '../upstream/api.js';
 import { createFleetPoller } from './fleet-poller.js';
 import { createLiveStock, type LiveStock } from './live-stock.js';
+import { limitApi, pollConcurrency } from './poll-share.js';
 import { createSitePoller, type PollRound, type SitePoller } from './site-poller.js';
 
 export interface Live extends LiveStock {
   poller: SitePoller;
 }
 
-export function createLive(config: LiveConfig, { api, sources, index, metrics, bus }: {
+export function createLive(config: LiveConfig, { api, sources, index, metrics, bus, upstreamMaxConcurrency }: {
   api: UpstreamApi; sources: Sources; index: CatalogIndex | undefined; metrics: GatewayMetrics;
   /** With `REDIS_URL`: the replicas share the polling through it. */
   bus?: LiveBus;
+  /** `UPSTREAM_MAX_CONCURRENCY`: the polls may hold a quarter of these slots (poll-share.ts). */
+  upstreamMaxConcurrency: number;
 }): Live {
   const options = {
-    api, intervalMs: config.pollS * 1000, pageSize: WALK_PAGE_SIZE, onRound: (round: PollRound) => metrics.liveRound(round),
+    api: limitApi(api, pollConcurrency(upstreamMaxConcurrency)),
+    intervalMs: config.pollS * 1000, pageSize: WALK_PAGE_SIZE, onRound: (round: PollRound) => metrics.liveRound(round),
     knownCap: () => sources.facts('sitesWithPoints').cap,
+    knownTotal: () => sources.facts('sitesWithPoints').total ?? sources.facts('sites').total,
   };
   const poller = bus ? createFleetPoller({ ...options, bus }) : createSitePoller(options);
   const stock = createLiveStock({

@@ -5,7 +5,13 @@
  *
  * The cheaper plan: one site-detail call per site, or, when every site is wanted or more sites
  * are wanted than list pages would cost, one list-with-points call per page (`pageSize` sites a
- * page). What the page plan costs is known once a walk has been made; until then, details.
+ * page, or the cap). What the page plan costs: the pages of the last walk; before any walk, the
+ * list's size as the loaders know it (`knownTotal`, `knownCap`); knowing nothing, a probe of
+ * page 1 (which tells the total, and is the walk's first page if it walks) once a few sites are
+ * wanted (without it, 3,000 watched sites cost 3,000 detail calls a round until a walk is made).
+ *
+ * A walk tells which sites exist: a code it does not bring is unknown (null), as a detail would
+ * say, unless the walk had items too broken to read; then those codes are asked for by detail.
  */
 import { readAll, type CapState } from '../loaders/page-range.js';
 import type { SiteRecord } from '../upstream/records.js';
@@ -62,15 +68,24 @@ export interface SiteReaderOptions {
   pageSize: number;
   /** The page-size cap the loaders learnt of list-with-points, if any: a walk then asks for whole pages at once. */
   knownCap?(): number | undefined;
+  /** Sites in the list as the loaders last saw it, if they did: prices the page plan before any walk. */
+  knownTotal?(): number | undefined;
 }
 
-/** A reader over `api`; it remembers how many pages a walk took, to price the page plan. */
-export function createSiteReader({ api, pageSize, knownCap }: SiteReaderOptions): SiteReader {
-  // Pages of the last walk: what the page plan costs, known once a walk has been made.
+/** Sites wanted from which, the list's size unknown, one probe of page 1 is worth it (as for products: loaders/sources.ts). */
+const PROBE_MIN = 3;
+
+type Page = Awaited<ReturnType<PollerApi['listSitesWithPoints']>>;
+
+/** A reader over `api`; it remembers what its walks and probes learnt of the list, to price the page plan. */
+export function createSiteReader({ api, pageSize, knownCap, knownTotal }: SiteReaderOptions): SiteReader {
+  // Pages of the last walk: what the page plan costs, once a walk has been made.
   let knownPages: number | undefined;
+  // Sites in the list, as the last probe or walk page said.
+  let total: number | undefined;
   const cap: CapState = { cap: undefined };
 
-  async function details(codes: readonly string[]): Promise<SiteReads> {
+  async function details(codes: readonly string[], extraCalls = 0): Promise<SiteReads> {
     const reads = await Promise.all(codes.map(async (code): Promise<SiteRead> => {
       try {
         const site = await api.siteDetail(code);
@@ -80,23 +95,33 @@ export function createSiteReader({ api, pageSize, knownCap }: SiteReaderOptions)
       }
     }));
     const sites = new Map(codes.map((code, i) => [code, reads[i]!]));
-    return { sites, all: undefined, round: { calls: codes.length, failed: reads.some((read) => 'error' in read), plan: 'detail' } };
+    return { sites, all: undefined, round: { calls: codes.length + extraCalls, failed: reads.some((read) => 'error' in read), plan: 'detail' } };
   }
 
-  async function walk(codes: readonly string[], all: boolean): Promise<SiteReads> {
+  async function walk(codes: readonly string[], all: boolean, probe?: Page): Promise<SiteReads> {
     let read: AllSitesRead;
-    let calls = 0;
+    let calls = probe === undefined ? 0 : 1;
+    let pageOne = probe;
     // The list's page-size cap, as the loaders learn it (page-range.ts): a walk asks for pages the
-    // upstream will answer whole.
-    const fetchPage = (page: number, size: number) => {
+    // upstream will answer whole. The probe, if any, is the walk's first page.
+    const fetchPage = async (page: number, size: number) => {
+      if (page === 1 && pageOne !== undefined && (size === pageSize || size === pageOne.items.length)) {
+        const first = pageOne;
+        pageOne = undefined;
+        return first;
+      }
       calls += 1;
-      return api.listSitesWithPoints(page, size);
+      const result = await api.listSitesWithPoints(page, size);
+      total = result.total;
+      return result;
     };
     cap.cap ??= knownCap?.();
+    let broken = false;
     try {
       const items = await readAll(fetchPage, cap, pageSize);
       knownPages = calls;
       read = { sites: items.filter((site): site is SiteRecord => site !== null) };
+      broken = read.sites.length < items.length;
     } catch (error) {
       read = { error };
     }
@@ -106,13 +131,48 @@ export function createSiteReader({ api, pageSize, knownCap }: SiteReaderOptions)
       const site = byCode.get(code) ?? null;
       return [code, { site, fingerprint: fingerprintOf(site) }];
     }));
-    return { sites, all: all ? read : undefined, round: { calls, failed: 'error' in read, plan: 'pages' } };
+    // A code missing from a walk with broken items may be one of them: its detail tells.
+    const missing = broken ? codes.filter((code) => !byCode!.has(code)) : [];
+    const confirmed = missing.length > 0 ? await details(missing) : undefined;
+    for (const [code, site] of confirmed?.sites ?? []) sites.set(code, site);
+    const failed = 'error' in read || confirmed?.round.failed === true;
+    return { sites, all: all ? read : undefined, round: { calls: calls + (confirmed?.round.calls ?? 0), failed, plan: 'pages' } };
+  }
+
+  // Private: upstream calls a walk would take, if anything tells.
+  function walkCalls(): number | undefined {
+    if (knownPages !== undefined) return knownPages;
+    const sites = total ?? knownTotal?.();
+    if (sites === undefined) return undefined;
+    cap.cap ??= knownCap?.();
+    return Math.max(1, Math.ceil(sites / Math.min(pageSize, cap.cap ?? pageSize)));
+  }
+
+  // Private: page 1 of the list, when nothing tells what a walk costs: its total does, and an
+  // answer short of both the page and the list has met the cap (as page-range.ts learns it).
+  async function probeList(): Promise<Page | undefined> {
+    try {
+      const page = await api.listSitesWithPoints(1, pageSize);
+      total = page.total;
+      if (page.items.length > 0 && page.items.length < pageSize && page.items.length < page.total) cap.cap ??= page.items.length;
+      return page;
+    } catch {
+      return undefined;
+    }
   }
 
   return {
-    read(codes, all) {
-      const usePages = all || (knownPages !== undefined && codes.length > knownPages);
-      return usePages ? walk(codes, all) : details(codes);
+    async read(codes, all) {
+      if (all) return walk(codes, all);
+      let probe: Page | undefined;
+      let probed = 0;
+      if (walkCalls() === undefined && codes.length >= PROBE_MIN) {
+        probed = 1;
+        probe = await probeList();
+      }
+      const cost = walkCalls();
+      if (cost !== undefined && cost < codes.length) return walk(codes, false, probe);
+      return details(codes, probed);
     },
   };
 }

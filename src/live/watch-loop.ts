@@ -6,7 +6,13 @@
  *
  * What is watched is named by keys: `site:<code>` for a site, `all` for every site. The fleet
  * poller leases and publishes by these keys.
+ *
+ * Rounds are the gateway's own work, not a subscriber's: the timer starts when the first
+ * watcher arrives, inside that subscriber's request, whose async context (request record,
+ * trace) it would carry for good; so the timer is made, and every round run, in the context
+ * the loop was created in (at start-up, outside any request).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AllSitesRead, SitePoller, SiteRead, SiteReads } from './polling.js';
 
 /** The key of every site. */
@@ -54,17 +60,21 @@ export function createWatchLoop({ intervalMs, round, onForget }: WatchLoopOption
   const allWatchers = new Set<(read: AllSitesRead) => void>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  const outside = AsyncLocalStorage.snapshot();
 
   const watching = () => siteWatchers.size > 0 || allWatchers.size > 0;
   // The timer runs while something is watched, and never keeps the process alive on its own.
   const startOrStop = () => {
-    if (watching() && timer === undefined) timer = setInterval(() => void queueRound(), intervalMs).unref();
+    if (watching() && timer === undefined) timer = outside(() => setInterval(() => void queueRound(), intervalMs).unref());
     else if (!watching() && timer !== undefined) {
       clearInterval(timer);
       timer = undefined;
     }
   };
-  const queue = (task: () => Promise<void>): Promise<void> => (running = running.then(task, task).catch(() => undefined));
+  const queue = (task: () => Promise<void>): Promise<void> => {
+    const run = () => outside(task);
+    return (running = running.then(run, run).catch(() => undefined));
+  };
   const queueRound = () => queue(async () => {
     if (watching()) await round();
   });
