@@ -8,7 +8,7 @@
  * value cut short, `BAD_USER_INPUT`, HTTP 400: no check below ever reads a value of the wrong type.
  */
 import {
-  getOperationAST, getVariableValues, GraphQLError, Kind, type ExecutionArgs, type FragmentDefinitionNode,
+  getOperationAST, getVariableValues, GraphQLError, Kind, type ExecutionArgs, type ExecutionResult, type FragmentDefinitionNode,
   type OperationDefinitionNode,
 } from 'graphql';
 
@@ -62,4 +62,20 @@ function refusal(error: GraphQLError): GraphQLError {
     nodes: error.nodes,
     extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
   });
+}
+
+/** What a check before an operation does: nothing (it may run), or refuse it with a result. */
+export type OperationCheck<Context> = (args: ExecutionArgs & { contextValue: Context }, refuse: (result: ExecutionResult) => void) => void;
+
+/**
+ * The same check before an execution and before a subscription (a subscription's events run the
+ * same fields, so a check that only hooked `onExecute` would let a subscription skip it).
+ */
+export function beforeEveryOperation<Context>(check: OperationCheck<Context>): {
+  onExecute(payload: { args: ExecutionArgs & { contextValue: Context }; setResultAndStopExecution(result: ExecutionResult): void }): void;
+  onSubscribe(payload: { args: ExecutionArgs & { contextValue: Context }; setResultAndStopExecution(result: ExecutionResult): void }): void;
+} {
+  const hook = ({ args, setResultAndStopExecution }: { args: ExecutionArgs & { contextValue: Context }; setResultAndStopExecution(result: ExecutionResult): void }) =>
+    check(args, setResultAndStopExecution);
+  return { onExecute: hook, onSubscribe: hook };
 }

@@ -1,10 +1,11 @@
 /**
  * The live stock fields (live/live-stock.ts streams them): `subscribe` checks the arguments by
- * their rules and opens the stream; `resolve` turns each event into the field's value, or throws
- * its error, which the transport sends as an event with `errors`: the subscription goes on.
+ * their rules and opens the stream, each event of which resolves with fresh loaders, deadline and
+ * budget (context.ts); `resolve` turns each event into the field's value, or throws its error,
+ * which the transport sends as an event with `errors`: the subscription goes on.
  */
 import type { IncomingMessage } from 'node:http';
-import type { GatewayContext } from '../context.js';
+import { eachEventRenewing, type GatewayContext } from '../context.js';
 import type { ProductStockUpdateResolvers, SubscriptionResolvers } from '../generated/resolvers-types.js';
 import type { LiveEvent } from '../live/live-stock.js';
 import { clientKey, currentRequest } from '../observability/request-record.js';
@@ -12,15 +13,15 @@ import { ARGUMENT_RULES as RULES } from './argument-rules.js';
 
 export const Subscription: SubscriptionResolvers = {
   siteStock: {
-    subscribe: (_, args, context) => context.live.siteStock(RULES['Subscription.siteStock'](args), clientOf(context)),
+    subscribe: (_, args, context) => eachEventRenewing(context.live.siteStock(RULES['Subscription.siteStock'](args), clientOf(context)), context),
     resolve: valueOf,
   },
   productStock: {
-    subscribe: (_, args, context) => context.live.productStock(RULES['Subscription.productStock'](args), clientOf(context)),
+    subscribe: (_, args, context) => eachEventRenewing(context.live.productStock(RULES['Subscription.productStock'](args), clientOf(context)), context),
     resolve: valueOf,
   },
   stockAlerts: {
-    subscribe: (_, args, context) => context.live.stockAlerts(RULES['Subscription.stockAlerts'](args, context), clientOf(context)),
+    subscribe: (_, args, context) => eachEventRenewing(context.live.stockAlerts(RULES['Subscription.stockAlerts'](args, context), clientOf(context)), context),
     resolve: valueOf,
   },
 };

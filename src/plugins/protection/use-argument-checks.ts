@@ -1,5 +1,5 @@
 /**
- * Every argument of the operation that runs, checked before it runs, by the rules the resolvers
+ * Every argument of the operation that runs (a query's, or a subscription's), checked before it runs, by the rules the resolvers
  * use (resolvers/argument-rules.ts): root fields and nested ones (`Product.availability`,
  * `City.sites`, `Site.isOpen`, which would otherwise be reached only after their parent was
  * loaded), literals and variables alike. This plugin comes before the item limit and the
@@ -15,21 +15,19 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import { argumentRuleOf, type ArgumentSettings } from '../../resolvers/argument-rules.js';
 import type { RequestScope } from '../serving/use-request-scope.js';
-import { isRunning, runningOperation, type RunningOperation } from '../running-operation.js';
+import { beforeEveryOperation, isRunning, runningOperation, type RunningOperation } from '../running-operation.js';
 
 export type ArgumentCheckSettings = ArgumentSettings;
 
 export function useArgumentChecks(settings: ArgumentCheckSettings): Plugin<{ scope?: RequestScope }> {
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const running = runningOperation(args);
-      if (running === undefined) return;
-      const errors = isRunning(running) ? checkArguments(args.schema, running, settings) : running.errors;
-      if (errors.length === 0) return;
-      args.contextValue.scope?.dispose();
-      setResultAndStopExecution({ errors });
-    },
-  };
+  return beforeEveryOperation<{ scope?: RequestScope }>((args, refuse) => {
+    const running = runningOperation(args);
+    if (running === undefined) return;
+    const errors = isRunning(running) ? checkArguments(args.schema, running, settings) : running.errors;
+    if (errors.length === 0) return;
+    args.contextValue.scope?.dispose();
+    refuse({ errors });
+  });
 }
 
 interface Checker {

@@ -11,7 +11,8 @@
  * `pageSize`, and a list with no bound of its own (a site's points, a point's lanes) counts as
  * `UNBOUNDED_LIST_SIZE` entries. Each entry counts once, at every level:
  * `searchProducts(first: 100) { availability(first: 1000) { stock } }` is 100 + 100 × 1000.
- * Runs after the argument checks, so every bound it reads is within its own range.
+ * Runs after the argument checks, so every bound it reads is within its own range. A
+ * subscription is counted per event, before it starts: each event resolves its whole selection.
  */
 import {
   getArgumentValues, getNamedType, getNullableType, GraphQLError, isInterfaceType, isListType, isObjectType, Kind,
@@ -19,7 +20,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestScope } from '../serving/use-request-scope.js';
-import { isRunning, runningOperation, type RunningOperation } from '../running-operation.js';
+import { beforeEveryOperation, isRunning, runningOperation, type RunningOperation } from '../running-operation.js';
 
 export const ITEM_LIMIT_EXCEEDED = 'ITEM_LIMIT_EXCEEDED';
 
@@ -27,23 +28,21 @@ export const ITEM_LIMIT_EXCEEDED = 'ITEM_LIMIT_EXCEEDED';
 const UNBOUNDED_LIST_SIZE = 5;
 
 export function useItemLimit(maxItems: number): Plugin<{ scope?: RequestScope }> {
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const running = runningOperation(args);
-      if (!isRunning(running)) return;
-      const items = countItems(args.schema, running);
-      if (items <= maxItems) return;
-      args.contextValue.scope?.dispose();
-      setResultAndStopExecution({
-        errors: [
-          new GraphQLError(
-            `This operation could return about ${items} list entries, more than one operation may; ask for fewer (a smaller first or pageSize), or split it`,
-            { extensions: { code: ITEM_LIMIT_EXCEEDED, items } },
-          ),
-        ],
-      });
-    },
-  };
+  return beforeEveryOperation<{ scope?: RequestScope }>((args, refuse) => {
+    const running = runningOperation(args);
+    if (!isRunning(running)) return;
+    const items = countItems(args.schema, running);
+    if (items <= maxItems) return;
+    args.contextValue.scope?.dispose();
+    refuse({
+      errors: [
+        new GraphQLError(
+          `This operation could return about ${items} list entries, more than one operation may; ask for fewer (a smaller first or pageSize), or split it`,
+          { extensions: { code: ITEM_LIMIT_EXCEEDED, items } },
+        ),
+      ],
+    });
+  });
 }
 
 interface Counter {

@@ -82,6 +82,27 @@ function rootField(w: Walker, field: FieldNode): void {
       return productFields(w, fieldsOf(w, field.selectionSet));
     case 'node':
       return nodeField(w, field, String(args.id));
+    // A subscription is priced per event: what resolving one event's selection costs, plus the
+    // named sites only it may make the poller read each round (a walk of every site is shared by
+    // all watchers, like the catalog index, and charged to none).
+    case 'siteStock':
+      w.calls.add(`watch:site:${String(args.code)}`);
+      return siteFields(w, fieldsOf(w, field.selectionSet), 'detail');
+    case 'productStock': {
+      const fields = fieldsOf(w, field.selectionSet);
+      const product = fields.filter((f) => f.name.value === 'product');
+      if (product.length > 0) lookup(w, `product:${String(args.goodsCode)}`);
+      productFields(w, product.flatMap((f) => fieldsOf(w, f.selectionSet)));
+      return productFields(w, fields);
+    }
+    case 'stockAlerts': {
+      const named = Array.isArray(args.siteCodes) && args.cityCode == null ? args.siteCodes.map(String) : undefined;
+      for (const code of named ?? []) w.calls.add(`watch:site:${code}`);
+      const source = named === undefined ? 'sitesWithPoints' : 'detail';
+      siteFields(w, childFields(w, field, 'site'), source);
+      pointFields(w, childFields(w, field, 'point'), source);
+      return laneFields(w, childFields(w, field, 'lane').map((f) => f.name.value), source);
+    }
   }
 }
 

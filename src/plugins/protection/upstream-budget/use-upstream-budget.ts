@@ -14,7 +14,7 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestScope } from '../../serving/use-request-scope.js';
-import { isRunning, runningOperation } from '../../running-operation.js';
+import { beforeEveryOperation, isRunning, runningOperation } from '../../running-operation.js';
 import { estimateUpstreamCalls, type Planner } from './estimate.js';
 
 export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED';
@@ -22,29 +22,27 @@ export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED';
 export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ scope?: RequestScope; request?: Request }> {
   /** Calls estimated for the operations of each HTTP request admitted so far. */
   const admitted = new WeakMap<object, number>();
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const running = runningOperation(args);
-      if (!isRunning(running)) return;
-      const estimate = estimateUpstreamCalls(running.operation, running.fragments, running.variables, planner);
-      const request = args.contextValue.request ?? args.contextValue;
-      const before = admitted.get(request) ?? 0;
-      if (before + estimate <= budget) {
-        admitted.set(request, before + estimate);
-        return;
-      }
-      args.contextValue.scope?.dispose();
-      const batch = before > 0 ? `, with the ${before} its batch's other operations could cost,` : ',';
-      setResultAndStopExecution({
-        errors: [
-          new GraphQLError(
-            `This operation could cost about ${estimate} upstream calls${batch} more than one request may; ask for fewer or smaller pages, or split it`,
-            { extensions: { code: UPSTREAM_BUDGET_EXCEEDED, estimate } },
-          ),
-        ],
-      });
-    },
-  };
+  return beforeEveryOperation<{ scope?: RequestScope; request?: Request }>((args, refuse) => {
+    const running = runningOperation(args);
+    if (!isRunning(running)) return;
+    const estimate = estimateUpstreamCalls(running.operation, running.fragments, running.variables, planner);
+    const request = args.contextValue.request ?? args.contextValue;
+    const before = admitted.get(request) ?? 0;
+    if (before + estimate <= budget) {
+      admitted.set(request, before + estimate);
+      return;
+    }
+    args.contextValue.scope?.dispose();
+    const batch = before > 0 ? `, with the ${before} its batch's other operations could cost,` : ',';
+    refuse({
+      errors: [
+        new GraphQLError(
+          `This operation could cost about ${estimate} upstream calls${batch} more than one request may; ask for fewer or smaller pages, or split it`,
+          { extensions: { code: UPSTREAM_BUDGET_EXCEEDED, estimate } },
+        ),
+      ],
+    });
+  });
 }
 
 /**
