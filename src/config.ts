@@ -182,6 +182,24 @@ export interface Config {
   tracing: TracingConfig | undefined;
   /** Live stock: the `Subscription` fields (live/live-stock.ts). */
   live: LiveConfig;
+  /** GraphQL over WebSocket: what one socket, and one client, may hold (transport/websocket.ts). */
+  webSocket: WebSocketLimits;
+}
+
+/** What one WebSocket, and one client's sockets, may hold. */
+export interface WebSocketLimits {
+  /**
+   * `WS_MAX_OPERATIONS_PER_SOCKET`: operations (queries and subscriptions) running or being
+   * admitted at once on one socket; one more is refused with `TOO_MANY_OPERATIONS`. Default 100.
+   */
+  maxOperationsPerSocket: number;
+  /**
+   * `WS_MAX_BUFFERED_BYTES`: bytes sent to a socket and not yet taken by its client; above it,
+   * the client is not reading, and its socket is closed with 1008. Default 4194304 (4 MiB).
+   */
+  maxBufferedBytes: number;
+  /** `WS_MAX_SOCKETS_PER_CLIENT`: open sockets of one client (its API key, else its IP address); one more is refused with 429. Default 20. */
+  maxSocketsPerClient: number;
 }
 
 /** Live stock: how often watched sites are polled, and how many subscriptions may be open. */
@@ -198,6 +216,16 @@ export interface LiveConfig {
    * address) may hold open at once (1 to 1,000,000). Default 100.
    */
   maxSubscriptionsPerClient: number;
+  /**
+   * `LIVE_MAX_WATCHED_KEYS`: distinct things (a site, or every site) the live subscriptions of
+   * this gateway may watch at once (1 to 1,000,000). Default 2000.
+   */
+  maxWatchedKeys: number;
+  /**
+   * `LIVE_MAX_WATCHED_KEYS_PER_CLIENT`: distinct things one client's live subscriptions may watch
+   * at once (1 to 1,000,000). Default 200: two `stockAlerts` of 100 named sites.
+   */
+  maxWatchedKeysPerClient: number;
 }
 
 /** The catalog index. */
@@ -294,6 +322,13 @@ export function loadConfig(env: Env): Config {
       pollS: read.number('LIVE_POLL_S', 10, 0.1, 3600),
       maxSubscriptions: read.int('LIVE_MAX_SUBSCRIPTIONS', 10_000, 1, 1_000_000),
       maxSubscriptionsPerClient: read.int('LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT', 100, 1, 1_000_000),
+      maxWatchedKeys: read.int('LIVE_MAX_WATCHED_KEYS', 2000, 1, 1_000_000),
+      maxWatchedKeysPerClient: read.int('LIVE_MAX_WATCHED_KEYS_PER_CLIENT', 200, 1, 1_000_000),
+    },
+    webSocket: {
+      maxOperationsPerSocket: read.int('WS_MAX_OPERATIONS_PER_SOCKET', 100, 1, 100_000),
+      maxBufferedBytes: read.int('WS_MAX_BUFFERED_BYTES', 4_194_304, 65_536, 1_073_741_824),
+      maxSocketsPerClient: read.int('WS_MAX_SOCKETS_PER_CLIENT', 20, 1, 1_000_000),
     },
   };
   if (!isTimeZone(config.siteTimeZone)) {

@@ -16,7 +16,7 @@ import { createSources } from './loaders/sources.js';
 import type { Logger } from './logger.js';
 import { createMetrics, type GatewayMetrics } from './observability/metrics.js';
 import { createObservers } from './observability/observers.js';
-import { createAddressOf } from './observability/client-address.js';
+import { createAddressOf, type AddressOf } from './observability/client-address.js';
 import { withRequestIds } from './observability/request-record.js';
 import { createTracing } from './observability/tracing.js';
 import { GRAPHIQL_OPTIONS, isGraphiQLPageRequest, useGraphiQLPage } from './plugins/explorer/graphiql-page.js';
@@ -37,6 +37,7 @@ import { useHttpCaching } from './plugins/serving/use-http-caching.js';
 import { useGraphQLPath } from './plugins/serving/use-graphql-path.js';
 import { useReadableBody } from './plugins/serving/use-readable-body.js';
 import { createParserCaches } from './plugins/serving/parser-caches.js';
+import { useKnownOperationTypes } from './plugins/protection/use-known-operation-types.js';
 import { useParameterLimits } from './plugins/protection/use-parameter-limits.js';
 import { useSchemaSdl } from './plugins/explorer/use-schema-sdl.js';
 import { useRequestScope } from './plugins/serving/use-request-scope.js';
@@ -85,9 +86,13 @@ export interface Gateway {
    * The rate limit's buckets, for transports outside yoga's HTTP layer (transport/websocket.ts):
    * each operation there takes one request from the client's bucket, the one its HTTP requests use.
    */
-  rateLimit: Pick<RateLimit, 'admit'>;
+  rateLimit: Pick<RateLimit, 'admit' | 'take'>;
+  /** Where a request without an API key comes from (`TRUST_PROXY`): a WebSocket upgrade's client is known by it. */
+  addressOf: AddressOf;
   /** The request metrics, which transports outside yoga's HTTP layer count their operations in too. */
   metrics: GatewayMetrics;
+  /** Marks the gateway as stopping (SIGTERM): `/readyz` answers 503 from then on; requests are still served. */
+  drain(): void;
   /** Releases upstream connections. The HTTP server, if any, is closed by its owner first. */
   close(): Promise<void>;
 }
@@ -161,7 +166,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
   }) : undefined;
   if (config.index.warmOnStart) index?.warm();
   // Live stock: one poller for every subscriber (README: Live stock).
-  const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus });
+  const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus, upstreamMaxConcurrency: config.upstreamMaxConcurrency });
   const siteTime = createTimeReader(config.siteTimeZone);
   // With Redis, answers are shared by the replicas that would make the same ones (answer-scope.ts).
   const responseCache = createResponseCache({
@@ -175,6 +180,8 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     ...(scaleOut ? { shared: (capacity: number, refillMs: number) => scaleOut.rateLimitBuckets({ capacity, refillMs, now: wallClock }) } : {}),
   });
 
+  // Set by drain() or close(): readiness falls, nothing else changes.
+  let stopping = false;
   const parserCaches = createParserCaches();
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
@@ -192,13 +199,14 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       useTracing(tracing),
       useRequestLog(logger, metrics),
       useGraphQLPath(),
-      useHealth(client, scaleOut?.state),
+      useHealth(client, { redisState: scaleOut?.state, stopping: () => stopping }),
       useDemoPage(demoPageDirectory),
       useApiKeys(config.apiKeys, { isOpen: config.graphiql ? isGraphiQLPageRequest : undefined }),
       useMetrics(metrics),
       rateLimit.plugin,
       useGraphiQLPage(config.graphiql && GRAPHIQL_OPTIONS),
       useSchemaSdl(TYPE_DEFS, config.introspection),
+      useKnownOperationTypes(),
       useParameterLimits(config),
       ...protectionPlugins(config),
       useReadableBody(),
@@ -233,9 +241,14 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     yoga,
     serve,
     rateLimit,
+    addressOf,
     metrics,
     live,
+    drain() {
+      stopping = true;
+    },
     async close() {
+      stopping = true;
       live.close();
       await client.close();
       await tokens.close();

@@ -31,6 +31,8 @@ async function main(): Promise<void> {
 
   const stop = async (signal: string) => {
     logger.info({ signal, graceMs: config.shutdownGraceMs }, 'stopping: no new connections, finishing in-flight requests');
+    // /readyz answers 503 from now on, to a probe on a connection kept alive.
+    gateway.drain();
     // Live subscriptions first: SSE clients are sent `complete`, WebSocket clients theirs, before
     // the sockets close. Then WebSocket clients, with 1001 "going away": the HTTP server's close
     // would not end their sockets.

@@ -1,16 +1,24 @@
 /**
  * The HTTP server around a request handler (yoga), with what a public server needs: header and
  * request timeouts (slowloris), a header size limit, a request body limit, and a graceful close.
+ *
+ * A body sent with a `Content-Encoding` (gzip, deflate, br; zstd where this Node has it) is
+ * decoded here, as it streams in, and the limit counts the decoded bytes: a zip bomb is refused
+ * as soon as it passes the limit, never inflated whole. The handler then sees a plain body.
  */
+import * as zlib from 'node:zlib';
 import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Transform } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { REQUEST_ID_HEADER, requestIdFrom } from './observability/request-record.js';
 
 export interface ListenOptions {
   port: number;
   host: string;
-  /** Largest request body accepted, in bytes; a larger one gets 413. Default 1 MiB. */
+  /**
+   * Largest request body accepted, in bytes, as sent and, when it is compressed, once decoded;
+   * a larger one gets 413. Default 1 MiB.
+   */
   maxRequestBodyBytes?: number;
   /** Time for a client to send all request headers, in ms (Node's `headersTimeout`). Default 10 000. */
   headersTimeoutMs?: number;
@@ -85,6 +93,19 @@ function close(server: Server, graceMs: number | undefined): Promise<void> {
   });
 }
 
+/** How a request body may be compressed (`Content-Encoding`), and each one's streaming decoder. */
+const zstd = (zlib as { createZstdDecompress?: () => Transform }).createZstdDecompress;
+const DECODERS: Record<string, () => Transform> = {
+  gzip: () => zlib.createGunzip(),
+  'x-gzip': () => zlib.createGunzip(), // RFC 9110 §8.4.1.3: the same as gzip
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+  ...(zstd === undefined ? {} : { zstd: () => zstd.call(zlib) }),
+};
+const ENCODINGS = Object.keys(DECODERS).filter((name) => name !== 'x-gzip').join(', ');
+
+type Refusal = 'too-large' | 'corrupt';
+
 // Private: yoga reads the body itself, without a limit; read it here first, bounded, and hand it
 // over as `request.body`, which @whatwg-node/server uses instead of the (consumed) stream.
 async function withBoundedBody(
@@ -97,45 +118,88 @@ async function withBoundedBody(
     handler(request, response);
     return;
   }
+  const encoding = contentEncoding(request.headers['content-encoding']);
+  const decoder = encoding === undefined ? undefined : DECODERS[encoding];
+  if (encoding !== undefined && decoder === undefined) {
+    return refuse(request, response, 415, 'UNSUPPORTED_MEDIA_TYPE',
+      `The request body's Content-Encoding must be one of: ${ENCODINGS}; or none`, { 'accept-encoding': ENCODINGS });
+  }
   if (Number(request.headers['content-length']) > maxBytes) return tooLarge(request, response, maxBytes);
-  const body = await readBody(request, maxBytes).catch(() => undefined);
+  const body = await readBody(request, maxBytes, decoder?.()).catch(() => undefined);
   if (body === undefined) return void response.destroy();
   if (body === 'too-large') return tooLarge(request, response, maxBytes);
+  if (body === 'corrupt') return refuse(request, response, 400, 'BAD_REQUEST', `The request body is not valid ${encoding} data`);
+  if (decoder !== undefined) {
+    // Plain from here on: what the handler reads of these would describe the compressed bytes.
+    delete request.headers['content-encoding'];
+    delete request.headers['content-length'];
+  }
   request.body = body;
   handler(request, response);
 }
 
-function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | 'too-large'> {
+// Private: the one coding a body was sent with (`identity` is none), lower case; a list of two
+// or more is returned whole, which no decoder matches.
+function contentEncoding(header: string | undefined): string | undefined {
+  const codings = (header ?? '').toLowerCase().split(',').map((one) => one.trim()).filter((one) => one !== '' && one !== 'identity');
+  return codings.length === 0 ? undefined : codings.join(', ');
+}
+
+// Private: the body, through `decoder` when it is compressed. Both the bytes received and the
+// bytes decoded are bounded by maxBytes (empty deflate blocks decode to nothing); past either,
+// decoding stops at once and the rest is discarded, unread.
+function readBody(request: IncomingMessage, maxBytes: number, decoder?: Transform): Promise<Buffer | Refusal> {
   return new Promise((resolve, reject) => {
+    const source = decoder ?? request;
     const chunks: Buffer[] = [];
     let size = 0;
-    const stop = () => {
-      request.off('data', onData).off('end', onEnd).off('error', reject);
+    let received = 0;
+    const settle = (outcome: Buffer | Refusal | Error) => {
+      request.off('data', onReceived).off('error', settle);
+      source.off('data', onData).off('end', onEnd);
+      if (decoder !== undefined) {
+        request.unpipe(decoder);
+        decoder.off('error', onCorrupt).on('error', () => {}).destroy();
+      }
+      if (!Buffer.isBuffer(outcome)) request.resume(); // discard the rest; the refusal closes the connection
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      stop();
-      request.resume(); // discard the rest; the 413 closes the connection
-      resolve('too-large');
+      if (size <= maxBytes) chunks.push(chunk);
+      else settle('too-large');
     };
-    const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks, size));
+    const onEnd = () => settle(Buffer.concat(chunks, size));
+    const onReceived = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBytes) settle('too-large');
     };
-    request.on('data', onData).on('end', onEnd).on('error', reject);
+    // No bytes at all decode to an empty body, as if sent plain.
+    const onCorrupt = () => settle(received === 0 ? Buffer.alloc(0) : 'corrupt');
+    request.on('error', settle);
+    if (decoder !== undefined) {
+      request.on('data', onReceived);
+      decoder.on('error', onCorrupt);
+      request.pipe(decoder);
+    }
+    source.on('data', onData).on('end', onEnd);
   });
 }
 
-// Private: answered before yoga sees the request, so the request id is set here.
 function tooLarge(request: IncomingMessage, response: ServerResponse, maxBytes: number): void {
-  const body = JSON.stringify({
-    errors: [{ message: `The request body exceeds ${maxBytes} bytes`, extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
-  });
+  refuse(request, response, 413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${maxBytes} bytes`);
+}
+
+// Private: answered before yoga sees the request, so the request id is set here.
+function refuse(
+  request: IncomingMessage, response: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {},
+): void {
+  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
   const requestId = requestIdFrom(request.headers[REQUEST_ID_HEADER] as string | undefined);
   // no-store like every refusal before GraphQL runs (use-http-caching.ts sets it on yoga's).
-  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close', [REQUEST_ID_HEADER]: requestId };
-  response.writeHead(413, headers).end(body);
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close', [REQUEST_ID_HEADER]: requestId, ...extra };
+  response.writeHead(status, headers).end(body);
 }
 
 /** Node's own answers to a request it cannot parse, as coded GraphQL-shaped errors. */

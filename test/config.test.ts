@@ -59,7 +59,8 @@ describe('configuration', () => {
       introspection: true,
       index: { enabled: true, refreshS: undefined, warmOnStart: false },
       siteTimeZone: 'Asia/Shanghai',
-      live: { pollS: 10, maxSubscriptions: 10_000, maxSubscriptionsPerClient: 100 },
+      live: { pollS: 10, maxSubscriptions: 10_000, maxSubscriptionsPerClient: 100, maxWatchedKeys: 2000, maxWatchedKeysPerClient: 200 },
+      webSocket: { maxOperationsPerSocket: 100, maxBufferedBytes: 4_194_304, maxSocketsPerClient: 20 },
     });
   });
 
@@ -76,11 +77,23 @@ describe('configuration', () => {
 
   it('reads the live stock settings, LIVE_POLL_S in decimal seconds, and reports bad ones together', () => {
     expect(loadConfig({ LIVE_POLL_S: '0.5', LIVE_MAX_SUBSCRIPTIONS: '20', LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT: '3' }).live)
-      .toEqual({ pollS: 0.5, maxSubscriptions: 20, maxSubscriptionsPerClient: 3 });
+      .toMatchObject({ pollS: 0.5, maxSubscriptions: 20, maxSubscriptionsPerClient: 3 });
     expect(problemsOf({ LIVE_POLL_S: '0', LIVE_MAX_SUBSCRIPTIONS: 'many', LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT: '-1' })).toEqual([
       'LIVE_POLL_S must be a number from 0.1 to 3600, but got: "0"',
       'LIVE_MAX_SUBSCRIPTIONS must be an integer from 1 to 1000000, but got: "many"',
       'LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT must be an integer from 1 to 1000000, but got: "-1"',
+    ]);
+  });
+
+  it('reads the limits of watched keys and of WebSocket sockets, and reports bad ones together', () => {
+    expect(loadConfig({ LIVE_MAX_WATCHED_KEYS: '50', LIVE_MAX_WATCHED_KEYS_PER_CLIENT: '5' }).live)
+      .toMatchObject({ maxWatchedKeys: 50, maxWatchedKeysPerClient: 5 });
+    expect(loadConfig({ WS_MAX_OPERATIONS_PER_SOCKET: '3', WS_MAX_BUFFERED_BYTES: '65536', WS_MAX_SOCKETS_PER_CLIENT: '2' }).webSocket)
+      .toEqual({ maxOperationsPerSocket: 3, maxBufferedBytes: 65_536, maxSocketsPerClient: 2 });
+    expect(problemsOf({ LIVE_MAX_WATCHED_KEYS: '0', WS_MAX_BUFFERED_BYTES: '1024', WS_MAX_SOCKETS_PER_CLIENT: 'x' })).toEqual([
+      expect.stringContaining('LIVE_MAX_WATCHED_KEYS must be'),
+      expect.stringContaining('WS_MAX_BUFFERED_BYTES must be'),
+      expect.stringContaining('WS_MAX_SOCKETS_PER_CLIENT must be'),
     ]);
   });
 

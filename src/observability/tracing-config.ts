@@ -29,6 +29,12 @@ export interface TracingConfig {
   sampler: SamplerName;
   /** `OTEL_TRACES_SAMPLER_ARG`: the share of traces kept by the ratio samplers, 0–1. Default 1. */
   samplerRatio: number;
+  /**
+   * `OTEL_TRUST_CLIENT_TRACE`: whether a client's `traceparent` decides sampling and parents the
+   * gateway's spans, and its `tracestate` goes on upstream. Default false: the gateway's own
+   * sampler decides, the client's context is kept as a span link, and its `tracestate` stays here.
+   */
+  trustClientTrace: boolean;
 }
 
 /**
@@ -42,9 +48,10 @@ export function readTracing(env: Env, read: Reader, problems: string[]): Tracing
   const serviceName = read.string('OTEL_SERVICE_NAME', 'vending-graph');
   const sampler = read.oneOf<SamplerName>('OTEL_TRACES_SAMPLER', 'parentbased_always_on', SAMPLERS);
   const samplerRatio = readRatio(env, problems);
+  const trustClientTrace = read.bool('OTEL_TRUST_CLIENT_TRACE', false);
   const endpoint = tracesEndpoint ?? (baseEndpoint === undefined ? undefined : `${baseEndpoint}/v1/traces`);
   if (disabled || endpoint === undefined) return undefined;
-  return { endpoint, serviceName, sampler, samplerRatio };
+  return { endpoint, serviceName, sampler, samplerRatio, trustClientTrace };
 }
 
 // Private: a number from 0 to 1; the value is short and no secret, so it is echoed (its prefix).

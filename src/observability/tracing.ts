@@ -4,7 +4,8 @@
  *
  * The span tree of one request (see plugins/operations/use-tracing.ts for the first two):
  *
- *   POST /graphql                 server span; continues the client's `traceparent`
+ *   POST /graphql                 server span; a new trace linked to the client's `traceparent`
+ *                                 (its child with OTEL_TRUST_CLIENT_TRACE)
  *   └─ query SiteLanes            the GraphQL operation (name, type, document hash)
  *      ├─ GET /api/site/detail    a client span per upstream call (all its attempts)
  *      ├─ POST token              a client span per token request
@@ -14,6 +15,12 @@
  * into DataLoader batches (they run in the context of the load that scheduled them). Tracing off
  * (no endpoint) means no provider, no context manager, no hooks: the gateway passes `undefined`
  * and every caller skips its tracing work on that one check.
+ *
+ * A client's trace context is not trusted by default: an edge that let any caller's `-01` flag
+ * decide sampling would export every request of whoever sends one, whatever the sampler, and
+ * would copy the caller's `tracestate` onto its spans and on to the upstream. So the request
+ * starts a trace of its own, which the gateway's sampler decides, and links the client's span.
+ * Behind your own frontends, whose trace the gateway's should join, set OTEL_TRUST_CLIENT_TRACE.
  */
 import {
   ROOT_CONTEXT,
@@ -21,9 +28,11 @@ import {
   SpanStatusCode,
   context,
   defaultTextMapSetter,
+  isSpanContextValid,
   trace,
   type Attributes,
   type Context,
+  type Link,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
@@ -47,8 +56,12 @@ export interface Tracing {
   readonly tracer: Tracer;
   /** The hook of the upstream client and the token manager: client spans and `traceparent`. */
   readonly upstream: UpstreamTracer;
-  /** The context a request's `traceparent` (W3C) continues; the root context without a valid one. */
-  extract(headers: Headers): Context;
+  /**
+   * Starts the server span of a request. Its W3C `traceparent` is the parent with
+   * `trustClientTrace` (a parent-based sampler keeps the client's decision, its `tracestate`
+   * goes on); else a link, and the span roots a trace of the gateway's own. Not made active.
+   */
+  requestSpan(name: string, attributes: Attributes, headers: Headers): Span;
   /** Runs `run` in an internal span, a child of the active one; ends it when `run` settles. */
   inSpan<T>(name: string, attributes: Attributes, run: () => Promise<T>): Promise<T>;
   /** Exports every span ended so far (tests, shutdown). */
@@ -88,7 +101,11 @@ export function createTracing(config: TracingConfig): Tracing {
         return context.with(trace.setSpan(context.active(), span), () => endWhenSettled(span, run(upstreamSpan(span))));
       },
     },
-    extract: (headers) => propagator.extract(ROOT_CONTEXT, headers, headersGetter),
+    requestSpan(name, attributes, headers) {
+      const client = propagator.extract(ROOT_CONTEXT, headers, headersGetter);
+      if (config.trustClientTrace) return tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, client);
+      return tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, root: true, links: linkTo(client) }, ROOT_CONTEXT);
+    },
     inSpan(name, attributes, run) {
       const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
       return context.with(trace.setSpan(context.active(), span), () => endWhenSettled(span, run()));
@@ -146,6 +163,14 @@ function upstreamSpan(span: Span): UpstreamSpan {
       return headers;
     },
   };
+}
+
+// Private: a link to the client's span, without its `tracestate` (the client's to say, not ours to
+// record); none without a valid `traceparent`.
+function linkTo(client: Context): Link[] {
+  const span = trace.getSpanContext(client);
+  if (span === undefined || !isSpanContextValid(span)) return [];
+  return [{ context: { traceId: span.traceId, spanId: span.spanId, traceFlags: span.traceFlags, isRemote: true } }];
 }
 
 // Private: OTEL_TRACES_SAMPLER and its ratio as a sampler.

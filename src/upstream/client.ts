@@ -97,10 +97,16 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     call.span?.setAttributes({ 'http.response.status_code': status, 'http.response.body.size': bytes });
     const envelope = parseEnvelope(parseJson(text));
     if (envelope?.code === 0) return { ok: true, result: envelope.result };
-    const error = failure(call.path, status, envelope, token);
+    const error = failure(call.path, status, envelope, (text) => scrub(text, token));
     if (error.transient) throw error;
     const tokenRejected = status === 401 || (envelope !== undefined && isTokenTimeout(envelope));
     return { ok: false, tokenRejected, status, envelope, error };
+  }
+
+  // Private: `text` without the token used nor, in any form, the client secret.
+  function scrub(text: string, token: string): string {
+    const scrubbed = redactSecrets(text, [token]);
+    return tokens.redact?.(scrubbed) ?? scrubbed;
   }
 
   // Private: one attempt through the path's circuit breaker and the bulkhead. The outcome is
@@ -184,9 +190,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     } catch (error) {
       // One warning per call that failed for good (each retried attempt has its own line above);
       // a caller that gave up is no news about the upstream.
-      const { code, status, upstreamCode } = error as UpstreamError;
+      const { code, status, upstreamCode, upstreamMsg } = error as UpstreamError;
       const outcome = outcomeOf(error);
-      logger?.[outcome === 'aborted' ? 'debug' : 'warn']({ path, code, status, upstreamCode, outcome }, 'upstream call failed');
+      // The upstream's own words (redacted) are for this line: clients get only the codes.
+      const msg = upstreamMsg?.slice(0, MAX_LOGGED_MSG);
+      logger?.[outcome === 'aborted' ? 'debug' : 'warn']({ path, code, status, upstreamCode, upstreamMsg: msg, outcome }, 'upstream call failed');
       throw error;
     }
   }
@@ -209,16 +217,19 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   };
 }
 
-// Private: the error for an answer that is not a success; the token is scrubbed from `msg` in
-// case the upstream echoes it. An answer without an envelope is transient with HTTP 2xx (a
+/** Characters of the upstream's (redacted) `msg` written to the log. */
+const MAX_LOGGED_MSG = 200;
+
+// Private: the error for an answer that is not a success; `redact` scrubs the token used and the
+// client secret, in every form, from `msg`, in case the upstream echoes them. An answer without an envelope is transient with HTTP 2xx (a
 // garbled or truncated body) or 5xx (an overloaded proxy), not with a 3xx or 4xx, which a retry
 // would only repeat.
-function failure(path: string, status: number, envelope: Envelope | undefined, token: string): UpstreamError {
+function failure(path: string, status: number, envelope: Envelope | undefined, redact: (text: string) => string): UpstreamError {
   if (envelope === undefined) {
     const transient = status >= 500 || (status >= 200 && status < 300);
     return new UpstreamError('UPSTREAM_UNAVAILABLE', `GET ${path} answered HTTP ${status} without an envelope`, { path, status, transient });
   }
-  const upstreamMsg = redactSecrets(envelope.msg, [token]);
+  const upstreamMsg = redact(envelope.msg);
   return new UpstreamError('UPSTREAM_ERROR', `GET ${path} failed with upstream code ${envelope.code}: ${upstreamMsg}`,
     { path, status, upstreamCode: envelope.code, upstreamMsg });
 }

@@ -40,8 +40,22 @@ export interface TokenManager {
   accepted?(token: string): void;
   /** Token requests made so far (for metrics and tests). */
   readonly tokenRequests: number;
+  /**
+   * `text` with the client secret, in every form it travels in, and the tokens held replaced by
+   * `[redacted]`: for text the upstream writes back (an envelope's `msg`). Optional for stand-ins.
+   */
+  redact?(text: string): string;
+  /** The token as readiness reports it, without a request (see `TokenState`). Optional for stand-ins. */
+  state?(): TokenState;
   close(): Promise<void>;
 }
+
+/**
+ * `ok`: a token is held; `pending`: none, one is being requested; `none`: none, none asked for
+ * yet; `failing`: the last token request failed (or the upstream refused fresh tokens), with
+ * that failure's `code`, until a token is obtained.
+ */
+export type TokenState = { token: 'ok' | 'pending' | 'none' } | { token: 'failing'; code: string };
 
 export interface UpstreamClient {
   /**
@@ -59,7 +73,7 @@ export interface UpstreamClient {
    * the probe).
    */
   breakerStates(): Record<string, 'closed' | 'open' | 'half-open'>;
-  /** The token manager the client uses (readiness checks ask it for a token). */
+  /** The token manager the client uses (readiness reads its state). */
   readonly tokens: TokenManager;
   close(): Promise<void>;
 }

@@ -1,6 +1,8 @@
 /**
  * Every failure of the upstream layer is an `UpstreamError` with one of these stable codes.
  * The GraphQL layer forwards `code` (and `upstreamCode`) as `extensions`; nothing else leaks.
+ * What the upstream wrote (`upstreamMsg`, and the message that quotes it) has the client secret,
+ * in every form it travels in, and the tokens redacted (`redactSecrets`); it goes to the log only.
  *
  * - `UPSTREAM_ERROR`: the upstream answered with an envelope whose `code` is not 0.
  * - `UPSTREAM_UNAVAILABLE`: network error, timeout, 5xx without an envelope, non-JSON or malformed body.
@@ -21,7 +23,7 @@ export interface UpstreamErrorDetails {
   path?: string;
   /** The envelope's `code`, for `UPSTREAM_ERROR`. */
   upstreamCode?: number;
-  /** The envelope's `msg`, for `UPSTREAM_ERROR`. */
+  /** The envelope's `msg`, secrets redacted, for `UPSTREAM_ERROR` (the log's, never a client's). */
   upstreamMsg?: string;
   /** HTTP status, when one was received. */
   status?: number;

@@ -1,7 +1,7 @@
 import { Pool, type Dispatcher } from 'undici';
 import type { Logger } from '../logger.js';
-import type { TokenManager } from './contracts.js';
-import { UpstreamError } from './errors.js';
+import type { TokenManager, TokenState } from './contracts.js';
+import { UpstreamError, redactSecrets } from './errors.js';
 import { observed, type TokenObserver } from './observer.js';
 import { parseTokenAnswer } from './token-answer.js';
 import { credentialForms, tokenRequestBody, tokenRequestHeaders } from './token-request.js';
@@ -74,6 +74,8 @@ const DEFAULT_FAILURE_BACKOFF_MS = 1000;
 const DEFAULT_MAX_FAILURE_BACKOFF_MS = 30_000;
 const MAX_SKEW_SHARE = 0.1;
 const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
+/** Characters of the token endpoint's (redacted) `msg` written to the log. */
+const MAX_LOGGED_MSG = 200;
 
 /** The last token request failed: no new one before `retryAt` (clock time, ms). */
 interface LastFailure {
@@ -115,6 +117,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const { store } = options;
   // The last token the upstream refused: never taken back from the store.
   let rejected: string | undefined;
+  // The last token obtained, expired or not: redacted from what the token endpoint writes back.
+  let last: string | undefined;
 
   const { tracer } = options;
   const attributes = { 'http.request.method': 'POST', 'url.path': url.pathname, 'server.address': url.hostname };
@@ -137,7 +141,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
         maxBodyBytes: MAX_TOKEN_ANSWER_BYTES,
       });
       span?.setAttributes({ 'http.response.status_code': response.status, 'http.response.body.size': response.bytes });
-      const answer = parseTokenAnswer(response, url.pathname, secretForms);
+      const answer = parseTokenAnswer(response, url.pathname, secretsNow());
       // Counted from when the request was sent, so the upstream's clock is never behind ours.
       const lifetimeMs = answer.expiresInS === undefined ? undefined : answer.expiresInS * 1000;
       options.logger?.info({ expiresInS: answer.expiresInS, tokenRequests }, 'fetched an upstream token');
@@ -148,10 +152,16 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       };
     } catch (error) {
       const backoffMs = backOff(error as UpstreamError);
-      const { code, status, upstreamCode } = error as UpstreamError;
-      options.logger?.warn({ code, status, upstreamCode, tokenRequests, backoffMs }, 'token request failed');
+      const { code, status, upstreamCode, upstreamMsg } = error as UpstreamError;
+      options.logger?.warn({ code, status, upstreamCode, upstreamMsg: upstreamMsg?.slice(0, MAX_LOGGED_MSG), tokenRequests, backoffMs }, 'token request failed');
       throw error;
     }
+  }
+
+  // The secret's forms and the tokens known here (the last obtained, the last refused), longest first.
+  function secretsNow(): string[] {
+    const tokens = [last, rejected].filter((token): token is string => token !== undefined && token !== '');
+    return [...secretForms, ...tokens].sort((a, b) => b.length - a.length);
   }
 
   // Starts (or lengthens) the backoff after a failure; returns its length in ms.
@@ -167,6 +177,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   // the upstream accepted proves that token requests are worth making again.
   function settle(token: StoredToken): string {
     current = token;
+    last = token.value;
     lastFailure = undefined;
     if (unprovenRefusals === 0) failuresInRow = 0;
     return token.value;
@@ -175,7 +186,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   // The second token in a row refused without any accepted in between: the token endpoint
   // issues tokens the API will not take (wrong audience, clock skew, a broken upstream), which
   // no new request fixes. It counts as a failed token request: the backoff starts or grows, and
-  // `getToken` (and so `/readyz`) fails fast with `UPSTREAM_AUTH_FAILED` meanwhile. A single
+  // `getToken` fails fast with `UPSTREAM_AUTH_FAILED` meanwhile (`state()` says so). A single
   // refusal is the ordinary expiry of a token and costs one new request at once.
   function refuse(): void {
     unprovenRefusals += 1;
@@ -234,6 +245,13 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     },
     get tokenRequests() {
       return tokenRequests;
+    },
+    redact: (text) => redactSecrets(text, secretsNow()),
+    state(): TokenState {
+      if (lastFailure !== undefined) return { token: 'failing', code: lastFailure.error.code };
+      const at = now();
+      if (current !== undefined && (current.expiresAt === undefined || at < current.expiresAt)) return { token: 'ok' };
+      return { token: inFlight === undefined ? 'none' : 'pending' };
     },
     close() {
       current = undefined;

@@ -71,7 +71,7 @@ describe('upstream calls: batching and caching', () => {
     // 1 s per call, so that calls sent together arrive together even on a busy machine.
     const latencyMs = 1000;
     h = await startGateway({ mock: { latencyMs, catalog: { products: 300 }, behaviour: { maxPageSize: 100 } } });
-    await fetch(`${h.url}/readyz`); // the token, fetched before
+    await fetch(`${h.url}/readyz`); // asks for the token, which the query then waits for, before any call
     h.mock.resetCounters();
     const { errors } = await h.query(DEEP, { n: 20 });
     expect(errors).toBeUndefined();

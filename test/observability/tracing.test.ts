@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type ConfigError } from '../../src/config.js';
 import { startGateway, type Harness } from '../helpers/gateway.js';
@@ -28,8 +30,8 @@ describe('OpenTelemetry traces', () => {
     return { h, receiver };
   }
 
-  it('continues a client traceparent: the request, the operation and every upstream call nest in one exported trace', async () => {
-    const { h, receiver } = await tracedGateway({ RESPONSE_CACHE_MAX_BYTES: '0' });
+  it('with OTEL_TRUST_CLIENT_TRACE continues a client traceparent: the request, the operation and every upstream call nest in one exported trace', async () => {
+    const { h, receiver } = await tracedGateway({ OTEL_TRUST_CLIENT_TRACE: 'true', RESPONSE_CACHE_MAX_BYTES: '0' });
     const site = h.mock.catalog.sites[0]!;
     const answer = await post(h, SITE, {
       variables: { c: site.code },
@@ -150,20 +152,76 @@ describe('OpenTelemetry traces', () => {
     for (const page of pages) expect(ancestors(spans, page)).toContain(walk.spanId);
   });
 
-  it('samples by OTEL_TRACES_SAMPLER: at ratio 0 only a client sampled trace is kept, yet every call carries the trace on', async () => {
-    const { h, receiver } = await tracedGateway({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0', RESPONSE_CACHE_MAX_BYTES: '0' });
-    const site = h.mock.catalog.sites[0]!;
-    await post(h, SITE, { variables: { c: site.code } });
-    const unsampled = h.mock.callLog().filter((entry) => entry.path !== '/oauth/token');
-    expect(unsampled.length).toBeGreaterThan(0);
-    for (const entry of unsampled) expect(entry.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
-    h.mock.resetCounters();
-    await post(h, SITE, { variables: { c: h.mock.catalog.sites[1]!.code }, headers: { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01` } });
-    await h.close();
+  it('samples by OTEL_TRACES_SAMPLER: at ratio 0 a client’s sampled traceparent is exported with OTEL_TRUST_CLIENT_TRACE only, yet every call carries the trace on', async () => {
+    for (const trust of ['false', 'true']) {
+      const { h, receiver } = await tracedGateway({
+        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0', OTEL_TRUST_CLIENT_TRACE: trust, RESPONSE_CACHE_MAX_BYTES: '0',
+      });
+      await post(h, SITE, { variables: { c: h.mock.catalog.sites[0]!.code } });
+      const unsampled = h.mock.callLog().filter((entry) => entry.path !== '/oauth/token');
+      expect(unsampled.length).toBeGreaterThan(0);
+      for (const entry of unsampled) expect(entry.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+      h.mock.resetCounters();
+      await post(h, SITE, { variables: { c: h.mock.catalog.sites[1]!.code }, headers: { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01` } });
+      const calls = h.mock.callLog().filter((entry) => entry.path !== '/oauth/token');
+      expect(calls.length).toBeGreaterThan(0);
+      await h.close();
 
-    const spans = receiver.spans();
-    expect(spans.length).toBeGreaterThan(2);
-    expect(new Set(spans.map((span) => span.traceId))).toEqual(new Set([TRACE_ID]));
+      const spans = receiver.spans();
+      if (trust === 'true') {
+        expect(spans.length).toBeGreaterThan(2);
+        expect(new Set(spans.map((span) => span.traceId))).toEqual(new Set([TRACE_ID]));
+        for (const entry of calls) expect(entry.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
+      } else {
+        // The gateway's own sampler decided (ratio 0): nothing exported, and the upstream saw the
+        // gateway's own unsampled trace, not the client's.
+        expect(spans).toEqual([]);
+        for (const entry of calls) expect(entry.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+        expect(calls.some((entry) => entry.traceparent?.includes(TRACE_ID))).toBe(false);
+      }
+      await receiver.close();
+    }
+  });
+
+  it('by default roots the request in a trace of its own, links the client’s span, and sends no client tracestate upstream', async () => {
+    for (const trust of ['false', 'true']) {
+      receiver = await startOtlpReceiver();
+      const proxy = await recordingProxy();
+      try {
+        h = await startGateway({
+          env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'always_on', OTEL_TRUST_CLIENT_TRACE: trust, RESPONSE_CACHE_MAX_BYTES: '0' },
+          upstream: { baseUrl: proxy.url },
+        });
+        proxy.forwardTo(h.mock.url);
+        const answer = await post(h, SITE, {
+          variables: { c: h.mock.catalog.sites[0]!.code },
+          headers: { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`, tracestate: 'vendor=client-says' },
+        });
+        expect(answer.status).toBe(200);
+        await h.close();
+      } finally {
+        await proxy.close();
+      }
+      expect(proxy.headers.length).toBeGreaterThan(0);
+      const server = only(receiver.spans(), (span) => span.kind === SERVER);
+      const links = linksOf(receiver, server.spanId);
+      if (trust === 'true') {
+        expect([server.traceId, server.parentSpanId, links]).toEqual([TRACE_ID, CLIENT_SPAN_ID, []]);
+        for (const headers of proxy.headers) expect(headers.tracestate).toBe('vendor=client-says');
+      } else {
+        expect(server.traceId).not.toBe(TRACE_ID);
+        expect(server.parentSpanId).toBe('');
+        expect(links).toEqual([{ traceId: TRACE_ID, spanId: CLIENT_SPAN_ID }]);
+        expect(receiver.bodies().join('\n')).not.toContain('client-says');
+        for (const headers of proxy.headers) {
+          expect(headers.tracestate).toBeUndefined();
+          expect(headers.traceparent).toMatch(new RegExp(`^00-${server.traceId}-[0-9a-f]{16}-01$`));
+        }
+      }
+      await receiver.close();
+      receiver = undefined;
+      h = undefined;
+    }
   });
 
   it('starts a fresh trace for a malformed traceparent instead of failing the request', async () => {
@@ -196,7 +254,7 @@ describe('OpenTelemetry traces', () => {
   it('reads only the standard OTEL_ variables, checked with the rest of the configuration', () => {
     expect(loadConfig({}).tracing).toBeUndefined();
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
-      endpoint: 'http://collector:4318/v1/traces', serviceName: 'vending-graph', sampler: 'parentbased_always_on', samplerRatio: 1,
+      endpoint: 'http://collector:4318/v1/traces', serviceName: 'vending-graph', sampler: 'parentbased_always_on', samplerRatio: 1, trustClientTrace: false,
     });
     expect(loadConfig({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
@@ -204,7 +262,7 @@ describe('OpenTelemetry traces', () => {
       OTEL_SERVICE_NAME: 'edge',
       OTEL_TRACES_SAMPLER: 'traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0.1',
-    }).tracing).toEqual({ endpoint: 'http://traces:4318/custom', serviceName: 'edge', sampler: 'traceidratio', samplerRatio: 0.1 });
+    }).tracing).toEqual({ endpoint: 'http://traces:4318/custom', serviceName: 'edge', sampler: 'traceidratio', samplerRatio: 0.1, trustClientTrace: false });
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).tracing).toBeUndefined();
 
     const problems = (() => {
@@ -232,4 +290,40 @@ function ancestors(spans: ReceivedSpan[], span: ReceivedSpan): string[] {
   const found: string[] = [];
   for (let parent = byId.get(span.parentSpanId); parent !== undefined; parent = byId.get(parent.parentSpanId)) found.push(parent.spanId);
   return found;
+}
+
+// Private: the links of the span `spanId` as exported (OTLP JSON), ids only.
+function linksOf(receiver: OtlpReceiver, spanId: string): Array<{ traceId: string; spanId: string }> {
+  for (const body of receiver.bodies()) {
+    for (const resource of JSON.parse(body).resourceSpans ?? []) {
+      for (const scope of resource.scopeSpans ?? []) {
+        for (const span of scope.spans ?? []) {
+          if (span.spanId === spanId) return (span.links ?? []).map((link: any) => ({ traceId: link.traceId, spanId: link.spanId }));
+        }
+      }
+    }
+  }
+  throw new Error(`span ${spanId} not exported`);
+}
+
+// Private: an HTTP proxy in front of the mock upstream that records the headers of every API call.
+async function recordingProxy() {
+  const headers: IncomingHttpHeaders[] = [];
+  let target = '';
+  const server = createServer((req, res) => {
+    headers.push(req.headers);
+    void fetch(`${target}${req.url}`, { headers: { authorization: req.headers.authorization ?? '', accept: 'application/json' } })
+      .then(async (answer) => res.writeHead(answer.status, { 'content-type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer())))
+      .catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    headers,
+    forwardTo: (url: string) => void (target = url),
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
 }

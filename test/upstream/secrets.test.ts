@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUpstreamClient } from '../../src/upstream/client.js';
 import { createTokenManager } from '../../src/upstream/token-manager.js';
+import { startGateway, type Harness } from '../helpers/gateway.js';
 import { TEST_TIMEOUT_MS, captureLogs, manualClock, rejectionOf, startUpstream, type StartedUpstream } from '../helpers/upstream.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
 
@@ -10,12 +11,15 @@ const CLIENT_ID = 'vending-gateway';
 
 let upstream: StartedUpstream | undefined;
 let raw: RawServer | undefined;
+let gateway: Harness | undefined;
 
 afterEach(async () => {
   await upstream?.close();
   await raw?.close();
+  await gateway?.close();
   upstream = undefined;
   raw = undefined;
+  gateway = undefined;
 });
 
 /** Every way an error can be looked at: String(), JSON, and a deep inspect that follows `cause`. */
@@ -149,5 +153,58 @@ describe('secrets', () => {
       await raw.close();
       raw = undefined;
     }
+  });
+
+  it('redacts a token the token endpoint echoes when it refuses to replace it', async () => {
+    let granted = false;
+    raw = await startRawServer((_req, res) => {
+      if (granted) return sendJson(res, 200, { code: 1001, msg: 'will not replace tok-held-4f1e: client is disabled' });
+      granted = true;
+      sendJson(res, 200, { access_token: 'tok-held-4f1e', token_type: 'Bearer', expires_in: 60 });
+    });
+    const clock = manualClock();
+    const tokens = createTokenManager({ tokenUrl: `${raw.url}/oauth/token`, clientId: CLIENT_ID, clientSecret: SECRET, clientAuth: 'basic', timeoutMs: TEST_TIMEOUT_MS, now: clock.now });
+    expect(await tokens.getToken()).toBe('tok-held-4f1e');
+    clock.advance(61_000);
+    const error = await rejectionOf(tokens.getToken());
+    await tokens.close();
+    expect(error).toMatchObject({ code: 'UPSTREAM_AUTH_FAILED', upstreamMsg: 'will not replace [redacted]: client is disabled' });
+    expectNoSecrets([renderings(error)], ['tok-held-4f1e']);
+  });
+});
+
+describe('an upstream whose error msg echoes the credentials, through the gateway', () => {
+  const secret = 's3cr3t-CLIENT+SECRET/x:y';
+
+  it('tells the client only the code and a fixed message, and logs the msg with every form of the secret and the token redacted', async () => {
+    gateway = await startGateway({ mock: { clientId: CLIENT_ID, clientSecret: secret } });
+    const h = gateway;
+    expect((await h.query('{ cities(pageSize: 1) { total } }')).errors).toBeUndefined();
+    const token = h.mock.issuedTokens()[0]!;
+    const form = new URLSearchParams([['', secret]]).toString().slice(1);
+    const forms = [
+      secret, form, encodeURIComponent(secret), token,
+      Buffer.from(`${CLIENT_ID}:${form}`).toString('base64').replace(/=+$/, ''),
+      Buffer.from(`${CLIENT_ID}:${secret}`).toString('base64').replace(/=+$/, ''),
+    ];
+    const msg = `denied for Bearer ${token} secret=${secret} form=${form} url=${encodeURIComponent(secret)} basic=${forms[4]} raw=${forms[5]}`;
+    h.mock.fault('/api/site/detail', { envelope: { code: 4003, msg } });
+
+    const response = await fetch(`${h.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ site(code: "${h.mock.catalog.sites[0]!.code}") { code } }` }),
+    });
+    const text = await response.text();
+    expect(JSON.parse(text).errors).toEqual([{
+      message: 'The upstream answered with an error', locations: [{ line: 1, column: 3 }], path: ['site'],
+      extensions: { code: 'UPSTREAM_ERROR', upstreamCode: 4003 },
+    }]);
+    expect(text).not.toContain('denied');
+    expectNoSecrets([text, ...h.logs], forms);
+    // The log keeps what the upstream said, redacted.
+    const failed = h.logs.map((line) => JSON.parse(line)).find((line) => line.msg === 'upstream call failed');
+    expect(failed).toMatchObject({ level: 40, path: '/api/site/detail', upstreamCode: 4003 });
+    expect(failed.upstreamMsg).toMatch(/^denied for Bearer \[redacted\] secret=\[redacted\] form=\[redacted\]/);
   });
 });

@@ -26,7 +26,7 @@ describe.each(REFUSALS)('an upstream that refuses every token with %s', (_name, 
     return errors?.[0]?.extensions?.code;
   }
 
-  it('costs two token requests for 50 client requests, a handful a minute after that, and /readyz says so until tokens are accepted again', async () => {
+  it('costs two token requests for 50 client requests, a handful a minute after that, and /readyz says so (staying ready) until tokens are accepted again', async () => {
     const wall = manualClock();
     h = await startGateway({ wallClock: wall.now });
     h.mock.fault(DETAIL, refusal);
@@ -38,9 +38,10 @@ describe.each(REFUSALS)('an upstream that refuses every token with %s', (_name, 
     expect(h.mock.calls(TOKEN_PATH)).toBe(2);
     expect(codes.every((code) => typeof code === 'string')).toBe(true);
     expect(codes.slice(1).every((code) => code === 'UPSTREAM_AUTH_FAILED')).toBe(true);
-    const unready = await get(h, '/readyz');
-    expect(unready.status).toBe(503);
-    expect(unready.body).toMatchObject({ status: 'unavailable', code: 'UPSTREAM_AUTH_FAILED' });
+    // The replica can still answer (cached data): ready, with the refusal in the details.
+    const refusing = await get(h, '/readyz');
+    expect(refusing.status).toBe(200);
+    expect(refusing.body).toMatchObject({ status: 'ready', upstream: { token: 'failing', code: 'UPSTREAM_AUTH_FAILED' } });
 
     // A minute of one request a second: one token request after each pause (1, 2, 4, 8, 16 s).
     for (let second = 1; second <= 60; second += 1) {
@@ -56,7 +57,7 @@ describe.each(REFUSALS)('an upstream that refuses every token with %s', (_name, 
     expect(data.product.productName).toBe(h.mock.catalog.products[0]!.productName);
     const ready = await get(h, '/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: 'ready' });
+    expect(ready.body).toMatchObject({ status: 'ready', upstream: { token: 'ok' } });
   });
 
   it('treats the first refusal after an accepted token as an ordinary expiry, and backs off from 1 s again', async () => {

@@ -1,7 +1,8 @@
 /**
  * The two outer spans of a request's trace (observability/tracing.ts has the whole tree):
  *
- * - the HTTP request, a server span that continues the client's W3C `traceparent`: method, path
+ * - the HTTP request, a server span (its trace and the client's `traceparent`: tracing.ts's
+ *   `requestSpan`): method, path
  *   (never the query string, which may carry variables), status, request id, the upstream calls
  *   and shared-cache hits, misses and stale serves counted for it, and the response cache's
  *   verdict; the `extensions.code` of every error in the response;
@@ -34,10 +35,7 @@ export function useTracing(tracing: Tracing | undefined): Plugin {
       request({ request }, serve) {
         const method = request.method;
         const path = new URL(request.url).pathname;
-        const span = tracer.startSpan(`${method} ${path}`, {
-          kind: SpanKind.SERVER,
-          attributes: { 'http.request.method': method, 'url.path': path },
-        }, tracing.extract(request.headers));
+        const span = tracing.requestSpan(`${method} ${path}`, { 'http.request.method': method, 'url.path': path }, request.headers);
         requestSpans.set(request, span);
         return context.with(trace.setSpan(context.active(), span), () => endAfter(span, serve));
       },

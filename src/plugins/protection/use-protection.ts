@@ -4,7 +4,8 @@
  * introspection policy, query limits; and yoga's CORS and batching options.
  */
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import type { BatchingOptions, CORSOptions, Plugin } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import { createGraphQLError, type BatchingOptions, type CORSOptions, type Plugin } from 'graphql-yoga';
 import type { Config } from '../../config.js';
 import { useAutomaticPersistedQueries } from './use-automatic-persisted-queries.js';
 import { useIntrospectionPolicy } from './use-introspection-policy.js';
@@ -24,11 +25,32 @@ export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 
 /** The plugins, in the order they must see a request. */
 export function protectionPlugins(config: ProtectionConfig): Plugin[] {
   return [
-    ...(config.csrfPrevention ? [useCSRFPrevention({ requestHeaders: CSRF_HEADERS })] : []),
+    ...(config.csrfPrevention ? [useCsrfHeaders()] : []),
     config.persistedOperations ? useAllowList(config.persistedOperations) : useAutomaticPersistedQueries(),
     useIntrospectionPolicy(config.introspection),
     ...useQueryLimits(config),
   ];
+}
+
+/** The code of the CSRF refusal (HTTP 403), which yoga's plugin sends without one. */
+const CSRF_CODE = 'CSRF_HEADER_REQUIRED';
+
+// Private: yoga's CSRF prevention, its 403 coded like every other refusal. The lean path serves
+// only JSON POSTs, which it never refuses, so this is the one place the refusal is made.
+function useCsrfHeaders(): Plugin {
+  const { onRequestParse } = useCSRFPrevention({ requestHeaders: CSRF_HEADERS });
+  return {
+    onRequestParse(payload) {
+      try {
+        return onRequestParse!(payload);
+      } catch (error) {
+        if (!(error instanceof GraphQLError)) throw error;
+        throw createGraphQLError(`${error.message}: send one of ${CSRF_HEADERS.join(', ')}`, {
+          extensions: { ...error.extensions, code: CSRF_CODE },
+        });
+      }
+    },
+  };
 }
 
 /**
