@@ -5,11 +5,15 @@
  * RSS at the start, every minute, and at the end. Not part of `npm test`.
  *
  *   SOAK_MINUTES=1 SOAK_CONCURRENCY=32 npm run soak
+ *   npm run soak -- live        (soak-live.ts: subscriptions opened and left, 10,000 times)
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createMockUpstream, type MockUpstream } from '../src/mock-upstream/index.js';
 import { addressOf } from '../test/helpers/process.js';
+
+// `npm run soak -- live`: the live subscriptions' soak instead (it exits when done).
+if (process.argv.includes('live')) await import('./soak-live.js');
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 5);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 32);
