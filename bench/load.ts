@@ -27,6 +27,12 @@ export interface LoadResult {
   loadGeneratorCpuPercent: number;
   /** Which load generator ran (`wrk.ts`); absent in results from before wrk was used: autocannon. */
   generator?: 'wrk' | 'autocannon';
+  /**
+   * What each failed request was, counted by `<failure> <operation>`: the failure (`timeout`, a
+   * socket error's code, `HTTP <status>`, or `errors <codes>` of a 2xx answer) and the query's
+   * first field, e.g. `timeout sites` (only with `checkBodies`; absent in older results).
+   */
+  failures?: Record<string, number>;
 }
 
 /** A load run: one fixed body, or a fresh body per request from `nextBody`. */
@@ -50,12 +56,13 @@ export interface LoadOptions {
 
 /** Run autocannon against `options.url` (one or several servers, one histogram) and summarise. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const checked = { graphqlErrors: 0 };
+  const checked: Checked = { graphqlErrors: 0, failures: new Map() };
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const instance = autocannon({
     url: options.url, connections: CONNECTIONS, duration: options.seconds, timeout: 20, requests: [requestTemplate(options, checked)],
     ...(options.amount === undefined ? {} : { amount: options.amount }),
+    ...(options.checkBodies ? { setupClient: noteFailuresOf(checked) } : {}),
   });
   // With `amount`, autocannon ignores `duration`: this keeps `seconds` as the bound.
   const cap = options.amount === undefined ? undefined : setTimeout(() => instance.stop(), options.seconds * 1000);
@@ -75,15 +82,67 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const timing = !byAmount
     ? { perSecond: result.requests.average, seconds: result.duration }
     : { perSecond: result.requests.total / (wallMs / 1000), seconds: round(wallMs / 1000, 2) };
-  return summarise(result, timing, checked.graphqlErrors, ((cpu.user + cpu.system) / 1000 / wallMs) * 100);
+  const summary = summarise(result, timing, checked.graphqlErrors, ((cpu.user + cpu.system) / 1000 / wallMs) * 100);
+  return options.checkBodies ? { ...summary, failures: Object.fromEntries(checked.failures) } : summary;
+}
+
+/** What checking answers keeps: the count of answers with errors, and every failure by kind. */
+interface Checked {
+  graphqlErrors: number;
+  failures: Map<string, number>;
+}
+
+/** The body a connection sent last, kept in its autocannon context, to name a request that fails. */
+type Context = { body?: string };
+
+// Private: counts `failure` of the request `body` asked for.
+function note(checked: Checked, failure: string, body: string | undefined): void {
+  const key = `${failure} ${operationOf(body)}`;
+  checked.failures.set(key, (checked.failures.get(key) ?? 0) + 1);
+}
+
+// Private: a connection's timeouts and socket errors, named by the request it had sent.
+function noteFailuresOf(checked: Checked): (client: unknown) => void {
+  return (client) => {
+    const events = client as { on(event: string, listener: (error?: Error & { code?: string }) => void): void; requestIterator?: { context?: Context } };
+    const body = () => events.requestIterator?.context?.body;
+    events.on('timeout', () => note(checked, 'timeout', body()));
+    events.on('connError', (error) => note(checked, error?.code ?? error?.message ?? 'socket error', body()));
+  };
+}
+
+// Private: the first field of a GraphQL request body, e.g. `sites` (or `?`).
+function operationOf(body: string | undefined): string {
+  const query = body === undefined ? undefined : (JSON.parse(body) as { query?: string }).query;
+  return /\{\s*(?:\w+\s*:\s*)?(\w+)/.exec(query ?? '')?.[1] ?? '?';
 }
 
 // Private: the request autocannon repeats: a fixed body or a fresh one each time, answers checked or not.
-function requestTemplate(options: LoadOptions, checked: { graphqlErrors: number }): RequestTemplate {
+function requestTemplate(options: LoadOptions, checked: Checked): RequestTemplate {
   const template: RequestTemplate = { method: 'POST', headers: { 'content-type': 'application/json' }, body: options.body ?? '' };
-  if (options.nextBody) template.setupRequest = (request) => ({ ...request, body: options.nextBody!() });
-  if (options.checkBodies) template.onResponse = (status, body) => { if (status < 300 && body.includes('"errors"')) checked.graphqlErrors += 1; };
+  if (options.nextBody || options.checkBodies) {
+    template.setupRequest = (request, context) => {
+      const body = options.nextBody?.() ?? options.body ?? '';
+      (context as Context).body = body;
+      return { ...request, body };
+    };
+  }
+  if (options.checkBodies) {
+    template.onResponse = (status, body, context) => {
+      const sent = (context as Context).body;
+      if (status >= 300) return note(checked, `HTTP ${status}`, sent);
+      if (!body.includes('"errors"')) return;
+      checked.graphqlErrors += 1;
+      note(checked, `errors ${errorCodes(body)}`, sent);
+    };
+  }
   return template;
+}
+
+// Private: the `extensions.code`s of an answer's errors, e.g. `UPSTREAM_UNAVAILABLE,REQUEST_TIMEOUT`.
+function errorCodes(body: string): string {
+  const codes = new Set([...body.matchAll(/"code":"(\w+)"/g)].map((match) => match[1]));
+  return [...codes].join(',') || 'uncoded';
 }
 
 // Private: autocannon's result in the bench's terms.

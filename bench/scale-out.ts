@@ -55,10 +55,16 @@ async function onFreshReplicas<T>(count: number, redis: BenchRedis, mock: BenchM
 }
 
 // Private: a replica not using Redis would fetch alone and hold its own token, and the figures
-// would not be about sharing: fail rather than measure that.
+// would not be about sharing: wait for it to reach Redis (readiness does not: a replica serves
+// without Redis), and fail rather than measure without it.
 async function expectRedisUp(gateway: RunningProcess): Promise<void> {
-  const readiness = (await (await fetch(`${gateway.url}/readyz`)).json()) as { redis?: string };
-  if (readiness.redis !== 'up') throw new Error(`replica ${gateway.url}: /readyz says redis is ${readiness.redis ?? 'not configured'}`);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const readiness = (await (await fetch(`${gateway.url}/readyz`)).json()) as { redis?: string };
+    if (readiness.redis === 'up') return;
+    if (Date.now() > deadline) throw new Error(`replica ${gateway.url}: /readyz says redis is ${readiness.redis ?? 'not configured'}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 // Private: `gateway_redis_errors_total` by operation, summed over the replicas.

@@ -58,6 +58,7 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
         },
         onStale: scope.onStale,
         onDataAge: scope.onDataAge,
+        timeLeftMs: scope.timeLeftMs,
         chargeUpstreamCall,
       }, settings.index);
       return { scope, loaders };

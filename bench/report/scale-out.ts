@@ -27,7 +27,16 @@ export function scaleOutSection(r: Results): string {
 function row(byPath: (calls: Record<string, number>) => string): (x: ScaleOutResult) => string {
   return ({ replicas, sharedCache: c, expiry: e }) =>
     `| ${replicas} | ${c.requestsPerSecond} | ${c.latencyP50Ms} | ${c.latencyP99Ms} | ${c.upstreamCallsPer1000Requests} (${c.upstreamCalls} / ${c.warmupRequestsSent + c.requestsSent}) | ${byPath(c.upstreamCallsByPath)} `
-    + `| ${e.tokenRequestsAfterExpiry} | ${e.upstreamCallsAfterExpiry} (${e.tokenTimeoutAnswers}) | ${c.clientErrors + e.clientErrors} | ${redisErrors(c, e)} | ${c.loadGeneratorCpuPercent} % |`;
+    + `| ${e.tokenRequestsAfterExpiry} | ${e.upstreamCallsAfterExpiry} (${e.tokenTimeoutAnswers}) | ${clientErrors(c, e)} | ${redisErrors(c, e)} | ${c.loadGeneratorCpuPercent} % |`;
+}
+
+// Private: the client errors of both runs, with what each failed request was (older results have no breakdown).
+function clientErrors(...runs: Array<{ clientErrors: number; failures?: Record<string, number> }>): string {
+  const total = runs.reduce((sum, run) => sum + run.clientErrors, 0);
+  const failures: Record<string, number> = {};
+  for (const run of runs) for (const [what, n] of Object.entries(run.failures ?? {})) failures[what] = (failures[what] ?? 0) + n;
+  const parts = Object.entries(failures).sort().map(([what, n]) => `${what} ${n}`);
+  return parts.length === 0 ? String(total) : `${total} (${parts.join(', ')})`;
 }
 
 // Private: the Redis errors of both runs, with the operations that failed (older results have no breakdown).

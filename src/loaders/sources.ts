@@ -52,6 +52,8 @@ export interface KindRecord {
 export interface SourceScope extends LoadScope {
   /** Called before each upstream call this caller starts; throws to refuse it. */
   chargeUpstreamCall?(): void;
+  /** Time left before the caller's deadline, in ms (`REQUEST_TIMEOUT_MS`); none: no deadline. */
+  timeLeftMs?(): number;
 }
 
 /** What the gateway has learnt of a list, for planning (see the upstream budget). */
@@ -108,6 +110,8 @@ export const WALK_PAGE_SIZE = 100;
  * How long a detail waits for a walk in flight that will bring its entity, in ms: a walk is a
  * fill, whose holder renews its lock while it works (redis/fill.ts), so a slow one is alive. At
  * 2 s, walks on eight cold replicas sharing one core outlasted the wait, and details were asked.
+ * A caller with a deadline waits at most half the time it has left: a walk slower than that
+ * leaves it the other half for its own detail call, rather than a REQUEST_TIMEOUT for waiting.
  */
 const WALK_WAIT_MS = 10_000;
 /** Unknown products from which the size of the product list is worth one probe. */
@@ -179,7 +183,9 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
   // waits for the walk (up to WALK_WAIT_MS): its pages prime the entity, and a detail call of its
   // own would be one call more (a cold fleet of replicas made several so, per walk).
   const afterWalkOf = async (kind: 'products' | 'sitesWithPoints', entityKey: string, scope: SourceScope) => {
-    if (cache.peek(entityKey) === undefined) await cache.settled(`${kind}:walk`, WALK_WAIT_MS, scope.signal);
+    if (cache.peek(entityKey) !== undefined) return;
+    const waitMs = Math.min(WALK_WAIT_MS, scope.timeLeftMs === undefined ? WALK_WAIT_MS : scope.timeLeftMs() / 2);
+    if (waitMs > 0) await cache.settled(`${kind}:walk`, waitMs, scope.signal);
   };
 
   const product = async (goodsCode: string, scope: SourceScope) => {

@@ -18,6 +18,8 @@ export interface RequestScope extends LoadScope {
   readonly stale: StaleServe[];
   /** Age of the oldest catalog-index data served to this request, in whole seconds, if any. */
   readonly dataAge: number | undefined;
+  /** Time left before the deadline, in ms (negative once it passed). */
+  timeLeftMs(): number;
   /** Marks the answer as depending on the time it is made (`isOpen` without `at`): not to be replayed. */
   readsTheTime(): void;
   /** Whether `readsTheTime` was called. */
@@ -68,6 +70,7 @@ export function createRequestScope(clientSignal: () => AbortSignal | undefined, 
     },
     onStale: (serve) => void stale.set(serve.key, serve),
     onDataAge: (ageSeconds) => void (dataAge = Math.max(dataAge ?? 0, ageSeconds)),
+    timeLeftMs: () => deadline - performance.now(),
     readsTheTime: () => void (timeDependent = true),
     get timeDependent() {
       return timeDependent;
