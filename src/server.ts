@@ -216,13 +216,16 @@ const LINGER_MS = 1000;
 // with the body every other refusal has, then closes (at the latest after LINGER_MS: a client
 // still trickling bytes would keep a half-closed socket open). Nothing is written to a socket
 // already answering.
-function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
   // A kept-alive socket has carried earlier answers: only one already answering now is off limits.
   const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
   if (!socket.writable || answering || error.code === 'ECONNRESET') return void socket.destroy();
   const { status, code, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
   const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`);
+  // The answer to a HEAD has no body (its client would read one as the next answer); the method
+  // is known when the bytes that failed hold the request line, as they do for a URL too long.
+  const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${head ? '' : body}`);
   // Lingering close: what the client still sends is read and dropped for a moment, since closing
   // with unread bytes resets the connection, and a reset can lose the answer on its way.
   socket.on('data', () => {}).resume();

@@ -63,7 +63,7 @@ export async function readRange<T>(
 }
 
 /** Upstream calls a walk of one list may take: 100,000 records at 100 a page. */
-const MAX_WALK_CALLS = 1000;
+export const MAX_WALK_CALLS = 1000;
 
 /** Every item of a list: the first page, then the rest in parallel. */
 export async function readAll<T>(

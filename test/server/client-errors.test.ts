@@ -37,6 +37,14 @@ describe('requests Node refuses', () => {
     expect(h.mock.calls()).toBe(calls);
   });
 
+  it('answers a HEAD with a URL over the limit with 431 and no body, as a HEAD answer must be (fuzzer seed 1995133436)', async () => {
+    h = await startGateway();
+    const path = `/graphql?query=${encodeURIComponent(`{ cities { total } } # ${'x'.repeat(20_000)}`)}`;
+    const answer = await raw(h.url, `HEAD ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(answer.startsWith('HTTP/1.1 431 ')).toBe(true);
+    expect(answer.slice(answer.indexOf('\r\n\r\n') + 4)).toBe('');
+  });
+
   it('answers on a kept-alive connection that has carried an answer before (fuzzer seed -591347417)', async () => {
     h = await startGateway();
     const { hostname, port } = new URL(h.url);

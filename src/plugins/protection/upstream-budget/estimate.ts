@@ -13,6 +13,7 @@
  * Its sites carry their points and city, as list-with-points does.
  */
 import { valueFromASTUntyped, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { MAX_WALK_CALLS } from '../../../loaders/page-range.js';
 import type { ListFacts } from '../../../loaders/sources.js';
 import type { ListKind } from '../../../upstream/api.js';
 import { decodeId } from '../../../resolvers/ids.js';
@@ -175,7 +176,9 @@ function walkOnce(w: Walker, kind: ListKind, builtKey?: string): void {
   if (w.planner.isCached(`${kind}:walk`) || (builtKey !== undefined && w.planner.isCached(builtKey))) return;
   const { cap, total } = w.planner.facts(kind);
   const size = Math.min(cap ?? WALK_PAGE_SIZE, WALK_PAGE_SIZE);
-  const pages = total === undefined ? 1 : Math.max(1, Math.ceil(total / size));
+  // As many pages as a walk would ask for (it stops at MAX_WALK_CALLS whatever `total` says: an
+  // upstream answering a total of a billion must not make every estimate count ten million).
+  const pages = total === undefined ? 1 : Math.min(MAX_WALK_CALLS, Math.max(1, Math.ceil(total / size)));
   for (let p = 1; p <= pages; p += 1) lookup(w, `${kind}:${p}:${size}`);
 }
 
