@@ -154,7 +154,6 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     citiesMs: config.cacheTtlCitiesS * 1000,
     sitesMs: config.cacheTtlSitesS * 1000,
     productsMs: config.cacheTtlProductsS * 1000,
-    ...(clock ? { clock } : {}),
   });
   const index = config.index.enabled ? createCatalogIndex(sources, {
     sitesRefreshMs: (config.index.refreshS ?? config.cacheTtlSitesS) * 1000,

@@ -23,7 +23,7 @@
  * site or product asked for while its list is being walked (here or on another replica) waits
  * for the walk rather than asking for its detail.
  */
-import type { Cache, Clock, LoadScope } from '../cache/cache.js';
+import type { Cache, LoadScope } from '../cache/cache.js';
 import type { ListKind, UpstreamApi } from '../upstream/api.js';
 import type { CityRecord, PageResult, ProductRecord, SiteRecord, UpstreamPage } from '../upstream/records.js';
 import { readAll, readRange, type CapState, type PageFetcher } from './page-range.js';
@@ -39,8 +39,6 @@ export interface SourceTtls {
   citiesMs: number;
   sitesMs: number;
   productsMs: number;
-  /** The shared cache's clock: a list's size is believed for its TTL. Default `performance`. */
-  clock?: Clock;
 }
 
 export interface KindRecord {
@@ -120,15 +118,13 @@ const WALK_WAIT_MS = 10_000;
 const PRODUCT_PROBE_MIN = 3;
 
 export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): Sources {
-  // What each list's silent page-size cap turned out to be, for the life of the process, and its
-  // size, believed for the list's TTL.
-  const facts: Record<ListKind, CapState & { total: number | undefined; totalAt: number }> = {
-    cities: { cap: undefined, total: undefined, totalAt: 0 },
-    sites: { cap: undefined, total: undefined, totalAt: 0 },
-    sitesWithPoints: { cap: undefined, total: undefined, totalAt: 0 },
-    products: { cap: undefined, total: undefined, totalAt: 0 },
+  // What each list's silent page-size cap and size turned out to be, for the life of the process.
+  const facts: Record<ListKind, CapState & { total: number | undefined }> = {
+    cities: { cap: undefined, total: undefined },
+    sites: { cap: undefined, total: undefined },
+    sitesWithPoints: { cap: undefined, total: undefined },
+    products: { cap: undefined, total: undefined },
   };
-  const clock = ttl.clock ?? performance;
   const ttlOf: Record<ListKind, number> = {
     cities: ttl.citiesMs,
     sites: ttl.sitesMs,
@@ -163,21 +159,9 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
   function fetcher<K extends ListKind>(kind: K, scope: SourceScope): PageFetcher<KindRecord[K]> {
     return async (p, s) => {
       const result = await cache.getOrLoad(`${kind}:${p}:${s}`, ttlOf[kind], charged(scope, (signal) => listCalls[kind](p, s, signal)), scope);
-      learnTotal(kind, result);
+      facts[kind].total = result.total;
       return result;
     };
-  }
-
-  // A page's total is the list's size, believed for the list's TTL: one that said a billion
-  // would otherwise price every walk at a thousand calls, refusing the list's queries for good.
-  function learnTotal(kind: ListKind, result: UpstreamPage<unknown>): void {
-    facts[kind].total = result.total;
-    facts[kind].totalAt = clock.now();
-  }
-
-  // The list's size, while it is believed.
-  function totalOf(kind: ListKind): number | undefined {
-    return clock.now() - facts[kind].totalAt <= ttlOf[kind] ? facts[kind].total : undefined;
   }
 
   // A page learnt on the way (page 1 at the cap, seen while discovering the cap) is kept.
@@ -212,7 +196,7 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
   // Whether walking the product list costs fewer calls than `unknown` product details.
   async function walkIsCheaper(unknown: number, scope: SourceScope): Promise<boolean> {
     if (unknown < 2) return false;
-    if (totalOf('products') === undefined && unknown >= PRODUCT_PROBE_MIN) {
+    if (facts.products.total === undefined && unknown >= PRODUCT_PROBE_MIN) {
       await read('products', 1, WALK_PAGE_SIZE, scope).catch(() => undefined);
     }
     return walkPages() < unknown;
@@ -220,8 +204,7 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
 
   // Upstream pages a walk of the product list takes (Infinity while its size is unknown).
   function walkPages(): number {
-    const { cap } = facts.products;
-    const total = totalOf('products');
+    const { total, cap } = facts.products;
     return total === undefined ? Number.POSITIVE_INFINITY : Math.ceil(total / Math.min(cap ?? WALK_PAGE_SIZE, WALK_PAGE_SIZE));
   }
 
@@ -269,7 +252,7 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       const { walkedAt, records } = await cache.getOrLoad(`index:${kind}`, ttlMs, async (signal) => {
         const fetchPage: PageFetcher<KindRecord[typeof kind]> = async (p, s) => {
           const result = await listCalls[kind](p, s, signal);
-          learnTotal(kind, result);
+          facts[kind].total = result.total;
           remember(kind)(p, s, result);
           return result;
         };
@@ -278,7 +261,7 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       }, { onStale: () => void (failed = true) });
       return { records, ageMs: Math.max(0, Date.now() - walkedAt), failed };
     },
-    facts: (kind) => ({ cap: facts[kind].cap, total: totalOf(kind) }),
+    facts: (kind) => ({ cap: facts[kind].cap, total: facts[kind].total }),
     isCached: (key) => cache.peek(key) !== undefined,
   };
 }
