@@ -18,6 +18,7 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
   type SelectionSetNode,
+  type FieldNode,
   type FragmentDefinitionNode,
   isObjectType,
   isAbstractType,
@@ -89,6 +90,9 @@ function checkObject(type: GraphQLCompositeType, selectionSet: SelectionSetNode,
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
       const key = selection.alias?.value ?? selection.name.value;
+      // A field skipped by a literal condition adds nothing, even where another field of the same
+      // key is there (fuzzer seed 429817051: `cities @skip(if: true) { a1: … } cities { … }`).
+      if (skippedByLiteral(selection)) continue;
       if (selection.directives?.some((d) => d.name.value === 'include' || d.name.value === 'skip') && !(key in object)) continue;
       if (selection.name.value === '__typename') continue;
       const fields = concrete && (isObjectType(concrete) || isAbstractType(concrete)) ? (concrete as { getFields?: () => Record<string, { type: GraphQLOutputType }> }).getFields?.() : undefined;
@@ -107,6 +111,15 @@ function checkObject(type: GraphQLCompositeType, selectionSet: SelectionSetNode,
       checkObject(type, set, value, path, walk);
     }
   }
+}
+
+// Private: whether `@skip(if: true)` or `@include(if: false)`, written as literals, leave the field out.
+function skippedByLiteral(selection: FieldNode): boolean {
+  return (selection.directives ?? []).some((directive) => {
+    const condition = directive.arguments?.find((argument) => argument.name.value === 'if')?.value;
+    if (condition?.kind !== Kind.BOOLEAN) return false;
+    return (directive.name.value === 'skip' && condition.value) || (directive.name.value === 'include' && !condition.value);
+  });
 }
 
 // Private: one value of `type` at `path`; `fieldName` tells the normalisation rule that applies.
