@@ -23,7 +23,7 @@ import { buildASTSchema, buildSchema, concatAST, parse, type DocumentNode, type 
 const ROOT = new URL('../', import.meta.url);
 const SCHEMA = new URL('schema.graphql', ROOT);
 const RECORDS = '../upstream/records.js';
-const MODELS = '../resolvers/models.js';
+const MODELS = '../data/models.js';
 
 /** One generated file: where it goes and how it is made. */
 interface Output {
@@ -52,7 +52,7 @@ const resolverTypes: Output = {
     config: {
       useTypeImports: true,
       enumsAsTypes: true,
-      contextType: `../context.js#GatewayContext`,
+      contextType: `../graph/context.js#GatewayContext`,
       mappers: {
         City: `${MODELS}#CityModel`,
         Site: `${RECORDS}#SiteRecord`,

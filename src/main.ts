@@ -3,12 +3,12 @@
  * gateway, the HTTP server, and a clean stop on SIGTERM/SIGINT.
  */
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from './config.js';
-import { startDemoUpstream } from './demo.js';
-import { createGateway } from './gateway.js';
-import { createLogger } from './logger.js';
-import { listen } from './server.js';
-import { attachWebSocket } from './transport/websocket.js';
+import { ConfigError, loadConfig } from './base/config/config.js';
+import { startDemoUpstream } from './app/demo.js';
+import { createGateway } from './app/gateway.js';
+import { createLogger } from './base/logger.js';
+import { listen } from './edge/server.js';
+import { attachWebSocket } from './edge/ws/websocket.js';
 
 /** The example page's build, served at /demo in demo mode: dist/web, beside the built main.js. */
 const DEMO_PAGE_DIRECTORY = fileURLToPath(new URL('web', import.meta.url));

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/base/logger.js';
 
 describe('the logger', () => {
   it('writes to stdout through a bounded buffer, so a slow log reader cannot grow the heap', () => {

@@ -5,8 +5,8 @@ const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.ur
 
 /** Every environment variable src/config.ts reads, by the names its readers are given. */
 function configVariables(): string[] {
-  // config.ts, and the part it hands to redis-config.ts.
-  const source = ['src/config.ts', 'src/redis/redis-config.ts'].map(read).join('\n');
+  // config.ts, and the part it hands to redis.ts.
+  const source = ['src/base/config/config.ts', 'src/base/config/redis.ts'].map(read).join('\n');
   const names = new Set<string>();
   for (const match of source.matchAll(/\b(?:read\.\w+(?:<[^>]*>)?\(|env\.|env\[)'?([A-Z][A-Z0-9_]+)/g)) names.add(match[1]!);
   for (const match of source.matchAll(/'([A-Z][A-Z0-9]+(?:_[A-Z0-9]+)+)'/g)) names.add(match[1]!);

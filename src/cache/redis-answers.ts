@@ -12,7 +12,7 @@
  * Like the cache's shared level, this never throws a Redis error at a caller: a failed or
  * unreadable read is a miss, a failed write is skipped.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../base/logger.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { decodeAnswer, encodeAnswer } from './answer-codec.js';
 

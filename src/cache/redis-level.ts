@@ -9,7 +9,7 @@
  * the fleet has) runs once across the replicas (redis/fill.ts). Whatever Redis does, this level
  * never throws a Redis error at a caller: a failed read is a miss, a failed write is skipped.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../base/logger.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { fillOnce } from '../redis/fill.js';
 import { decodeEntry, encodeEntry } from './entry-codec.js';

@@ -12,8 +12,8 @@
  * wait and take its result (the shared cache's fill under `index:<list>`).
  */
 import type { Clock } from '../cache/cache.js';
-import type { Logger } from '../logger.js';
-import type { Sources } from '../loaders/sources.js';
+import type { Logger } from '../base/logger.js';
+import type { Sources } from '../data/sources.js';
 import { isUpstreamError } from '../upstream/errors.js';
 import { buildProductsCatalog, buildSitesCatalog, type ProductsCatalog, type SitesCatalog } from './catalog.js';
 import { createRefreshing, type Refreshing } from './refreshing.js';

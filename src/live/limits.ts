@@ -10,7 +10,7 @@
  * subscriptions, of one client or of several, counts once; refusals say which limit they hit.
  */
 import { GraphQLError } from 'graphql';
-import type { LiveConfig } from '../config.js';
+import type { LiveConfig } from '../base/config/config.js';
 
 /** The live subscription fields. */
 export type LiveField = 'siteStock' | 'productStock' | 'stockAlerts';

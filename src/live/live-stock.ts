@@ -19,7 +19,7 @@
 import { GraphQLError } from 'graphql';
 import { Repeater } from 'graphql-yoga';
 import type { SitesCatalog } from '../catalog/catalog.js';
-import type { ProductStockModel, StockAlertModel } from '../resolvers/models.js';
+import type { ProductStockModel, StockAlertModel } from '../data/models.js';
 import { isUpstreamError } from '../upstream/errors.js';
 import type { SiteRecord } from '../upstream/records.js';
 import { createPlaces, type LiveField, type LiveLimits, type Place } from './limits.js';

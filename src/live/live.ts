@@ -5,8 +5,8 @@
  * subscriptions over it, and their metrics.
  */
 import type { CatalogIndex } from '../catalog/catalog-index.js';
-import type { LiveConfig } from '../config.js';
-import { WALK_PAGE_SIZE, type Sources } from '../loaders/sources.js';
+import type { LiveConfig } from '../base/config/config.js';
+import { WALK_PAGE_SIZE, type Sources } from '../data/sources.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { LiveBus } from '../redis/live-bus.js';
 import type { UpstreamApi } from '../upstream/api.js';

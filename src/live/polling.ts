@@ -13,7 +13,7 @@
  * A walk tells which sites exist: a code it does not bring is unknown (null), as a detail would
  * say, unless the walk had items too broken to read; then those codes are asked for by detail.
  */
-import { readAll, type CapState } from '../loaders/page-range.js';
+import { readAll, type CapState } from '../data/page-range.js';
 import type { SiteRecord } from '../upstream/records.js';
 
 /** What the poller needs of the upstream. */

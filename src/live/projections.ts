@@ -4,7 +4,7 @@
  * subscriptions (live-stock.ts) decide when to send.
  */
 import { availability, buildSitesCatalog, type SitesCatalog } from '../catalog/catalog.js';
-import type { ProductStockModel, StockAlertModel } from '../resolvers/models.js';
+import type { ProductStockModel, StockAlertModel } from '../data/models.js';
 import type { SiteRecord } from '../upstream/records.js';
 
 /** `Subscription.productStock`'s arguments, checked. */

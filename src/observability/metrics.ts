@@ -24,7 +24,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LookupResult } from '../cache/cache.js';
-import type { AttemptEnd } from '../upstream/observer.js';
+import type { AttemptEnd } from '../upstream/http/observer.js';
 import { liveFamilies, type LiveRound, type LiveState } from './live-metrics.js';
 import { createOperationLabels, type OperationLabelOptions } from './operation-labels.js';
 

@@ -3,9 +3,9 @@
  * event moves the metrics and, when it happens on a request's behalf, that request's counts.
  */
 import type { CacheObserver } from '../cache/cache.js';
-import type { TokenObserver, UpstreamObserver } from '../upstream/observer.js';
+import type { TokenObserver, UpstreamObserver } from '../upstream/http/observer.js';
 import type { GatewayMetrics } from './metrics.js';
-import { currentRequest } from './request-record.js';
+import { currentRequest } from '../request/record.js';
 
 export interface Observers {
   upstream: UpstreamObserver;

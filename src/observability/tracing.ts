@@ -49,8 +49,8 @@ import {
   TraceIdRatioBasedSampler,
   type Sampler,
 } from '@opentelemetry/sdk-trace-base';
-import type { UpstreamSpan, UpstreamTracer } from '../upstream/tracer.js';
-import type { TracingConfig } from './tracing-config.js';
+import type { UpstreamSpan, UpstreamTracer } from '../upstream/http/tracer.js';
+import type { TracingConfig } from '../base/config/tracing.js';
 
 export interface Tracing {
   readonly tracer: Tracer;

@@ -22,7 +22,7 @@
  */
 import type { ConnectionOptions } from 'node:tls';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import type { RedisAddress, RedisTls, RedisTopology } from './redis-config.js';
+import type { RedisAddress, RedisTls, RedisTopology } from '../base/config/redis.js';
 
 /** A client of any topology: both kinds run the same commands. */
 export type RedisClient = Redis | Cluster;

@@ -13,11 +13,11 @@
  * live/fleet-poller.ts). It subscribes again to all of them each time it reconnects.
  */
 import type { RedisOptions } from 'ioredis';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../base/logger.js';
 import { bounded } from './bounded.js';
 import { connectTo, type RedisClient } from './clients.js';
 import { createNotices, type Notices } from './notices.js';
-import type { RedisTopology } from './redis-config.js';
+import type { RedisTopology } from '../base/config/redis.js';
 
 export interface RedisConnectionOptions {
   /** Where Redis is: one server, Sentinel or Cluster (clients.ts); only hosts and ports are logged. */

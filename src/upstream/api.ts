@@ -2,7 +2,7 @@
  * The upstream's seven operations, typed and normalised. Knows the paths and the upstream's
  * habits (not-found answers, the two plain site lists); knows nothing of caching or GraphQL.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../base/logger.js';
 import type { UpstreamClient, UpstreamRequestOptions } from './contracts.js';
 import { UpstreamError } from './errors.js';
 import {

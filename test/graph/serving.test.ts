@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
-import { maskError } from '../../src/plugins/serving/mask-error.js';
+import { maskError } from '../../src/graph/mask-error.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { startGateway, type Harness } from '../helpers/gateway.js';
 

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/base/config/config.js';
 
 /** The problems `loadConfig` reports for `env` (none: an empty list). */
 export function problemsOf(env: Record<string, string>): string[] {

@@ -3,12 +3,12 @@
  * to the gateway over real HTTP.
  */
 import { Writable } from 'node:stream';
-import { loadConfig, type UpstreamConfig } from '../../src/config.js';
-import { upstreamConfigFor } from '../../src/demo.js';
-import { createGateway, type Gateway } from '../../src/gateway.js';
-import { createLogger } from '../../src/logger.js';
-import { listen } from '../../src/server.js';
-import { attachWebSocket, type WebSocketTransport } from '../../src/transport/websocket.js';
+import { loadConfig, type UpstreamConfig } from '../../src/base/config/config.js';
+import { upstreamConfigFor } from '../../src/app/demo.js';
+import { createGateway, type Gateway } from '../../src/app/gateway.js';
+import { createLogger } from '../../src/base/logger.js';
+import { listen } from '../../src/edge/server.js';
+import { attachWebSocket, type WebSocketTransport } from '../../src/edge/ws/websocket.js';
 import {
   createMockUpstream,
   type MockUpstream,

@@ -9,11 +9,11 @@
  * await upstream.close();
  */
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/base/logger.js';
 import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from '../../src/mock-upstream/index.js';
 import type { TokenManager, UpstreamClient } from '../../src/upstream/contracts.js';
-import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
-import { createTokenManager, type TokenManagerOptions } from '../../src/upstream/token-manager.js';
+import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/http/client.js';
+import { createTokenManager, type TokenManagerOptions } from '../../src/upstream/token/manager.js';
 
 export interface StartUpstreamOptions {
   /** Options of the mock upstream. Default: the mock's defaults. */

@@ -6,8 +6,8 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
-import { createRequestRecord, runInRequest } from '../../src/observability/request-record.js';
+import { createLogger } from '../../src/base/logger.js';
+import { createRequestRecord, runInRequest } from '../../src/request/record.js';
 import { startGateway, type Harness } from '../helpers/gateway.js';
 import { startHeldGateway, type HeldGateway } from '../helpers/held-upstream.js';
 import { until } from '../helpers/http.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createLruCache } from '../../src/cache/lru-cache.js';
-import { createSources } from '../../src/loaders/sources.js';
+import { createSources } from '../../src/data/sources.js';
 import type { UpstreamApi } from '../../src/upstream/api.js';
 import type { SiteRecord } from '../../src/upstream/records.js';
 import { until } from '../helpers/http.js';

@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createAddressOf, parseTrustProxy } from '../../src/observability/client-address.js';
+import { createAddressOf, parseTrustProxy } from '../../src/request/client-address.js';
 import { startGateway, type Harness } from '../helpers/gateway.js';
 import { subscribeSse } from '../helpers/sse.js';
 import { subscribeWs } from '../helpers/websocket.js';

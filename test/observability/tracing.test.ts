@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig, type ConfigError } from '../../src/config.js';
+import { loadConfig, type ConfigError } from '../../src/base/config/config.js';
 import { startGateway, type Harness } from '../helpers/gateway.js';
 import { logEntries, post, requestLines } from '../helpers/http.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bounded } from '../../src/redis/bounded.js';
 import { createRedisConnection, type RedisConnection } from '../../src/redis/connection.js';
-import { createRedisTokenStore } from '../../src/upstream/redis-token-store.js';
+import { createRedisTokenStore } from '../../src/upstream/token/redis-store.js';
 import { holdAfterWriting } from '../helpers/hold-event-loop.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
 

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listen, type RunningServer } from '../../src/server.js';
+import { listen, type RunningServer } from '../../src/edge/server.js';
 
 let server: RunningServer | undefined;
 const sockets: Socket[] = [];

@@ -2,7 +2,7 @@
  * A socket's operation registry on its own: which streams it ends, and when.
  */
 import { describe, expect, it } from 'vitest';
-import { createOperationRegistry, type Registered } from '../../src/transport/websocket-registry.js';
+import { createOperationRegistry, type Registered } from '../../src/edge/ws/registry.js';
 
 /** A stream that counts its `return()` calls. */
 function stream(): AsyncIterator<unknown> & { returned: number } {

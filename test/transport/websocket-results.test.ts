@@ -1,6 +1,6 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { endingWithMaskedError, formatted } from '../../src/transport/websocket-results.js';
+import { endingWithMaskedError, formatted } from '../../src/edge/ws/results.js';
 
 describe('what the WebSocket transport sends of a result', () => {
   it('ends a stream that throws with one masked error event, never the raw message', async () => {

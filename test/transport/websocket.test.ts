@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createClient, type Client, type ClientOptions, type FormattedExecutionResult, type SubscribePayload } from 'graphql-ws';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { sha256Hex } from '../../src/persisted-operations-file.js';
+import { sha256Hex } from '../../src/base/config/persisted-operations.js';
 import { startGateway, type Harness, type HarnessOptions } from '../helpers/gateway.js';
 import { subscribeSse, type SseSubscriber } from '../helpers/sse.js';
 import { subscribeWs, type WsSubscriber } from '../helpers/websocket.js';

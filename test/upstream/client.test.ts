@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TokenManager, UpstreamClient } from '../../src/upstream/contracts.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
-import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
+import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/http/client.js';
 import { until } from '../helpers/http.js';
 import { TEST_TIMEOUT_MS, manualClock, rejectionAtOnce, rejectionOf, startUpstream, type StartUpstreamOptions, type StartedUpstream } from '../helpers/upstream.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RawAnswer } from '../../src/mock-upstream/index.js';
-import { createUpstreamClient } from '../../src/upstream/client.js';
+import { createUpstreamClient } from '../../src/upstream/http/client.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 import { TEST_TIMEOUT_MS, rejectionOf, startUpstream, type StartedUpstream } from '../helpers/upstream.js';
 import { startRawServer, type RawServer } from './raw-server.js';

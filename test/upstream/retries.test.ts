@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { backoffDelayMs } from '../../src/upstream/retry.js';
+import { backoffDelayMs } from '../../src/upstream/resilience/retry.js';
 import { until } from '../helpers/http.js';
 import { rejectionAtOnce, rejectionOf, startUpstream, type StartUpstreamOptions, type StartedUpstream } from '../helpers/upstream.js';
 

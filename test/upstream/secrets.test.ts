@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUpstreamClient } from '../../src/upstream/client.js';
-import { createTokenManager } from '../../src/upstream/token-manager.js';
+import { createUpstreamClient } from '../../src/upstream/http/client.js';
+import { createTokenManager } from '../../src/upstream/token/manager.js';
 import { startGateway, type Harness } from '../helpers/gateway.js';
 import { TEST_TIMEOUT_MS, captureLogs, manualClock, rejectionOf, startUpstream, type StartedUpstream } from '../helpers/upstream.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';

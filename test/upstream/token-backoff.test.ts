@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from '../../src/mock-upstream/index.js';
 import type { TokenManager } from '../../src/upstream/contracts.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
-import { createTokenManager, type TokenManagerOptions } from '../../src/upstream/token-manager.js';
+import { createTokenManager, type TokenManagerOptions } from '../../src/upstream/token/manager.js';
 import { TEST_TIMEOUT_MS, manualClock, rejectionAtOnce, rejectionOf, startUpstream, turnMark, type StartedUpstream } from '../helpers/upstream.js';
 
 const TOKEN_PATH = '/oauth/token';

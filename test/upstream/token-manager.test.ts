@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from '../../src/mock-upstream/index.js';
 import type { TokenManager } from '../../src/upstream/contracts.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
-import { createTokenManager, type TokenManagerOptions } from '../../src/upstream/token-manager.js';
+import { createTokenManager, type TokenManagerOptions } from '../../src/upstream/token/manager.js';
 import { TEST_TIMEOUT_MS, manualClock, rejectionOf } from '../helpers/upstream.js';
 import { sendJson, startRawServer, type RawServer } from './raw-server.js';
 

@@ -13,8 +13,8 @@
  * queries need one), so `useApiKeys` lets exactly `isGraphiQLPageRequest` through.
  */
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
-import { EXAMPLE_QUERIES, EXAMPLE_QUERY } from '../../example-query.js';
-import { currentRequest } from '../../observability/request-record.js';
+import { EXAMPLE_QUERIES, EXAMPLE_QUERY } from './example-query.js';
+import { currentRequest } from '../../request/record.js';
 
 /** The path of the page: the GraphQL endpoint (yoga's default, which the gateway keeps). */
 export const GRAPHIQL_PATH = '/graphql';

@@ -17,9 +17,9 @@
  */
 import { getOperationAST, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../base/logger.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
-import { maskError } from '../serving/mask-error.js';
+import { maskError } from '../../graph/mask-error.js';
 import {
   REQUEST_ID_HEADER,
   createRequestRecord,
@@ -27,7 +27,7 @@ import {
   requestIdFrom,
   runInRequest,
   type RequestRecord,
-} from '../../observability/request-record.js';
+} from '../../request/record.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 

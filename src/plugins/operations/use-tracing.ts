@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import { getOperationAST, print, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { currentRequest } from '../../observability/request-record.js';
+import { currentRequest } from '../../request/record.js';
 import { codeOf, recordError, type Tracing } from '../../observability/tracing.js';
 
 type PromiseOrValue<T> = T | Promise<T>;

@@ -19,7 +19,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
-import { currentRequest } from '../../observability/request-record.js';
+import { currentRequest } from '../../request/record.js';
 import { errorResponse } from '../serving/error-response.js';
 
 /** Paths answered without a key. */

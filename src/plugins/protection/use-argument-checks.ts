@@ -13,9 +13,9 @@ import {
   type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { argumentRuleOf, type ArgumentSettings } from '../../resolvers/argument-rules.js';
+import { argumentRuleOf, type ArgumentSettings } from '../../graph/arguments/rules.js';
 import type { RequestScope } from '../serving/use-request-scope.js';
-import { beforeEveryOperation, isRunning, runningOperation, type RunningOperation } from '../running-operation.js';
+import { beforeEveryOperation, isRunning, runningOperation, type RunningOperation } from '../../graph/running-operation.js';
 
 export type ArgumentCheckSettings = ArgumentSettings;
 

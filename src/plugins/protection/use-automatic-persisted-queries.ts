@@ -14,7 +14,7 @@
  */
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import { sha256Hex } from '../../persisted-operations-file.js';
+import { sha256Hex } from '../../base/config/persisted-operations.js';
 
 export interface AutomaticPersistedQueriesOptions {
   /** Documents kept at most. Default 1000. */

@@ -20,7 +20,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { RequestScope } from '../serving/use-request-scope.js';
-import { beforeEveryOperation, isRunning, runningOperation, type RunningOperation } from '../running-operation.js';
+import { beforeEveryOperation, isRunning, runningOperation, type RunningOperation } from '../../graph/running-operation.js';
 
 export const ITEM_LIMIT_EXCEEDED = 'ITEM_LIMIT_EXCEEDED';
 

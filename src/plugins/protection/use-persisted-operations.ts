@@ -7,7 +7,7 @@
  */
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Plugin } from 'graphql-yoga';
-import type { PersistedOperations } from '../../persisted-operations-file.js';
+import type { PersistedOperations } from '../../base/config/persisted-operations.js';
 
 export function useAllowList({ documents }: PersistedOperations): Plugin {
   return usePersistedOperations({

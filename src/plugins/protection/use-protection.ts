@@ -6,7 +6,7 @@
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, type BatchingOptions, type CORSOptions, type Plugin } from 'graphql-yoga';
-import type { Config } from '../../config.js';
+import type { Config } from '../../base/config/config.js';
 import { useAutomaticPersistedQueries } from './use-automatic-persisted-queries.js';
 import { useIntrospectionPolicy } from './use-introspection-policy.js';
 import { useAllowList } from './use-persisted-operations.js';

@@ -29,7 +29,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Config } from '../../config.js';
+import type { Config } from '../../base/config/config.js';
 
 /** The limits, as configured (see config.ts for each one's unit and default). */
 export type QueryLimits = Pick<

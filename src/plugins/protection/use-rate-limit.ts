@@ -22,11 +22,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { socketAddress, type AddressOf } from '../../observability/client-address.js';
-import { clientKey, currentRequest } from '../../observability/request-record.js';
+import { socketAddress, type AddressOf } from '../../request/client-address.js';
+import { clientKey, currentRequest } from '../../request/record.js';
 import { errorResponse } from '../serving/error-response.js';
-import type { FleetBuckets } from './fleet-buckets.js';
-import { createTokenBuckets, type TakeResult, type TokenBucketOptions } from './token-buckets.js';
+import type { FleetBuckets } from '../../edge/rate-limit/fleet-buckets.js';
+import { createTokenBuckets, type TakeResult, type TokenBucketOptions } from '../../edge/rate-limit/token-buckets.js';
 
 /** Paths never limited. */
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);

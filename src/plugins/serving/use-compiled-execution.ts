@@ -36,7 +36,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import { asksForParts } from './incremental-document.js';
+import { asksForParts } from '../../graph/incremental-document.js';
 
 export interface CompiledExecutionOptions {
   /** Documents whose operations are kept (compiled, or counted), at most. Default 1024, as yoga's parser cache. */

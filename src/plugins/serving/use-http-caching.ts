@@ -25,8 +25,8 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../cache/cache.js';
-import { answeredWhole, currentRequest, type RequestRecord } from '../../observability/request-record.js';
-import { ambiguousRequest } from './response-cache-key.js';
+import { answeredWhole, currentRequest, type RequestRecord } from '../../request/record.js';
+import { ambiguousRequest } from '../../response-cache/key.js';
 import { storedAnswerServed } from './use-response-cache.js';
 
 export interface HttpCachingOptions {

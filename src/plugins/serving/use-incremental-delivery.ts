@@ -23,9 +23,9 @@
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { BREAK, GraphQLError, valueFromASTUntyped, visit, type ASTNode, type DirectiveNode, type ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { isRunning, runningOperation } from '../running-operation.js';
-import { maskError } from './mask-error.js';
-import { asksForParts as documentAsksForParts } from './incremental-document.js';
+import { isRunning, runningOperation } from '../../graph/running-operation.js';
+import { maskError } from '../../graph/mask-error.js';
+import { asksForParts as documentAsksForParts } from '../../graph/incremental-document.js';
 import type { RequestScope } from './use-request-scope.js';
 
 export const NOT_ACCEPTABLE = 'NOT_ACCEPTABLE';

@@ -10,7 +10,7 @@ import { setMaxListeners } from 'node:events';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LoadScope, StaleServe } from '../../cache/cache.js';
-import { currentRequest } from '../../observability/request-record.js';
+import { currentRequest } from '../../request/record.js';
 
 export interface RequestScope extends LoadScope {
   signal: AbortSignal;

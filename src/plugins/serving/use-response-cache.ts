@@ -33,10 +33,10 @@ import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../cache/cache.js';
 import { answerEtag } from '../../cache/answer-codec.js';
 import type { SharedAnswers } from '../../cache/redis-answers.js';
-import { answeredWhole, currentRequest, type RequestRecord } from '../../observability/request-record.js';
-import { ambiguousRequest, createKeyMaker } from './response-cache-key.js';
-import { createSharedLookUp } from './shared-look-up.js';
-import { createUnstorableDocuments } from './unstorable-documents.js';
+import { answeredWhole, currentRequest, type RequestRecord } from '../../request/record.js';
+import { ambiguousRequest, createKeyMaker } from '../../response-cache/key.js';
+import { createSharedLookUp } from '../../response-cache/shared.js';
+import { createUnstorableDocuments } from '../../response-cache/unstorable.js';
 
 export interface ResponseCacheOptions {
   /** Bytes the stored answers may take together, keys included; 0 turns the cache off. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
+import { loadConfig } from '../../../src/base/config/config.js';
 import { problemsOf } from '../../helpers/config.js';
 
 

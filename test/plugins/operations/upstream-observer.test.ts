@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Fault } from '../../../src/mock-upstream/index.js';
-import type { AttemptEnd } from '../../../src/upstream/observer.js';
+import type { AttemptEnd } from '../../../src/upstream/http/observer.js';
 import { rejectionOf, startUpstream, type StartedUpstream } from '../../helpers/upstream.js';
 
 const PATH = '/api/city/list';

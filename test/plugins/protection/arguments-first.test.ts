@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema, isInterfaceType, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARGUMENT_RULES } from '../../../src/resolvers/argument-rules.js';
-import { echo } from '../../../src/resolvers/arguments.js';
-import { encodeId } from '../../../src/resolvers/ids.js';
+import { ARGUMENT_RULES } from '../../../src/graph/arguments/rules.js';
+import { echo } from '../../../src/graph/arguments/values.js';
+import { encodeId } from '../../../src/graph/ids.js';
 import { callsByPath, startGateway, type GraphQLResponse, type Harness } from '../../helpers/gateway.js';
 
 // Private: a JSON POST with an operation name, answering the HTTP status too.

@@ -5,7 +5,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createParserCaches } from '../../../src/plugins/serving/parser-caches.js';
+import { createParserCaches } from '../../../src/graph/parser-caches.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 
 const SMALL = '{ cities(pageSize: 1) { total } }';

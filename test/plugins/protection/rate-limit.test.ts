@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
-import { createTokenBuckets } from '../../../src/plugins/protection/token-buckets.js';
+import { createTokenBuckets } from '../../../src/edge/rate-limit/token-buckets.js';
 import { get, post } from '../../helpers/http.js';
 import { post as postRaw } from '../../helpers/raw-http.js';
 

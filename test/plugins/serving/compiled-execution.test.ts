@@ -9,9 +9,9 @@ import type * as Jit from 'graphql-jit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { createMockUpstream, type MockUpstream } from '../../../src/mock-upstream/index.js';
-import { maskError } from '../../../src/plugins/serving/mask-error.js';
+import { maskError } from '../../../src/graph/mask-error.js';
 import { useCompiledExecution } from '../../../src/plugins/serving/use-compiled-execution.js';
-import { encodeId } from '../../../src/resolvers/ids.js';
+import { encodeId } from '../../../src/graph/ids.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { SITE_DEFERRED } from './incremental-queries.js';
 

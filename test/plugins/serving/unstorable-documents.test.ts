@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUnstorableDocuments, REPROBE_EVERY, STREAK } from '../../../src/plugins/serving/unstorable-documents.js';
+import { createUnstorableDocuments, REPROBE_EVERY, STREAK } from '../../../src/response-cache/unstorable.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 
 const NEAR = 'query Near($lat: Float!, $lng: Float!) { sitesNear(lat: $lat, lng: $lng, radiusKm: 50) { distanceKm site { code } } }';

@@ -1,0 +1,119 @@
+/**
+ * Scale-out: with Redis (`REDIS_URL`, `REDIS_SENTINELS` or `REDIS_CLUSTER_NODES`), the replicas
+ * behind a load balancer share one cache and one upstream token through it, so upstream load and
+ * token requests stay flat as replicas are added. Without it, none of this runs and the gateway
+ * is a single process.
+ *
+ * Redis keys (all under `vg:v1:`, the format version: a release that changes what is stored
+ * bumps it, and never reads the old shapes):
+ * - `vg:v1:cache:<upstream>:{<cache key>}` cache entries (cache/entry-codec.ts), `<upstream>`
+ *   a hash of UPSTREAM_BASE_URL, so fleets in front of different upstreams never mix;
+ * - `vg:v1:answer:<upstream>:<scope>:{<response-cache key>}` whole answers (cache/answer-codec.ts),
+ *   `<scope>` a hash of what decides an answer besides its key (plugins/serving/answer-scope.ts),
+ *   so that replicas of two releases or settings never serve each other's answers;
+ * - `vg:v1:token:{<client>}`               the token (a hash of token URL, client id and scope);
+ * - `<either>:lock`                        the lock of one replica's fill or token request;
+ * - `vg:v1:ratelimit:<upstream>:{<client>}` a client's rate-limit bucket (a hash of its API key's
+ *                                          fingerprint or its address; plugins/protection/fleet-buckets.ts);
+ * - channel `vg:v1:filled`                 announcements of finished fills (redis/notices.ts);
+ * - `vg:v1:live:{<upstream>}:lease:<key>`  the lease of the replica that polls a live key for the
+ *                                          fleet, `<key>` `site:<code>` or `all` (live/fleet-poller.ts);
+ * - channel `vg:v1:live:{<upstream>}:reads` the reads the lease holders publish (redis/live-bus.ts).
+ *
+ * Hash tags, for Redis Cluster: it puts each key in a slot by its name, or by the part in `{…}`
+ * when there is one, and a script or transaction may only name keys of one slot. So every key
+ * puts in braces the part that names one thing, and what goes with that thing keeps the tag: a
+ * lock is its key + `:lock`, and the leases of one upstream share `{<upstream>}` because one
+ * script claims them all. Never brace a constant part: every key would land on one node.
+ * Channels are not keys (a PUBLISH reaches every node). The tags came without a new version: the
+ * values' shapes are unchanged, and the old names are simply never read (the first replicas of
+ * this release fill their keys and take a token once more, as with a new Redis).
+ */
+import { createHash } from 'node:crypto';
+import type { Cache } from '../cache/cache.js';
+import type { LruCacheOptions } from '../cache/lru-cache.js';
+import { createRedisAnswers, type SharedAnswers } from '../cache/redis-answers.js';
+import { createRedisLevel } from '../cache/redis-level.js';
+import { createLruCache } from '../cache/lru-cache.js';
+import type { RedisConfig, UpstreamConfig } from '../base/config/config.js';
+import type { Logger } from '../base/logger.js';
+import { createRedisConnection } from '../redis/connection.js';
+import { createLiveBus, type LiveBus } from '../redis/live-bus.js';
+import { createFleetBuckets, type FleetBucketOptions, type FleetBuckets } from '../edge/rate-limit/fleet-buckets.js';
+import { createRedisTokenStore } from '../upstream/token/redis-store.js';
+import type { TokenStore } from '../upstream/token/store.js';
+
+export type RedisState = 'up' | 'down';
+
+export interface ScaleOut {
+  /** The replica's cache: `options` for its in-process level, Redis under it. */
+  cache(options: LruCacheOptions): Cache;
+  /** The whole answers the replicas share, behind each one's response cache, for answers of `scope`. */
+  answers(scope: string): SharedAnswers;
+  /** Where the token manager shares the token. */
+  readonly tokenStore: TokenStore;
+  /** Where the live pollers of the replicas share the polling (live/fleet-poller.ts). */
+  readonly liveBus: LiveBus;
+  /** The rate limit's buckets, one per client for the whole fleet (plugins/protection/fleet-buckets.ts). */
+  rateLimitBuckets(options: Omit<FleetBucketOptions, 'prefix'>): FleetBuckets;
+  /** Whether Redis is in use now (`/readyz`, `gateway_redis_up`). */
+  state(): RedisState;
+  close(): Promise<void>;
+}
+
+export interface ScaleOutSettings {
+  upstream: UpstreamConfig;
+  /** TOKEN_TIMEOUT_MS: the token refresh lock outlives one token request. */
+  tokenTimeoutMs: number;
+  logger: Logger;
+  /** Told of every failed Redis operation, by name (metrics). */
+  onError(operation: string): void;
+}
+
+const VERSION_PREFIX = 'vg:v1:';
+/** Added to TOKEN_TIMEOUT_MS for the refresh lock: the request, then storing its token. */
+const TOKEN_LOCK_MARGIN_MS = 1000;
+
+export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): ScaleOut {
+  const { upstream, logger } = settings;
+  const connection = createRedisConnection({
+    topology: redis.topology,
+    commandTimeoutMs: redis.commandTimeoutMs,
+    channel: `${VERSION_PREFIX}filled`,
+    logger,
+    onError: settings.onError,
+  });
+  const tokenStore = createRedisTokenStore({
+    connection,
+    key: `${VERSION_PREFIX}token:{${digest(upstream.tokenUrl, upstream.clientId, upstream.scope ?? '')}}`,
+    waitMs: settings.tokenTimeoutMs + TOKEN_LOCK_MARGIN_MS,
+  });
+  const liveBus = createLiveBus(connection, { prefix: `${VERSION_PREFIX}live:{${digest(upstream.baseUrl)}}:` });
+  return {
+    cache(options) {
+      const shared = createRedisLevel({
+        connection,
+        prefix: `${VERSION_PREFIX}cache:${digest(upstream.baseUrl)}:`,
+        keepPastTtlMs: Math.max(options.staleWhileRevalidateMs ?? 0, options.staleIfErrorMs ?? 0),
+        fillWaitMs: redis.fillWaitMs,
+        logger,
+      });
+      return createLruCache({ ...options, shared });
+    },
+    answers: (scope) => createRedisAnswers({ connection, prefix: `${VERSION_PREFIX}answer:${digest(upstream.baseUrl)}:${digest(scope)}:`, logger }),
+    tokenStore,
+    liveBus,
+    rateLimitBuckets: (options) => createFleetBuckets(connection, { ...options, prefix: `${VERSION_PREFIX}ratelimit:${digest(upstream.baseUrl)}:` }),
+    state: () => (connection.up ? 'up' : 'down'),
+    async close() {
+      // The live leases this replica gave up on its way out: the others take them over at once.
+      await liveBus.settle();
+      await connection.close();
+    },
+  };
+}
+
+// Private: a short, stable name for what `parts` identify (not secret, but not spelled out).
+function digest(...parts: string[]): string {
+  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 12);
+}

@@ -1,0 +1,277 @@
+/**
+ * createGateway: the yoga instance and everything behind it, for one upstream. Listening on a
+ * port is main.ts's job (and the tests' harness), not this module's.
+ *
+ *   HTTP → yoga → resolvers → per-request loaders → shared cache → upstream api → client → token
+ */
+import { readFileSync } from 'node:fs';
+import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createLruCache, type LruCacheOptions } from '../cache/lru-cache.js';
+import type { Clock } from '../cache/cache.js';
+import type { Config, UpstreamConfig } from '../base/config/config.js';
+import { createCatalogIndex } from '../catalog/catalog-index.js';
+import { createTimeReader } from '../catalog/opening-hours.js';
+import { createContextFactory, type GatewayContext } from '../graph/context.js';
+import { createSources } from '../data/sources.js';
+import type { Logger } from '../base/logger.js';
+import { createMetrics, type GatewayMetrics } from '../observability/metrics.js';
+import { createObservers } from '../observability/observers.js';
+import { createAddressOf, type AddressOf } from '../request/client-address.js';
+import { withRequestIds } from '../request/record.js';
+import { createTracing } from '../observability/tracing.js';
+import { GRAPHIQL_OPTIONS, isGraphiQLPageRequest, useGraphiQLPage } from '../plugins/explorer/graphiql-page.js';
+import { maskError } from '../graph/mask-error.js';
+import { useArgumentChecks } from '../plugins/protection/use-argument-checks.js';
+import { useItemLimit } from '../plugins/protection/use-item-limit.js';
+import { createApiKeyMatcher, useApiKeys } from '../plugins/protection/use-api-keys.js';
+import { useDemoPage } from '../plugins/explorer/use-demo-page.js';
+import { useHealth } from '../plugins/operations/use-health.js';
+import { useMetrics } from '../plugins/operations/use-metrics.js';
+import { createRateLimit, type RateLimit } from '../plugins/protection/use-rate-limit.js';
+import { useRequestLog } from '../plugins/operations/use-request-log.js';
+import { useTracing } from '../plugins/operations/use-tracing.js';
+import { batchingOptions, corsOptions, protectionPlugins } from '../plugins/protection/use-protection.js';
+import { createResponseCache } from '../plugins/serving/use-response-cache.js';
+import { answerScope } from '../response-cache/scope.js';
+import { useHttpCaching } from '../plugins/serving/use-http-caching.js';
+import { useGraphQLPath } from '../plugins/serving/use-graphql-path.js';
+import { useReadableBody } from '../plugins/serving/use-readable-body.js';
+import { createParserCaches } from '../graph/parser-caches.js';
+import { useKnownOperationTypes } from '../plugins/protection/use-known-operation-types.js';
+import { useParameterLimits } from '../plugins/protection/use-parameter-limits.js';
+import { useSchemaSdl } from '../plugins/explorer/use-schema-sdl.js';
+import { useRequestScope } from '../plugins/serving/use-request-scope.js';
+import { useIncrementalDelivery } from '../plugins/serving/use-incremental-delivery.js';
+import { useUpstreamBudget } from '../plugins/protection/use-upstream-budget.js';
+import { useCompiledExecution } from '../plugins/serving/use-compiled-execution.js';
+import { resolvers } from '../graph/resolvers/index.js';
+import { createScaleOut } from './fleet.js';
+import { createLeanPath } from '../edge/lean/lean-path.js';
+import { createLive, type Live } from '../live/live.js';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { createUpstreamApi } from '../upstream/api.js';
+import { createUpstreamClient } from '../upstream/http/client.js';
+import { isUpstreamError } from '../upstream/errors.js';
+import { createTokenManager } from '../upstream/token/manager.js';
+
+/** The configuration with the upstream settled (main.ts fills it in demo mode). */
+export type GatewayConfig = Omit<Config, 'upstream'> & { upstream: UpstreamConfig };
+
+export interface GatewayDependencies {
+  logger: Logger;
+  /** Time source of the shared cache's TTLs and of the rate limit's refill. Default `performance`. */
+  clock?: Clock;
+  /**
+   * Wall clock of the upstream token's lifetime and backoff, in ms since the epoch (a Redis
+   * token store shares these times). Default `Date.now`. Given, it is also the clock of the
+   * fleet's rate-limit buckets in Redis, which otherwise use Redis's own.
+   */
+  wallClock?: () => number;
+  /** Directory of the built example page (dist/web), served at /demo. Default: none, no /demo. */
+  demoPageDirectory?: string;
+  /**
+   * Serve common requests on the lean path (lean-path/lean-path.ts) rather than through yoga's
+   * HTTP layer. Default true; tests turn it off to compare both paths.
+   */
+  leanPath?: boolean;
+}
+
+export interface Gateway {
+  yoga: YogaServerInstance<object, GatewayContext>;
+  /** Live stock: `close()` ends every subscription (before the server closes, on SIGTERM); tests run poll rounds with `poller.pollNow()`. */
+  live: Live;
+  /** The HTTP handler: the lean path for the requests it serves, yoga for the rest. */
+  serve: RequestListener;
+  /**
+   * The rate limit's buckets, for transports outside yoga's HTTP layer (transport/websocket.ts):
+   * each operation there takes one request from the client's bucket, the one its HTTP requests use.
+   */
+  rateLimit: Pick<RateLimit, 'admit' | 'take'>;
+  /** Where a request without an API key comes from (`TRUST_PROXY`): a WebSocket upgrade's client is known by it. */
+  addressOf: AddressOf;
+  /** The request metrics, which transports outside yoga's HTTP layer count their operations in too. */
+  metrics: GatewayMetrics;
+  /** Marks the gateway as stopping (SIGTERM): `/readyz` answers 503 from then on; requests are still served. */
+  drain(): void;
+  /** Releases upstream connections. The HTTP server, if any, is closed by its owner first. */
+  close(): Promise<void>;
+}
+
+const TYPE_DEFS = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
+
+export function createGateway(config: GatewayConfig, { logger, clock, wallClock, demoPageDirectory, leanPath = true }: GatewayDependencies): Gateway {
+  const { upstream } = config;
+  // Shared components log through `log`: a line written on a request's behalf carries its id.
+  const log = withRequestIds(logger);
+  // OpenTelemetry traces, only with an OTLP endpoint (observability/tracing.ts); else no hooks.
+  const tracing = config.tracing && createTracing(config.tracing);
+  // With REDIS_URL, replicas share the cache and the token through Redis (scale-out.ts).
+  const scaleOut = config.redis && createScaleOut(config.redis, {
+    upstream, tokenTimeoutMs: config.tokenTimeoutMs, logger: log, onError: (operation) => metrics.redisError(operation),
+  });
+  const metrics = createMetrics({
+    breakerStates: () => client.breakerStates(), cacheEntries: () => cache.size, ...(scaleOut ? { redisState: scaleOut.state } : {}),
+    indexAges: () => index?.ages() ?? {},
+    liveState: () => ({ subscriptions: live.subscriptions(), watchedKeys: live.poller.watchedKeys() }),
+  });
+  const observers = createObservers(metrics);
+  const tokens = createTokenManager({
+    tokenUrl: upstream.tokenUrl,
+    clientId: upstream.clientId,
+    clientSecret: upstream.clientSecret,
+    scope: upstream.scope,
+    clientAuth: upstream.clientAuth,
+    timeoutMs: config.tokenTimeoutMs,
+    logger: log,
+    observer: observers.tokens,
+    tracer: tracing?.upstream,
+    store: scaleOut?.tokenStore,
+    ...(wallClock ? { now: wallClock } : {}),
+  });
+  const client = createUpstreamClient({
+    baseUrl: upstream.baseUrl,
+    timeoutMs: config.upstreamTimeoutMs,
+    retries: config.upstreamRetries,
+    maxConcurrency: config.upstreamMaxConcurrency,
+    maxQueue: config.upstreamMaxQueue,
+    breakerCooldownMs: config.upstreamBreakerCooldownMs,
+    tokens,
+    logger: log,
+    observer: observers.upstream,
+    tracer: tracing?.upstream,
+  });
+  const cacheOptions: LruCacheOptions = {
+    maxEntries: config.cacheMaxEntries,
+    staleWhileRevalidateMs: config.cacheStaleWhileRevalidateS * 1000,
+    staleIfErrorMs: config.cacheStaleIfErrorS * 1000,
+    ...(clock ? { clock } : {}),
+    observer: observers.cache,
+    onBackgroundError: (key, error) => log.warn({ key, code: codeOf(error) }, 'background refresh failed'),
+  };
+  const cache = scaleOut ? scaleOut.cache(cacheOptions) : createLruCache(cacheOptions);
+  const api = createUpstreamApi(client, log);
+  const sources = createSources(api, cache, {
+    citiesMs: config.cacheTtlCitiesS * 1000,
+    sitesMs: config.cacheTtlSitesS * 1000,
+    productsMs: config.cacheTtlProductsS * 1000,
+  });
+  const index = config.index.enabled ? createCatalogIndex(sources, {
+    sitesRefreshMs: (config.index.refreshS ?? config.cacheTtlSitesS) * 1000,
+    productsRefreshMs: (config.index.refreshS ?? config.cacheTtlProductsS) * 1000,
+    staleIfErrorMs: config.cacheStaleIfErrorS * 1000,
+    clock: clock ?? performance,
+    logger: log,
+    onBuilt: (part, outcome, durationMs) => metrics.indexBuild(part, outcome, durationMs),
+    ...(tracing ? { traceWalk: (part, walk) => tracing.inSpan(`catalog.walk ${part}`, { 'catalog.part': part }, walk) } : {}),
+  }) : undefined;
+  if (config.index.warmOnStart) index?.warm();
+  // Live stock: one poller for every subscriber (README: Live stock).
+  const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus, upstreamMaxConcurrency: config.upstreamMaxConcurrency });
+  const siteTime = createTimeReader(config.siteTimeZone);
+  // With Redis, answers are shared by the replicas that would make the same ones (answer-scope.ts).
+  const responseCache = createResponseCache({
+    maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance, shared: scaleOut?.answers(answerScope(TYPE_DEFS, config)),
+  });
+  // Who a client without an API key is: its socket's address, or X-Forwarded-For's with TRUST_PROXY.
+  const addressOf = createAddressOf(config.trustProxy);
+  // With Redis, one bucket per client for the fleet; the in-process ones while Redis does not answer.
+  const rateLimit = createRateLimit(config.rateLimitPerMinute, {
+    batchingLimit: config.batchingLimit, now: () => (clock ?? performance).now(), addressOf,
+    ...(scaleOut ? { shared: (capacity: number, refillMs: number) => scaleOut.rateLimitBuckets({ capacity, refillMs, now: wallClock }) } : {}),
+  });
+
+  // Set by drain() or close(): readiness falls, nothing else changes.
+  let stopping = false;
+  const parserCaches = createParserCaches();
+  const yoga = createYoga<object, GatewayContext>({
+    schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
+    context: createContextFactory(sources, { ...config, index, siteTime, live, addressOf }),
+    maskedErrors: { maskError },
+    logging: yogaLogger(log),
+    graphiql: false, // served by useGraphiQLPage, behind the rate limit (yoga's runs before every plugin)
+    landingPage: false,
+    cors: corsOptions(config.corsOrigins),
+    batching: batchingOptions(config.batchingLimit),
+    // No file uploads in a read-only graph; a multipart body gets useReadableBody's 415.
+    multipart: false,
+    parserAndValidationCache: parserCaches,
+    plugins: [
+      useTracing(tracing),
+      useRequestLog(logger, metrics),
+      useGraphQLPath(),
+      useHealth(client, { redisState: scaleOut?.state, stopping: () => stopping }),
+      useDemoPage(demoPageDirectory),
+      useApiKeys(config.apiKeys, { isOpen: config.graphiql ? isGraphiQLPageRequest : undefined }),
+      useMetrics(metrics),
+      rateLimit.plugin,
+      useGraphiQLPage(config.graphiql && GRAPHIQL_OPTIONS),
+      useSchemaSdl(TYPE_DEFS, config.introspection),
+      useKnownOperationTypes(),
+      useParameterLimits(config),
+      ...protectionPlugins(config),
+      useReadableBody(),
+      useRequestScope(),
+      // @defer and @stream: answers in parts over multipart/mixed or SSE (README: Incremental delivery).
+      useIncrementalDelivery(),
+      // Cache-Control, Age and Vary for browsers and CDNs, from what the response cache knows (README: HTTP caching and CDNs).
+      useHttpCaching({ clock: clock ?? performance, apiKeys: config.apiKeys.length > 0, cors: config.corsOrigins.length > 0 }),
+      responseCache.plugin,
+      // Arguments first: a bad one is named as such, never counted or priced (use-argument-checks.ts).
+      useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime }),
+      useItemLimit(config.maxItemsPerOperation),
+      useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
+      // Last: it only swaps the executor, for what every check above let through (use-compiled-execution.ts).
+      useCompiledExecution(config.executionCompiled),
+    ],
+  });
+
+  // Tracing's spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
+  const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
+    yoga, logger, metrics, rateLimit, responseCache,
+    parameterLimits: config,
+    apiKeyClient: config.apiKeys.length > 0 ? createApiKeyMatcher(config.apiKeys) : undefined,
+    cors: config.corsOrigins.length > 0,
+    documents: parserCaches.documentCache,
+  }) : undefined;
+  const serve: RequestListener = lean === undefined ? yoga : (req: IncomingMessage, res: ServerResponse) => {
+    if (!lean(req, res)) void yoga(req, res);
+  };
+
+  return {
+    yoga,
+    serve,
+    rateLimit,
+    addressOf,
+    metrics,
+    live,
+    drain() {
+      stopping = true;
+    },
+    async close() {
+      stopping = true;
+      live.close();
+      await client.close();
+      await tokens.close();
+      await scaleOut?.close();
+      await tracing?.shutdown();
+    },
+  };
+}
+
+function codeOf(error: unknown): string {
+  return isUpstreamError(error) ? error.code : 'INTERNAL_SERVER_ERROR';
+}
+
+// Private: yoga's logger interface over pino. Yoga logs each error it masks; an upstream
+// failure was already logged once, as a warning, by the upstream client, so here it is debug.
+function yogaLogger(logger: Logger) {
+  const forward =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (first: unknown, ...rest: unknown[]) => {
+      if (first instanceof Error) {
+        const upstream = isUpstreamError((first as { originalError?: unknown }).originalError ?? first);
+        logger[upstream ? 'debug' : level]({ err: first }, first.message);
+      } else logger[level](rest.length > 0 ? { details: rest } : {}, String(first));
+    };
+  return { debug: forward('debug'), info: forward('info'), warn: forward('warn'), error: forward('error') };
+}

@@ -1,0 +1,256 @@
+/**
+ * The lean path: the common GraphQL request (a POST of a JSON body holding one query) served
+ * straight from Node's request, without the Fetch API `Request` and `Response` objects, the
+ * header objects and the promise chain of yoga's HTTP layer, which cost a response-cache hit
+ * three to four times what writing its bytes costs (`node --cpu-prof`: README "Performance").
+ *
+ * It changes how a request is served, never what it answers:
+ *
+ * - The same guards, first: the path, the media types, the parameter limits and the API keys
+ *   are checked before anything else is read; the rate limit counts it in the same buckets, in
+ *   the same place (after the API key), once: a request handed to yoga is not counted again.
+ * - The same GraphQL: yoga's own enveloped `parse` and `validate` (its caches, the query limits)
+ *   and `execute`, so every execution hook runs as on yoga's path: the argument checks, the item
+ *   limit, the upstream budget, the request scope, the response cache (key and lookup), error
+ *   masking. The result is written by yoga's own result processor.
+ * - Whatever it is not sure to serve exactly as yoga would goes to yoga, having written nothing:
+ *   another method, path or media type, CORS requests, persisted queries, tracing, a body or
+ *   `Accept` header it does not read, a document that does not parse or validate, an operation
+ *   other than a query, `@defer`/`@stream`, a client over its rate limit (yoga's plugin answers
+ *   the 429). Once it has admitted a request, it answers it. Without Redis the rate limit decides
+ *   at once; the fleet's bucket in Redis answers later, and until then the request is this
+ *   path's, which hands it to yoga itself if it is refused or not one to serve here.
+ *
+ * The record, the log line and the metrics are the request log's (use-request-log.ts).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema, type ExecutionArgs } from 'graphql';
+import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import type { GatewayContext } from '../../graph/context.js';
+import type { Logger } from '../../base/logger.js';
+import type { GatewayMetrics } from '../../observability/metrics.js';
+import { createRequestRecord, REQUEST_ID_HEADER, requestIdFrom, runInRequest, type RequestRecord } from '../../request/record.js';
+import { logAndCount, noteErrorCodes } from '../../plugins/operations/use-request-log.js';
+import type { HeaderReader } from '../../plugins/protection/use-api-keys.js';
+import { parametersTooLarge, type ParameterLimits } from '../../plugins/protection/use-parameter-limits.js';
+import type { RateLimit } from '../../plugins/protection/use-rate-limit.js';
+import { maskError } from '../../graph/mask-error.js';
+import { countItems } from '../../plugins/protection/use-item-limit.js';
+import { isRunning, runningOperation } from '../../graph/running-operation.js';
+import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../plugins/serving/use-response-cache.js';
+import { asksForParts } from '../../graph/incremental-document.js';
+import { createTurnQueue } from './turns.js';
+import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './request.js';
+
+export interface LeanPathOptions {
+  yoga: YogaServerInstance<object, GatewayContext>;
+  logger: Logger;
+  metrics: GatewayMetrics;
+  parameterLimits: ParameterLimits;
+  rateLimit: Pick<RateLimit, 'admit'>;
+  responseCache: Pick<ResponseCache, 'keyOf' | 'stored' | 'sharedStored'>;
+  /** The API key check (`GATEWAY_API_KEYS`), when keys are set. */
+  apiKeyClient: ((headers: HeaderReader) => string | undefined) | undefined;
+  /** CORS on: a request with `Origin` gets CORS headers, which are yoga's. */
+  cors: boolean;
+  /** yoga's parsed documents by query text (its `parserAndValidationCache`). */
+  documents: { get(query: string): DocumentNode | undefined };
+}
+
+/**
+ * Serves `req` (its body already read into `req.body`) on `res` and answers true, or answers
+ * false at once, having written nothing: the request is then yoga's (which does not count it
+ * for the rate limit again).
+ */
+type Enveloped = ReturnType<YogaServerInstance<object, GatewayContext>['getEnveloped']>;
+
+export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse) => boolean;
+
+/** The Fetch API yoga's result processor builds its answer with: here, just the parts. */
+const PARTS_API = { Response: class { constructor(readonly body: string, readonly init: { status: number; headers: Record<string, string> }) {} } };
+type Parts = InstanceType<typeof PARTS_API.Response>;
+
+export function createLeanPath(options: LeanPathOptions): LeanPath {
+  const { yoga, logger, metrics, parameterLimits, rateLimit, responseCache, apiKeyClient, cors, documents } = options;
+  const endpoint = yoga.graphqlEndpoint;
+  const url = `http://localhost${endpoint}`;
+  // Documents yoga's parse and validation (the query limits included) passed, as yoga cached them:
+  // the same text parses to the same document and validates the same way again.
+  const valid = new WeakSet<DocumentNode>();
+  // yoga's schema, as the first enveloped execution hands it out (before it, no document is valid).
+  let schema: GraphQLSchema | undefined;
+  const startInTurn = createTurnQueue();
+
+  // Requests seen before, by their exact bytes and Accept header: the response-cache key their
+  // parse made and the operation they run, so that a repeated request finds its stored answer
+  // without reading its body again. Same bytes, same parse, same key: the key still comes from
+  // exactly the parse that execution would use.
+  const known = new LRUCache<string, { key: string; operation: string }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
+
+  return (req, res) => {
+    const body = req.body;
+    if (req.method !== 'POST' || req.url !== endpoint || body === undefined) return false;
+    const headers = req.headers;
+    if (!isJsonContentType(headers['content-type']) || (cors && headers.origin !== undefined)) return false;
+    const mediaType = answerMediaType(headers.accept);
+    if (mediaType === undefined) return false;
+    const request = leanRequest(req, res, url);
+    const client = apiKeyClient?.(request.headers);
+    if (apiKeyClient !== undefined && client === undefined) return false;
+    const accept = headers.accept ?? '';
+    const text = body.length <= MAX_KNOWN_BODY_BYTES ? `${accept}\n${body.toString('latin1')}` : undefined;
+    const record = createRequestRecord(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger);
+    // Counted here, where yoga's plugin would count it (after the API key, before any parse): a
+    // request handed to yoga from here on is not counted again there, and a refused one gets the
+    // plugin's 429 (use-rate-limit.ts keeps the verdict). The fleet's bucket (Redis) answers later:
+    // the request is this path's then, handed to yoga once refused or found not to be for this path.
+    const admitted = rateLimit.admit(client, req);
+    if (typeof admitted === 'boolean') return admitted && serveAdmitted(req, res, request, record, client, mediaType, accept, text);
+    void admitted.then((yes) => {
+      if (!(yes && serveAdmitted(req, res, request, record, client, mediaType, accept, text))) void yoga(req, res);
+    });
+    return true;
+  };
+
+  // Private: an admitted request: the stored answer to the same bytes seen before, else its parse.
+  function serveAdmitted(
+    req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: RequestRecord,
+    client: string | undefined, mediaType: string, accept: string, text: string | undefined,
+  ): boolean {
+    return runInRequest(record, () => {
+      const seen = text === undefined ? undefined : known.get(text);
+      const hit = seen === undefined ? undefined : responseCache.stored(seen.key);
+      if (seen !== undefined && hit !== undefined) {
+        answerStored(record, client, seen.operation, res, hit);
+        return true;
+      }
+      return serveParsed(req, res, request, record, client, mediaType, accept, text);
+    });
+  }
+
+  // Private: a request read in full: its parameters, yoga's parse and validation, the stored
+  // answer or an execution.
+  function serveParsed(
+    req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: RequestRecord,
+    client: string | undefined, mediaType: string, accept: string, text: string | undefined,
+  ): boolean {
+    const params = leanParams(req.body!);
+    if (params === undefined || parametersTooLarge(parameterLimits, params.query, params.variables)) return false;
+    let enveloped: Enveloped | undefined;
+    let document = documents.get(params.query);
+    if (document === undefined || !valid.has(document)) {
+      enveloped = yoga.getEnveloped({ request, params, req, res } as never);
+      const parsed = parseOrUndefined(enveloped, params.query);
+      if (parsed === undefined || enveloped.validate(enveloped.schema, parsed).length > 0) return false;
+      schema = enveloped.schema;
+      valid.add(parsed);
+      document = parsed;
+    }
+    const operation = getOperationAST(document, params.operationName);
+    if (operation?.operation !== 'query' || asksForParts(document)) return false;
+    // A stored answer needs no context: it is looked up as the response cache's own hook would.
+    // These arguments are the ones executed (their context added then), so the running operation
+    // and the key are worked out once, here, and the execution hooks find them (both memoized by
+    // the arguments object).
+    const args: ExecutionArgs = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName, contextValue: undefined };
+    const key = responseCache.keyOf(args, accept);
+    const operationName = operation.name?.value ?? 'anonymous';
+    if (key !== undefined && text !== undefined) known.set(text, { key, operation: operationName });
+    const hit = key === undefined ? undefined : responseCache.stored(key);
+    if (hit !== undefined) {
+      answerStored(record, client, operationName, res, hit);
+      return true;
+    }
+    const ready = enveloped ?? yoga.getEnveloped({ request, params, req, res } as never);
+    const execute = () => {
+      record.graphql = true;
+      record.client = client;
+      const run = () => void answer(ready, args, request, record, res, mediaType);
+      // A large answer starts in its own turn, in arrival order (turns.ts), as the work of its own
+      // request; a small one at once, so that it never waits behind large ones.
+      if (large(args)) startInTurn(() => runInRequest(record, run));
+      else run();
+    };
+    // Missed here: the answer the replicas share, when there is a level to ask (with Redis).
+    const shared = key === undefined ? undefined : responseCache.sharedStored(args, key);
+    if (shared === undefined) execute();
+    else void shared.then((found) => (found === undefined ? execute() : answerStored(record, client, operationName, res, found)));
+    return true;
+  }
+
+  function answerStored(record: RequestRecord, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void {
+    record.graphql = true;
+    record.client = client;
+    record.operations.push(operation);
+    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' });
+  }
+
+  async function answer(
+    enveloped: Enveloped, args: ExecutionArgs, request: LeanRequest, record: RequestRecord, res: ServerResponse, mediaType: string,
+  ): Promise<void> {
+    let result: ExecutionResult;
+    try {
+      args.contextValue = await enveloped.contextFactory();
+      result = (await enveloped.execute(args)) as ExecutionResult;
+    } catch (error) {
+      // What yoga does with an error thrown out of execution: masked, in `errors`.
+      result = { errors: [maskError(error, 'Unexpected error.') as GraphQLError] };
+    }
+    const hit = storedAnswerServed(request);
+    if (hit !== undefined) return send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' });
+    noteErrorCodes(record, result);
+    const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
+    const bytes = Buffer.from(parts.body);
+    const responseHeaders: Record<string, string> = lowerCased(parts.init.headers);
+    const store = answerToStore(request);
+    if (store !== undefined) {
+      responseHeaders['x-cache'] = 'miss';
+      const etag = store(parts.init.status, bytes, responseHeaders['content-type'] ?? mediaType);
+      if (etag !== undefined) responseHeaders.etag = etag;
+    }
+    send(res, record, parts.init.status, bytes, responseHeaders);
+  }
+
+  // Private: the answer, with the headers every POST on the GraphQL endpoint gets (its request id;
+  // `no-store`, as use-http-caching.ts says of every POST), then its log line and metrics.
+  function send(res: ServerResponse, record: RequestRecord, status: number, body: Uint8Array, headers: Record<string, string>): void {
+    if (!res.destroyed) {
+      headers['content-length'] = String(body.byteLength);
+      headers['cache-control'] = 'no-store';
+      headers[REQUEST_ID_HEADER] = record.id;
+      res.writeHead(status, headers).end(body);
+    }
+    logAndCount(record, status, metrics);
+  }
+}
+
+/** Bytes of requests remembered with their response-cache keys (`known`), and the largest body remembered. */
+const KNOWN_REQUEST_BYTES = 4 * 1024 * 1024;
+const MAX_KNOWN_BODY_BYTES = 4096;
+
+/** List entries (use-item-limit.ts's count) above which an answer is large. */
+const LARGE_ANSWER_ITEMS = 100;
+
+// Private: whether the operation could return more than LARGE_ANSWER_ITEMS list entries (the
+// running operation is worked out once per execution arguments and shared with the checks).
+function large(args: ExecutionArgs): boolean {
+  const running = runningOperation(args);
+  return isRunning(running) && countItems(args.schema, running) > LARGE_ANSWER_ITEMS;
+}
+
+// Private: a syntax error (or a refusal while parsing: the token limit) is yoga's to answer.
+function parseOrUndefined(enveloped: Enveloped, query: string): DocumentNode | undefined {
+  try {
+    return enveloped.parse(query);
+  } catch {
+    return undefined;
+  }
+}
+
+// Private: header names as Node writes them, so that a name set twice is set once.
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  const lower: Record<string, string> = {};
+  for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
+  return lower;
+}

@@ -1,0 +1,214 @@
+/**
+ * The GraphQL of a WebSocket connection (websocket.ts): graphql-ws's callbacks over the
+ * gateway's yoga, with the guards of an HTTP request, in the same order.
+ *
+ * - `connection_init`: the API key (websocket-guards.ts). None, or a wrong one, closes the
+ *   socket with 4403 (graphql-ws's "Forbidden") and a reason that says which.
+ * - each `subscribe` (a query or a subscription): one request from the client's rate-limit
+ *   bucket, the one its HTTP requests use (its key, else its IP address as the upgrade request
+ *   gives it, `TRUST_PROXY` included; `RATE_LIMITED`); the allow-list and the parameter limits (websocket-guards.ts); then yoga's enveloped `parse`
+ *   and `validate` (the query limits, the introspection policy), its context and its `execute`
+ *   or `subscribe`, so every execution hook runs as over HTTP: the argument checks, the item
+ *   limit, the upstream budget, the request scope, the response cache (read, not filled), error
+ *   masking.
+ *
+ * Before all of it, the socket's own limits: at most `WS_MAX_OPERATIONS_PER_SOCKET` operations
+ * being admitted or running at once (`TOO_MANY_OPERATIONS`; a `complete` frees a place), and a
+ * client that reads what it is sent (websocket-connection.ts). Each operation is held in the
+ * socket's registry (websocket-registry.ts) from its `subscribe` until graphql-ws has ended it:
+ * one the client completed, or whose socket closed, while it was being admitted never runs.
+ *
+ * A refusal is an `error` message; the errors of an execution come in `next` messages; every
+ * error carries `extensions.code`, and nothing a client sends closes its socket with an internal
+ * error. Each operation runs as the work of a request record of its own
+ * (observability/request-record.ts), which the resolvers see as an HTTP request's (the
+ * subscriptions' per-client limit reads its client); its log line (`graphql request`, with
+ * `transport: "websocket"`) is written when it ends. The context's `request` is a `Request`
+ * made for the operation, carrying the upgrade request's headers; its signal aborts when the
+ * operation ends or the client leaves.
+ */
+import type { IncomingMessage } from 'node:http';
+import { getOperationAST, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
+import type { ConnectionInitMessage, ServerOptions, SubscribePayload } from 'graphql-ws';
+import type { Extra } from 'graphql-ws/use/ws';
+import type { Gateway } from '../../app/gateway.js';
+import type { Logger } from '../../base/logger.js';
+import { createRequestRecord, requestIdFrom, runInRequest, type RequestRecord } from '../../request/record.js';
+import { recordCounts } from '../../plugins/operations/use-request-log.js';
+import { storedAnswerServed } from '../../plugins/serving/use-response-cache.js';
+import type { Connection } from './connection.js';
+import { admittedQuery, coded, createConnectionCheck, type WebSocketConfig } from './guards.js';
+import type { Registered } from './registry.js';
+import { codeOf, endingWithMaskedError, formatted, masked } from './results.js';
+
+/** One connection's state, kept in graphql-ws's `extra`. */
+export interface ConnectionState {
+  /** The client by its accepted API key (`key:<fingerprint>`); undefined without keys. */
+  client: string | undefined;
+}
+
+/** An operation of a socket, as its registry holds it. */
+export interface SocketOperation extends Registered {
+  record: RequestRecord;
+  operation: string;
+  /** `next` messages sent. */
+  events: number;
+}
+
+/** What graphql-ws's callbacks get of a socket: ws's, the socket as the gateway checks it, and its state once initialised. */
+export type SocketExtra = Extra & { connection: Connection<SocketOperation> } & Partial<{ state: ConnectionState }>;
+type Enveloped = ReturnType<Gateway['yoga']['getEnveloped']>;
+/** What onSubscribe prepared for the arguments it returns: graphql-ws hands the same object to execute or subscribe. */
+type Prepared = { enveloped: Enveloped; request: Request; operation: SocketOperation; connection: Connection<SocketOperation> };
+
+/** The media type whose stored answers a WebSocket query may be served (the response cache keys on `Accept`). */
+const ANSWER_TYPE = 'application/graphql-response+json';
+
+/** graphql-ws's server options: every callback of the protocol, over `gateway`'s yoga. */
+export function createSocketOperations(gateway: Gateway, config: WebSocketConfig, logger: Logger): ServerOptions<ConnectionInitMessage['payload'], SocketExtra> {
+  const checkConnection = createConnectionCheck(config.apiKeys);
+  const maxOperations = config.webSocket.maxOperationsPerSocket;
+  const url = `http://localhost${gateway.yoga.graphqlEndpoint}`;
+  const prepared = new WeakMap<ExecutionArgs, Prepared>();
+  // Each operation by its `subscribe` message's payload, which graphql-ws hands back to onComplete: exact, whatever its id.
+  const byPayload = new WeakMap<SubscribePayload, SocketOperation>();
+
+  const run = async (args: ExecutionArgs, how: 'execute' | 'subscribe') => {
+    const { enveloped, request, operation, connection } = prepared.get(args)!;
+    try {
+      const result = (await runInRequest(operation.record, () => enveloped[how](args))) as ExecutionResult | AsyncIterable<ExecutionResult>;
+      // Held to be ended with its operation: graphql-ws's own table may have lost it (websocket-registry.ts).
+      if (Symbol.asyncIterator in result) return connection.operations.adopt(operation, endingWithMaskedError(result));
+      // A response-cache hit stops execution with an empty result: the stored answer is HTTP's bytes.
+      const stored = storedAnswerServed(request);
+      return stored === undefined ? result : (JSON.parse(new TextDecoder().decode(stored.body)) as ExecutionResult);
+    } catch (error) {
+      return { errors: [masked(error)] };
+    }
+  };
+
+  // Private: the arguments of an admitted operation, or the errors that refuse it.
+  async function prepare(extra: SocketExtra, operation: SocketOperation, payload: SubscribePayload, query: string): Promise<ExecutionArgs | readonly GraphQLError[]> {
+    const request = new Request(url, { method: 'POST', headers: requestHeaders(extra.request), signal: operation.controller.signal });
+    const params = { query, variables: payload.variables, operationName: payload.operationName, extensions: payload.extensions };
+    const enveloped = gateway.yoga.getEnveloped({ request, params, req: extra.request, socket: extra.socket } as never);
+    const document = enveloped.parse(query);
+    const errors = enveloped.validate(enveloped.schema, document);
+    if (errors.length > 0) return errors;
+    operation.operation = getOperationAST(document, payload.operationName)?.name?.value ?? operation.operation;
+    const args: ExecutionArgs = {
+      schema: enveloped.schema, document, operationName: payload.operationName, variableValues: payload.variables,
+      contextValue: await enveloped.contextFactory(),
+    };
+    prepared.set(args, { enveloped, request, operation, connection: extra.connection });
+    return args;
+  }
+
+  // Private: the operation's log line and its request metrics, as an HTTP request's.
+  const count = (operation: SocketOperation, ended: 'done' | 'refused') => {
+    const { outcome, durationMs } = logLine(operation, ended);
+    gateway.metrics.graphqlRequest({ operation: operation.operation, ran: ended === 'done' }, outcome, durationMs);
+  };
+
+  return {
+    execute: (args) => run(args, 'execute'),
+    subscribe: (args) => run(args, 'subscribe'),
+    onConnect(ctx) {
+      const verdict = checkConnection(ctx.extra.request, ctx.connectionParams);
+      if ('refused' in verdict) {
+        // graphql-ws closes with 4403 "Forbidden" after this; closing first says why (its close is then a no-op).
+        ctx.extra.connection.shut(4403, verdict.refused);
+        return false;
+      }
+      ctx.extra.state = { client: verdict.client };
+      return true;
+    },
+    async onSubscribe(ctx, id, payload) {
+      const { connection } = ctx.extra;
+      const state = ctx.extra.state!;
+      const operation = startOperation(id, state, payload, logger);
+      byPayload.set(payload, operation);
+      const refused = (errors: readonly GraphQLError[]) => {
+        connection.operations.remove(operation);
+        for (const error of errors) operation.record.errorCodes.add(codeOf(error));
+        count(operation, 'refused');
+        return errors;
+      };
+      // The client completed it or left while it was admitted: nobody is told (graphql-ws sends nothing for it now).
+      const dropped = () => {
+        connection.operations.remove(operation);
+        count(operation, 'done');
+        return [coded('The operation ended before it ran', 'OPERATION_ENDED')];
+      };
+      if (!connection.usable()) return dropped();
+      if (connection.operations.size >= maxOperations) {
+        return refused([coded(`Too many operations on this connection: at most ${maxOperations} may run at once; complete one first`, 'TOO_MANY_OPERATIONS')]);
+      }
+      connection.operations.add(operation);
+      if (!(await gateway.rateLimit.admit(state.client, ctx.extra.request))) {
+        return refused([coded('Too many requests: the rate limit allows no more operations now; retry later', 'RATE_LIMITED')]);
+      }
+      const query = admittedQuery(payload, config);
+      if (typeof query !== 'string') return refused([query]);
+      try {
+        const args = await prepare(ctx.extra, operation, payload, query);
+        if (Array.isArray(args)) return refused(args);
+        // Checked last, just before it runs: the admission awaited, and the socket may have stopped reading meanwhile.
+        if (operation.ended || !connection.usable()) return dropped();
+        return args as ExecutionArgs;
+      } catch (error) {
+        return refused([masked(error)]);
+      }
+    },
+    onNext(_ctx, _id, _payload, args, result) {
+      const operation = prepared.get(args)?.operation;
+      if (operation !== undefined) {
+        operation.events += 1;
+        for (const error of result.errors ?? []) operation.record.errorCodes.add(codeOf(error));
+      }
+      return { ...result, ...(result.errors && { errors: result.errors.map(formatted) }) };
+    },
+    onError: (_ctx, _id, _payload, errors) => errors.map(formatted),
+    // graphql-ws ended the operation: it ran to its end, the client completed it, or its socket closed.
+    onComplete(ctx, _id, payload) {
+      const operation = byPayload.get(payload);
+      if (operation === undefined) return;
+      ctx.extra.connection.operations.remove(operation);
+      operation.controller.abort(new Error('the operation ended'));
+      count(operation, 'done');
+    },
+  };
+}
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
+
+// Private: an operation that just arrived, with its record (a request's, known by the connection's client).
+function startOperation(id: string, state: ConnectionState, payload: SubscribePayload, logger: Logger): SocketOperation {
+  const record = createRequestRecord(requestIdFrom(undefined), logger);
+  record.graphql = true;
+  record.client = state.client;
+  const name = payload.operationName;
+  const operation = typeof name === 'string' && GRAPHQL_NAME.test(name) ? name : 'anonymous';
+  return { id, record, controller: new AbortController(), ended: false, operation, events: 0 };
+}
+
+// Private: the operation's log line, as the request log writes an HTTP request's (no status: none was sent).
+function logLine({ record, operation, events }: SocketOperation, ended: 'done' | 'refused'): { outcome: 'ok' | 'error'; durationMs: number } {
+  const durationMs = performance.now() - record.startedAt;
+  const outcome = ended === 'done' && record.errorCodes.size === 0 ? 'ok' : 'error';
+  record.logLine({
+    transport: 'websocket', operation, outcome, durationMs: Math.round(durationMs * 10) / 10, events, ...recordCounts(record),
+  }, 'graphql request');
+  return { outcome, durationMs };
+}
+
+// Private: the headers of each operation's `Request`: the upgrade request's, with the `Accept` of
+// a GraphQL response (the response cache keys on it).
+function requestHeaders(request: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string' && !name.startsWith('sec-websocket-')) headers.set(name, value);
+  }
+  headers.set('accept', ANSWER_TYPE);
+  return headers;
+}

@@ -1,0 +1,146 @@
+/**
+ * GraphQL over WebSocket: the `graphql-transport-ws` protocol (graphql-ws's server, over ws) on
+ * the GraphQL endpoint's path of the gateway's own HTTP server, beside GraphQL over HTTP.
+ * Queries and subscriptions both run, through the guards and the GraphQL of an HTTP request
+ * (websocket-operations.ts).
+ *
+ * - An upgrade to any other path gets 404; one while the gateway stops, 503. An upgrade takes one
+ *   request from the client's rate-limit bucket, and a place among its sockets
+ *   (`WS_MAX_SOCKETS_PER_CLIENT`): 429 when it cannot (websocket-upgrade.ts). A client that does
+ *   not offer the `graphql-transport-ws` subprotocol is closed with 4406, one that sends no
+ *   `connection_init` within 3 s with 4408 (graphql-ws's codes).
+ * - A message larger than `MAX_REQUEST_BODY_BYTES` closes its socket with 1009 (ws's limit); a
+ *   client that does not read what it is sent (`WS_MAX_BUFFERED_BYTES`), with 1008; a `subscribe`
+ *   of an id still in use, with 4409 (websocket-connection.ts).
+ * - Every socket is pinged every `keepAliveMs`; one that has not answered the ping by the next one
+ *   is cut off. Whenever a socket closes, every operation on it ends and every stream it started
+ *   is ended (websocket-registry.ts).
+ * - `close()` (SIGTERM) closes every socket with 1001 "going away", so clients know to reconnect
+ *   elsewhere, and resolves once their subscriptions have ended.
+ *
+ * This is graphql-ws's own `useServer` (graphql-ws/use/ws), adjusted: a client's protocol error
+ * (a frame too large, a malformed one) is logged as the client's, at debug, where `useServer`
+ * writes it to the console as an internal error; and `close()` cuts off sockets that do not
+ * answer their close frame within a grace period.
+ *
+ * No `Origin` check: browsers send no CORS preflight before a WebSocket, but the gateway
+ * authenticates no client by cookie, so a page on another origin gains nothing a script
+ * anywhere else could not do (it must still present an API key).
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { handleProtocols, makeServer } from 'graphql-ws';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Gateway } from '../../app/gateway.js';
+import type { Logger } from '../../base/logger.js';
+import { createConnection, keepAlive } from './connection.js';
+import type { WebSocketConfig } from './guards.js';
+import { createSocketOperations, type SocketOperation } from './operations.js';
+import { createUpgradeAdmission, refuse } from './upgrade.js';
+
+export type { WebSocketConfig } from './guards.js';
+
+export interface WebSocketOptions {
+  logger: Logger;
+  /** Time between pings of each socket, in ms; a socket that has not answered by the next ping is cut off. Default 12 000 (graphql-ws's). */
+  keepAliveMs?: number;
+}
+
+export interface WebSocketTransport {
+  /** Sockets open now. */
+  readonly connections: number;
+  /** Operations of every socket being admitted or running now (closed sockets' included until they have ended). */
+  readonly operations: number;
+  /**
+   * Refuses new upgrades, closes every socket with 1001 ("going away") and resolves once each
+   * has closed and its operations have ended; sockets still open after `graceMs` (default 1000)
+   * are cut off.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+const KEEP_ALIVE_MS = 12_000;
+/** How long a close waits for the clients' closing handshakes, in ms. */
+const CLOSE_GRACE_MS = 1000;
+
+/** Serves GraphQL over WebSocket on `server`'s upgrades to the GraphQL endpoint. */
+export function attachWebSocket(server: Server, gateway: Gateway, config: WebSocketConfig, options: WebSocketOptions): WebSocketTransport {
+  const { logger, keepAliveMs = KEEP_ALIVE_MS } = options;
+  const endpoint = gateway.yoga.graphqlEndpoint;
+  const graphqlWs = makeServer(createSocketOperations(gateway, config, logger));
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: config.maxRequestBodyBytes, handleProtocols: (protocols) => handleProtocols(protocols) });
+  /** Each open socket's end: resolves once graphql-ws has ended its operations. */
+  const ends = new Set<Promise<void>>();
+  let closing: Promise<void> | undefined;
+
+  const admit = createUpgradeAdmission(gateway, config);
+  let operations = 0;
+  const tally = (change: number) => void (operations += change);
+
+  const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (closing !== undefined) return refuse(socket, 503, 'SHUTTING_DOWN', 'The gateway is shutting down');
+    if (pathOf(request.url) !== endpoint) return refuse(socket, 404, 'NOT_FOUND', `GraphQL over WebSocket is served at ${endpoint} only`);
+    const proceed = (admitted: boolean) => {
+      if (!admitted) return;
+      // The verdict may have come from Redis while the gateway began to stop.
+      if (closing !== undefined) return refuse(socket, 503, 'SHUTTING_DOWN', 'The gateway is shutting down');
+      sockets.handleUpgrade(request, socket, head, (ws) => {
+        const end = serve(ws, request);
+        ends.add(end);
+        void end.finally(() => ends.delete(end));
+      });
+    };
+    const admitted = admit(request, socket);
+    if (admitted instanceof Promise) void admitted.then(proceed);
+    else proceed(admitted);
+  };
+  server.on('upgrade', upgrade);
+
+  // Private: one socket, for graphql-ws; resolves once it has closed and its operations have ended.
+  function serve(socket: WebSocket, request: IncomingMessage): Promise<void> {
+    // ws closes the socket itself, with its code (1009: too large, 1002: malformed), after this.
+    socket.on('error', (error) => logger.debug({ err: error }, 'WebSocket client error'));
+    const connection = createConnection<SocketOperation>(socket, { logger, maxBufferedBytes: config.webSocket.maxBufferedBytes, tally });
+    const stopPinging = keepAlive(socket, keepAliveMs);
+    const closed = graphqlWs.opened({
+      protocol: socket.protocol,
+      send: connection.send,
+      close: connection.shut,
+      onMessage: (handle) => socket.on('message', (data) => connection.receive(String(data), handle)),
+    }, { socket, request, connection });
+    return new Promise((resolve) => {
+      socket.once('close', (code, reason) => {
+        stopPinging();
+        connection.shut(code, String(reason));
+        closed(code, String(reason)).catch((error: unknown) => logger.error({ err: error }, 'WebSocket close handling failed')).finally(resolve);
+      });
+    });
+  }
+
+  return {
+    get connections() {
+      return sockets.clients.size;
+    },
+    get operations() {
+      return operations;
+    },
+    close(graceMs = CLOSE_GRACE_MS) {
+      closing ??= (async () => {
+        const open = [...sockets.clients];
+        if (open.length > 0) logger.info({ sockets: open.length }, 'closing WebSocket connections: going away');
+        for (const socket of open) socket.close(1001, 'The gateway is shutting down');
+        const cutOff = setTimeout(() => open.forEach((socket) => socket.terminate()), graceMs);
+        await Promise.all(ends);
+        clearTimeout(cutOff);
+        await new Promise<void>((resolve) => sockets.close(() => resolve()));
+        server.off('upgrade', upgrade);
+      })();
+      return closing;
+    },
+  };
+}
+
+// Private: the path of a request target (`/graphql?x=1` → `/graphql`).
+function pathOf(target: string | undefined): string {
+  return (target ?? '').split('?', 1)[0]!;
+}

@@ -1,0 +1,105 @@
+/**
+ * The per-request context: the request's scope (deadline, disconnect, stale record) and fresh
+ * DataLoaders bound to it over the shared, cache-backed sources.
+ *
+ * A subscription lives on past any request's deadline, and each of its events must show data as
+ * fresh as a query made then would: `renew()` gives the context a new scope, new loaders and a
+ * new upstream budget, and `eachEventRenewing` calls it before every event resolves.
+ */
+import type { YogaInitialContext } from 'graphql-yoga';
+import type { CatalogIndex } from '../catalog/catalog-index.js';
+import type { TimeReader } from '../catalog/opening-hours.js';
+import type { LiveStock } from '../live/live-stock.js';
+import { createLoaders, type Loaders } from '../data/loaders.js';
+import type { AddressOf } from '../request/client-address.js';
+import type { Sources } from '../data/sources.js';
+import { createUpstreamCharges } from '../plugins/protection/use-upstream-budget.js';
+import { createRequestScope, type RequestScope } from '../plugins/serving/use-request-scope.js';
+
+export interface GatewayContext {
+  loaders: Loaders;
+  scope: RequestScope;
+  /** The largest `pageSize` a client may ask for (`MAX_PAGE_SIZE`). */
+  maxPageSize: number;
+  /** Reads times of day in the sites' time zone (`SITE_TIMEZONE`). */
+  siteTime: TimeReader;
+  /** Live stock, behind the `Subscription` fields. */
+  live: LiveStock;
+  /** Where a request came from (`TRUST_PROXY`): the live subscriptions' per-client limit knows a client without a key by it. */
+  addressOf: AddressOf;
+  /** Starts afresh for a subscription's next event: a new scope (deadline, budget) and new loaders. */
+  renew(this: GatewayContext): void;
+}
+
+export interface ContextSettings {
+  maxPageSize: number;
+  /** `REQUEST_TIMEOUT_MS`. */
+  requestTimeoutMs: number;
+  /** `MAX_UPSTREAM_CALLS_PER_OPERATION`: the hard stop on the upstream calls one HTTP request (a whole batch) starts. */
+  maxUpstreamCallsPerOperation: number;
+  /** The catalog index, when on (`INDEX_ENABLED`). */
+  index: CatalogIndex | undefined;
+  siteTime: TimeReader;
+  live: LiveStock;
+  addressOf: AddressOf;
+}
+
+export function createContextFactory(sources: Sources, settings: ContextSettings) {
+  const chargesOf = createUpstreamCharges(settings.maxUpstreamCallsPerOperation);
+  return ({ request }: YogaInitialContext): GatewayContext => {
+    // The first scope's budget is the request's (a batch's operations share it); an event's is its own.
+    const start = (budgetOf: object) => {
+      const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs);
+      const chargeUpstreamCall = chargesOf(budgetOf);
+      // Not `{ ...scope }`: spreading would read its signal, which is made on first use.
+      const loaders = createLoaders(sources, {
+        get signal() {
+          return scope.signal;
+        },
+        onStale: scope.onStale,
+        onDataAge: scope.onDataAge,
+        timeLeftMs: scope.timeLeftMs,
+        chargeUpstreamCall,
+      }, settings.index);
+      return { scope, loaders };
+    };
+    return {
+      ...start(request),
+      maxPageSize: settings.maxPageSize,
+      siteTime: settings.siteTime,
+      live: settings.live,
+      addressOf: settings.addressOf,
+      // `this`: yoga copies these fields into its own context object, which resolvers are given.
+      renew() {
+        this.scope.dispose();
+        Object.assign(this, start({}));
+      },
+    };
+  };
+}
+
+/**
+ * `events`, with `context.renew()` before each event is handed on (and so before it resolves).
+ * Not an async generator: a generator's `return()` would wait behind a pending `next()`, and a
+ * client leaving must reach the source at once.
+ */
+export function eachEventRenewing<T>(events: AsyncIterable<T>, context: GatewayContext): AsyncIterableIterator<T> {
+  const source = events[Symbol.asyncIterator]();
+  return {
+    async next() {
+      const event = await source.next();
+      if (event.done !== true) context.renew();
+      return event;
+    },
+    async return(value?: unknown) {
+      return (await source.return?.(value)) ?? { done: true, value: undefined };
+    },
+    async throw(error?: unknown) {
+      if (source.throw) return source.throw(error);
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * The catalog index as resolvers reach it: through the request's loaders, or a
+ * `FEATURE_DISABLED` error when the gateway runs without it (`INDEX_ENABLED=false`).
+ */
+import { GraphQLError } from 'graphql';
+import type { ProductsCatalog, SitesCatalog } from '../../catalog/catalog.js';
+import type { GatewayContext } from '../context.js';
+
+export const FEATURE_DISABLED = 'FEATURE_DISABLED';
+
+export function sitesCatalog({ loaders }: GatewayContext, field: string): Promise<SitesCatalog> {
+  if (loaders.catalog === undefined) throw disabled(field);
+  return loaders.catalog.sites();
+}
+
+export function productsCatalog({ loaders }: GatewayContext, field: string): Promise<ProductsCatalog> {
+  if (loaders.catalog === undefined) throw disabled(field);
+  return loaders.catalog.products();
+}
+
+function disabled(field: string): GraphQLError {
+  return new GraphQLError(`${field} needs the catalog index, which this gateway runs without (INDEX_ENABLED=false)`, {
+    extensions: { code: FEATURE_DISABLED },
+  });
+}

@@ -1,0 +1,29 @@
+import type { CargoLaneResolvers, PointResolvers } from '../../generated/resolvers-types.js';
+import { encodeId } from '../ids.js';
+import { checkedInt } from './upstream-data.js';
+
+export const Point: PointResolvers = {
+  id: (point) => encodeId('Point', point.site.code, point.code),
+  site: (point) => point.site,
+  gradeType: (point) => checkedInt(point, 'gradeType'),
+};
+
+export const CargoLane: CargoLaneResolvers = {
+  product(lane, _, { loaders }) {
+    if (lane.goodsCode === null) return null;
+    const product = loaders.productNow(lane.goodsCode);
+    return product !== undefined ? product : loaders.productByGoodsCode.load(lane.goodsCode);
+  },
+
+  stock: (lane) => checkedInt(lane, 'stock'),
+
+  // Only list-with-points reports a lane's price; elsewhere it is the product's. Not an async
+  // function: a price at hand is answered as it is, without a promise per lane.
+  guidePrice(lane, _, { loaders }) {
+    if (lane.guidePrice !== null || lane.goodsCode === null) return lane.guidePrice;
+    checkedInt(lane, 'guidePrice');
+    const product = loaders.productNow(lane.goodsCode);
+    if (product !== undefined) return product?.guidePrice ?? null;
+    return loaders.productByGoodsCode.load(lane.goodsCode).then((loaded) => loaded?.guidePrice ?? null);
+  },
+};

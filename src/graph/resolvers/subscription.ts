@@ -1,0 +1,43 @@
+/**
+ * The live stock fields (live/live-stock.ts streams them): `subscribe` checks the arguments by
+ * their rules and opens the stream, each event of which resolves with fresh loaders, deadline and
+ * budget (context.ts); `resolve` turns each event into the field's value, or throws its error,
+ * which the transport sends as an event with `errors`: the subscription goes on.
+ */
+import type { IncomingMessage } from 'node:http';
+import { eachEventRenewing, type GatewayContext } from '../context.js';
+import type { ProductStockUpdateResolvers, SubscriptionResolvers } from '../../generated/resolvers-types.js';
+import type { LiveEvent } from '../../live/live-stock.js';
+import { clientKey, currentRequest } from '../../request/record.js';
+import { ARGUMENT_RULES as RULES } from '../arguments/rules.js';
+
+export const Subscription: SubscriptionResolvers = {
+  siteStock: {
+    subscribe: (_, args, context) => eachEventRenewing(context.live.siteStock(RULES['Subscription.siteStock'](args), clientOf(context)), context),
+    resolve: valueOf,
+  },
+  productStock: {
+    subscribe: (_, args, context) => eachEventRenewing(context.live.productStock(RULES['Subscription.productStock'](args), clientOf(context)), context),
+    resolve: valueOf,
+  },
+  stockAlerts: {
+    subscribe: (_, args, context) => eachEventRenewing(context.live.stockAlerts(RULES['Subscription.stockAlerts'](args, context), clientOf(context)), context),
+    resolve: valueOf,
+  },
+};
+
+export const ProductStockUpdate: ProductStockUpdateResolvers = {
+  product: (update, _, { loaders }) => loaders.productByGoodsCode.load(update.goodsCode),
+};
+
+// Private: each event of the stream is the parent `resolve` gets.
+function valueOf<T>(event: LiveEvent<T>): T {
+  if ('error' in event) throw event.error;
+  return event.value;
+}
+
+// Private: who holds the subscription, for its limit, as the rate limit knows its client (the
+// SSE request, or the WebSocket's upgrade request, is the context's `req`).
+function clientOf(context: GatewayContext & { req?: IncomingMessage }): string {
+  return clientKey(currentRequest()?.client, context.req, context.addressOf);
+}

@@ -1,0 +1,75 @@
+/**
+ * The upstream budget: an operation whose estimated upstream calls (estimate.ts) exceed
+ * `MAX_UPSTREAM_CALLS_PER_OPERATION` is refused before it runs, with a message naming the
+ * estimate; while it runs, the request scope counts the calls it starts and refuses those
+ * beyond the budget (the hard stop, for what the estimate could not foresee).
+ *
+ * The budget holds per HTTP request: the operations of a batch (`BATCHING_LIMIT`) share it, both
+ * the estimates (each operation is admitted only while the batch's estimates so far, its own
+ * included, fit) and the hard stop. Otherwise a batch of ten would cost ten budgets.
+ *
+ * It runs after the argument checks and the item limit (gateway.ts): a bad argument is named as
+ * such, not priced.
+ */
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { RequestScope } from '../serving/use-request-scope.js';
+import { beforeEveryOperation, isRunning, runningOperation } from '../../graph/running-operation.js';
+import { estimateUpstreamCalls, type Planner } from '../../graph/budget/estimate.js';
+
+export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED';
+
+export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ scope?: RequestScope; request?: Request }> {
+  /** Calls estimated for the operations of each HTTP request admitted so far. */
+  const admitted = new WeakMap<object, number>();
+  return beforeEveryOperation<{ scope?: RequestScope; request?: Request }>((args, refuse) => {
+    const running = runningOperation(args);
+    if (!isRunning(running)) return;
+    const estimate = estimateUpstreamCalls(running.operation, running.fragments, running.variables, planner);
+    const request = args.contextValue.request ?? args.contextValue;
+    const before = admitted.get(request) ?? 0;
+    if (before + estimate <= budget) {
+      admitted.set(request, before + estimate);
+      return;
+    }
+    args.contextValue.scope?.dispose();
+    const batch = before > 0 ? `, with the ${before} its batch's other operations could cost,` : ',';
+    refuse({
+      errors: [
+        new GraphQLError(
+          `This operation could cost about ${estimate} upstream calls${batch} more than one request may; ask for fewer or smaller pages, or split it`,
+          { extensions: { code: UPSTREAM_BUDGET_EXCEEDED, estimate } },
+        ),
+      ],
+    });
+  });
+}
+
+/**
+ * The hard stop: counts the upstream calls a request starts; refuses those beyond `budget`.
+ * One count per HTTP request (`request`, the same object for every operation of a batch).
+ */
+export function createUpstreamCharges(budget: number): (request: object) => () => void {
+  const charges = new WeakMap<object, () => void>();
+  return (request) => {
+    let charge = charges.get(request);
+    if (charge === undefined) {
+      charge = createUpstreamCharge(budget);
+      charges.set(request, charge);
+    }
+    return charge;
+  };
+}
+
+// Private: one request's count.
+function createUpstreamCharge(budget: number): () => void {
+  let calls = 0;
+  return () => {
+    calls += 1;
+    if (calls > budget) {
+      throw new GraphQLError(`This request needed more than ${budget} upstream calls and was stopped`, {
+        extensions: { code: UPSTREAM_BUDGET_EXCEEDED },
+      });
+    }
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Hooks through which the gateway watches the upstream layer (metrics, per-request counts)
+ * without this layer knowing of Prometheus, GraphQL or requests. Every hook is optional and is
+ * called synchronously; it must not throw.
+ *
+ * An outcome is a short, bounded label: `ok`; `envelope_<code>` (an error envelope);
+ * `http_<status>` (a non-2xx answer without an envelope); `malformed` (a 2xx answer without an
+ * envelope); or an `UpstreamFailureReason`: `timeout`, `network`, `aborted`, `too_large`,
+ * `circuit_open`, `queue_full`.
+ */
+import { isUpstreamError } from '../errors.js';
+
+/** One attempt of an API call, as it ended. */
+export interface AttemptEnd {
+  /** The operation's path, e.g. `/api/site/detail`. */
+  path: string;
+  outcome: string;
+  /** From the start of the exchange to its end, in ms; 0 for an attempt never sent. */
+  durationMs: number;
+  /**
+   * False for an attempt that never reached the wire: refused by the gateway (`circuit_open`,
+   * `queue_full`) or abandoned by its caller while it waited for a slot (`aborted`).
+   */
+  sent: boolean;
+}
+
+/** Watches the API calls of `createUpstreamClient`, one event per attempt (retries included). */
+export interface UpstreamObserver {
+  /** An attempt goes on the wire (it holds a bulkhead slot); `onAttemptEnd` follows with `sent: true`. */
+  onAttemptStart?(path: string): void;
+  onAttemptEnd?(attempt: AttemptEnd): void;
+}
+
+/** Watches the token requests of `createTokenManager` (not the calls answered from the cached token). */
+export interface TokenObserver {
+  onTokenRequest?(request: { outcome: string; durationMs: number }): void;
+}
+
+/** Envelope codes beyond this magnitude share the label `envelope_other`, to bound the label set. */
+const MAX_LABELLED_CODE = 99_999;
+
+/** The outcome label of a failed attempt or token request. */
+export function outcomeOf(error: unknown): string {
+  if (!isUpstreamError(error)) return 'error';
+  if (error.reason !== undefined) return error.reason;
+  if (error.upstreamCode !== undefined) return envelopeOutcome(error.upstreamCode);
+  if (error.status !== undefined) return error.status >= 200 && error.status < 300 ? 'malformed' : `http_${error.status}`;
+  return 'error';
+}
+
+export function envelopeOutcome(code: number): string {
+  return Math.abs(code) <= MAX_LABELLED_CODE ? `envelope_${code}` : 'envelope_other';
+}
+
+/**
+ * Runs `run` and tells `end` its outcome (`outcomeOfValue` for a value, `outcomeOf` for a
+ * rejection) and its duration in ms, then settles as `run` did.
+ */
+export async function observed<T>(
+  run: () => Promise<T>,
+  outcomeOfValue: (value: T) => string,
+  end: (outcome: string, durationMs: number) => void,
+): Promise<T> {
+  const startedAt = performance.now();
+  let outcome = 'error';
+  try {
+    const value = await run();
+    outcome = outcomeOfValue(value);
+    return value;
+  } catch (error) {
+    outcome = outcomeOf(error);
+    throw error;
+  } finally {
+    end(outcome, performance.now() - startedAt);
+  }
+}

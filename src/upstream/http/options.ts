@@ -1,0 +1,153 @@
+/**
+ * The options of `createUpstreamClient`, their defaults and their checks. Timing options are in
+ * milliseconds; each attempt of a call is bounded by `timeoutMs`, the whole call only by the
+ * caller's `signal` (see `UpstreamClient.get`).
+ */
+import type { Dispatcher } from 'undici';
+import type { Logger } from '../../base/logger.js';
+import type { BreakerOptions } from '../resilience/circuit-breaker.js';
+import type { BulkheadOptions } from '../resilience/bulkhead.js';
+import type { TokenManager } from '../contracts.js';
+import type { UpstreamObserver } from './observer.js';
+import type { RetryPolicy } from '../resilience/retry.js';
+import type { UpstreamTracer } from './tracer.js';
+
+export interface UpstreamClientOptions {
+  /** The upstream's base address, e.g. `https://api.example.com` (a path prefix is kept). Required. */
+  baseUrl: string;
+  /**
+   * Bounds connect, headers and body of each attempt together, in ms. Required. A call makes at
+   * most 2 × (1 + `retries`) attempts (the second half only after a token refresh) plus two token
+   * requests and the backoff pauses; pass a `signal` to bound the whole call.
+   */
+  timeoutMs: number;
+  /** Supplies the bearer token; a token the upstream rejects is invalidated here. Required. */
+  tokens: TokenManager;
+  /** Dispatcher for API calls. Default: an own keep-alive undici `Pool` on `baseUrl`, closed by `close()`. */
+  dispatcher?: Dispatcher;
+  /** Receives retries, circuit changes and failures (never a token or a header). Default: silent. */
+  logger?: Logger;
+  /** Told of every attempt and its outcome (metrics). Default: none. */
+  observer?: UpstreamObserver;
+  /**
+   * Opens a client span per call (all its attempts), whose `traceparent` each attempt sends to
+   * the upstream. Default: none, no tracing work.
+   */
+  tracer?: UpstreamTracer;
+  /** A body longer than this many bytes fails with `UPSTREAM_UNAVAILABLE`, never retried. Default: 10 MiB. */
+  maxBodyBytes?: number;
+  /**
+   * Extra attempts after a transient failure (network error, timeout, HTTP 5xx or a 2xx that is
+   * not an envelope); never after an envelope error, a 4xx, a body over `maxBodyBytes`, an open
+   * circuit, a full queue or the caller's abort. 0 turns retries off. Default: 2.
+   */
+  retries?: number;
+  /**
+   * Ceiling of the pause before the first retry, in ms; it doubles with each further retry up to
+   * `retryMaxDelayMs`. The pause is random below the ceiling ("full jitter") and ends at once
+   * when the caller's signal aborts. Default: 50.
+   */
+  retryBaseDelayMs?: number;
+  /** The pause ceiling never grows beyond this, in ms. Default: 1000. */
+  retryMaxDelayMs?: number;
+  /** Source of the jitter: a number in [0, 1). Default: `Math.random`. */
+  random?: () => number;
+  /** Rolling window of each path's circuit breaker, in ms. Default: 10 000. */
+  breakerWindowMs?: number;
+  /** Calls of a path within the window below which its circuit never opens. Default: 5. */
+  breakerMinimumCalls?: number;
+  /**
+   * Share (0–1] of transient failures among a path's calls in the window from which its circuit
+   * opens. Envelope errors, 4xx answers and caller aborts never count as failures. Default: 0.5.
+   */
+  breakerFailureRatio?: number;
+  /** How long an open circuit fails calls fast before one probe call goes through, in ms. Default: 5000. */
+  breakerCooldownMs?: number;
+  /**
+   * API calls in flight at most (token requests apart); also the keep-alive connections of the
+   * own pool. Default: `connections` when that is set, else 32.
+   */
+  maxConcurrency?: number;
+  /**
+   * API calls waiting for a free slot at most; one more fails at once with `UPSTREAM_UNAVAILABLE`.
+   * 0: none wait. Default: 1000.
+   */
+  maxQueue?: number;
+  /** @deprecated Use `maxConcurrency`, which also sizes the pool. Keep-alive connections of the own pool. */
+  connections?: number;
+  /** The circuit breakers' clock, in ms. Default: `performance.now`. */
+  now?: () => number;
+}
+
+/** The options with every default filled in and every value checked. */
+export interface ClientSettings {
+  baseUrl: string;
+  timeoutMs: number;
+  tokens: TokenManager;
+  dispatcher: Dispatcher | undefined;
+  logger: Logger | undefined;
+  observer: UpstreamObserver | undefined;
+  tracer: UpstreamTracer | undefined;
+  maxBodyBytes: number;
+  connections: number;
+  retry: RetryPolicy;
+  breaker: Omit<BreakerOptions, 'onStateChange'>;
+  bulkhead: BulkheadOptions;
+}
+
+const DEFAULTS = {
+  maxBodyBytes: 10 * 1024 * 1024,
+  retries: 2,
+  retryBaseDelayMs: 50,
+  retryMaxDelayMs: 1000,
+  breakerWindowMs: 10_000,
+  breakerMinimumCalls: 5,
+  breakerFailureRatio: 0.5,
+  breakerCooldownMs: 5000,
+  maxConcurrency: 32,
+  maxQueue: 1000,
+} as const;
+
+/** Fills in defaults; throws a `RangeError` naming every bad option, with its value. */
+export function resolveClientOptions(options: UpstreamClientOptions): ClientSettings {
+  const problems: string[] = [];
+  const count = (name: keyof typeof DEFAULTS, min: number, fallback?: number): number => {
+    const value = options[name] ?? fallback ?? DEFAULTS[name];
+    if (!Number.isInteger(value) || value < min) problems.push(`${name} must be an integer >= ${min}, but got: ${value}`);
+    return value;
+  };
+  const settings: ClientSettings = {
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs,
+    tokens: options.tokens,
+    dispatcher: options.dispatcher,
+    logger: options.logger,
+    observer: options.observer,
+    tracer: options.tracer,
+    maxBodyBytes: count('maxBodyBytes', 1),
+    connections: 0,
+    retry: {
+      retries: count('retries', 0),
+      baseDelayMs: count('retryBaseDelayMs', 0),
+      maxDelayMs: count('retryMaxDelayMs', 0),
+      random: options.random ?? Math.random,
+    },
+    breaker: {
+      windowMs: count('breakerWindowMs', 1),
+      minimumCalls: count('breakerMinimumCalls', 1),
+      failureRatio: ratio(options.breakerFailureRatio ?? DEFAULTS.breakerFailureRatio, problems),
+      cooldownMs: count('breakerCooldownMs', 0),
+      now: options.now ?? (() => performance.now()),
+    },
+    bulkhead: { maxConcurrency: count('maxConcurrency', 1, options.connections), maxQueue: count('maxQueue', 0) },
+  };
+  settings.connections = options.connections ?? settings.bulkhead.maxConcurrency;
+  if (!(options.timeoutMs > 0)) problems.push(`timeoutMs must be a number of ms > 0, but got: ${options.timeoutMs}`);
+  if (problems.length > 0) throw new RangeError(`createUpstreamClient: ${problems.join('; ')}`);
+  return settings;
+}
+
+function ratio(value: number, problems: string[]): number {
+  if (!(value > 0 && value <= 1)) problems.push(`breakerFailureRatio must be in (0, 1], but got: ${value}`);
+  return value;
+}

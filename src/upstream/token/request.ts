@@ -1,0 +1,57 @@
+/**
+ * The body and headers of a client_credentials token request (RFC 6749 §4.4), for the token
+ * manager. The secret goes where `clientAuth` says, and nowhere else.
+ */
+import type { TokenManagerOptions } from './manager.js';
+
+type RequestSettings = Pick<TokenManagerOptions, 'clientId' | 'clientSecret' | 'scope' | 'clientAuth'>;
+
+export function tokenRequestHeaders(options: RequestSettings): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
+  if (options.clientAuth === 'basic') {
+    const pair = `${formEncode(options.clientId)}:${formEncode(options.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+  }
+  return headers;
+}
+
+export function tokenRequestBody(options: RequestSettings): string {
+  const form = new URLSearchParams({ grant_type: 'client_credentials' });
+  if (options.scope !== undefined) form.set('scope', options.scope);
+  if (options.clientAuth === 'post') {
+    form.set('client_id', options.clientId);
+    form.set('client_secret', options.clientSecret);
+  }
+  return form.toString();
+}
+
+/**
+ * Every form the client secret travels in, for redaction of text the token endpoint writes back:
+ * the secret plain, form-encoded (as in a `post` body and inside Basic), URL-encoded, escaped
+ * as in a JSON string, and the base64 of `id:secret` (Basic) both form-encoded and plain, with
+ * its padding dropped so an echo without it matches too. Longest first, so no form is left half
+ * redacted by a shorter one inside it. Empty when the secret is.
+ */
+export function credentialForms(options: Pick<TokenManagerOptions, 'clientId' | 'clientSecret'>): string[] {
+  const secret = options.clientSecret;
+  if (secret === '') return [];
+  const base64 = (pair: string) => Buffer.from(pair, 'utf8').toString('base64').replace(/=+$/, '');
+  const forms = new Set([
+    secret,
+    formEncode(secret),
+    encodeURIComponent(secret),
+    JSON.stringify(secret).slice(1, -1),
+    base64(`${formEncode(options.clientId)}:${formEncode(secret)}`),
+    base64(`${options.clientId}:${secret}`),
+  ]);
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+// Private: RFC 6749 §2.3.1 asks for the application/x-www-form-urlencoded encoding of id and
+// secret before base64, which is what URLSearchParams serialises (space as `+`, `:` escaped).
+function formEncode(value: string): string {
+  return new URLSearchParams([['', value]]).toString().slice(1);
+}
