@@ -74,13 +74,3 @@ export function createTimeReader(timeZone: string, wallClock: () => number = Dat
     now: () => timeOfDayOf(wallClock()),
   };
 }
-
-/** Whether `timeZone` is an IANA time zone this runtime knows. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}

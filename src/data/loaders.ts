@@ -5,9 +5,6 @@
  * another except through the shared cache, whose keys never carry a token.
  */
 import DataLoader from 'dataloader';
-import type { ProductsCatalog, SitesCatalog } from '../catalog/catalog.js';
-import type { CatalogIndex } from '../catalog/catalog-index.js';
-import type { Refreshing } from '../catalog/refreshing.js';
 import type { ListKind } from '../upstream/api.js';
 import type { CityRecord, PageResult, ProductRecord, SiteRecord } from '../upstream/records.js';
 import type { KindRecord, SiteCity, Sources, SourceScope } from './sources.js';
@@ -27,8 +24,6 @@ export interface Loaders {
   prefetchProducts(sites: number): void;
   /** One client page of a list. */
   page<K extends ListKind>(kind: K, page: number, pageSize: number): Promise<PageResult<KindRecord[K]>>;
-  /** The catalog index as this request sees it (one state for the whole request); `undefined` when it is off. */
-  catalog: { sites(): Promise<SitesCatalog>; products(): Promise<ProductsCatalog> } | undefined;
 }
 
 interface PageKey {
@@ -37,7 +32,7 @@ interface PageKey {
   pageSize: number;
 }
 
-export function createLoaders(sources: Sources, scope: SourceScope, index?: CatalogIndex): Loaders {
+export function createLoaders(sources: Sources, scope: SourceScope): Loaders {
   // Each loader is made when the request first uses it: most requests use one or two of them.
   let pages: DataLoader<PageKey, PageResult<unknown>, string> | undefined;
   let productByGoodsCode: Loaders['productByGoodsCode'] | undefined;
@@ -76,25 +71,7 @@ export function createLoaders(sources: Sources, scope: SourceScope, index?: Cata
       );
       return pages.load({ kind, page, pageSize }) as Promise<PageResult<KindRecord[K]>>;
     },
-    catalog: index && {
-      sites: once(() => served(index.sites, 'index:sites', scope)),
-      products: once(() => served(index.products, 'index:products', scope)),
-    },
   };
-}
-
-// Private: a part of the index, telling the request how old it is (and whether it is stale).
-async function served<T>(part: Refreshing<T>, key: string, scope: SourceScope): Promise<T> {
-  const { value, ageMs, stale } = await part.read(() => scope.signal);
-  const ageSeconds = Math.floor(ageMs / 1000);
-  scope.onDataAge?.(ageSeconds);
-  if (stale) scope.onStale?.({ key, ageSeconds });
-  return value;
-}
-
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => (made ??= make());
 }
 
 // Private: one failed key must not fail its batch: DataLoader takes an Error per key.

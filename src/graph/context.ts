@@ -13,11 +13,14 @@ import type { LiveStock } from '../live/live-stock.js';
 import { createLoaders, type Loaders } from '../data/loaders.js';
 import type { AddressOf } from '../request/client-address.js';
 import type { Sources } from '../data/sources.js';
-import { createUpstreamCharges } from '../plugins/protection/use-upstream-budget.js';
-import { createRequestScope, type RequestScope } from '../plugins/serving/use-request-scope.js';
+import { viewOf, type CatalogView } from '../catalog/view.js';
+import { createRequestScope, type RequestScope } from '../request/scope.js';
+import { createUpstreamCharges } from './budget/charges.js';
 
 export interface GatewayContext {
   loaders: Loaders;
+  /** The catalog index as this request sees it; `undefined` when it is off (`INDEX_ENABLED=false`). */
+  catalog: CatalogView | undefined;
   scope: RequestScope;
   /** The largest `pageSize` a client may ask for (`MAX_PAGE_SIZE`). */
   maxPageSize: number;
@@ -52,7 +55,7 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
       const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs);
       const chargeUpstreamCall = chargesOf(budgetOf);
       // Not `{ ...scope }`: spreading would read its signal, which is made on first use.
-      const loaders = createLoaders(sources, {
+      const loads = {
         get signal() {
           return scope.signal;
         },
@@ -60,8 +63,8 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
         onDataAge: scope.onDataAge,
         timeLeftMs: scope.timeLeftMs,
         chargeUpstreamCall,
-      }, settings.index);
-      return { scope, loaders };
+      };
+      return { scope, loaders: createLoaders(sources, loads), catalog: settings.index && viewOf(settings.index, loads) };
     };
     return {
       ...start(request),

@@ -17,15 +17,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
-
-/** `TRUST_PROXY`: how many proxies nearest to the gateway are trusted, or which addresses. */
-export type TrustProxy = { hops: number } | { addresses: readonly string[] };
+import type { TrustProxy } from '../base/config/trust-proxy.js';
 
 /** Where a request came from; `undefined` when its socket is already gone. */
 export type AddressOf = (req: IncomingMessage) => string | undefined;
-
-/** Hop counts accepted: more proxies than this in front of one gateway is a mistake. */
-const MAX_HOPS = 100;
 
 /** The socket's address: the default, when no proxy is trusted. */
 export const socketAddress: AddressOf = (req) => req.socket?.remoteAddress;
@@ -36,29 +31,4 @@ export function createAddressOf(trust: TrustProxy | undefined): AddressOf {
   // proxy-addr asks about each address from the socket's (i = 0) leftwards in the header.
   const trusted = 'hops' in trust ? (_address: string, i: number) => i < trust.hops : proxyaddr.compile([...trust.addresses]);
   return (req) => proxyaddr(req, trusted);
-}
-
-/**
- * Reads `TRUST_PROXY`'s text: the setting, or the entries that are neither an address nor a range
- * (the whole text when it is a number out of range, or empty entries as `""`).
- */
-export function parseTrustProxy(text: string): { trust: TrustProxy } | { invalid: readonly string[] } {
-  const value = text.trim();
-  if (/^\d+$/.test(value)) {
-    const hops = Number(value);
-    return hops <= MAX_HOPS ? { trust: { hops } } : { invalid: [value] };
-  }
-  const addresses = value.split(',').map((entry) => entry.trim());
-  const invalid = addresses.filter((entry) => !compiles(entry));
-  return invalid.length === 0 ? { trust: { addresses } } : { invalid };
-}
-
-// Private: proxy-addr's own check (its compile throws a TypeError naming what it cannot read).
-function compiles(entry: string): boolean {
-  try {
-    proxyaddr.compile(entry);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -6,7 +6,8 @@
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createAddressOf, parseTrustProxy } from '../../src/request/client-address.js';
+import { parseTrustProxy } from '../../src/base/config/trust-proxy.js';
+import { createAddressOf } from '../../src/request/client-address.js';
 import { startGateway, type Harness } from '../helpers/gateway.js';
 import { subscribeSse } from '../helpers/sse.js';
 import { subscribeWs } from '../helpers/websocket.js';

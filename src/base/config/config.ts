@@ -2,11 +2,10 @@
  * The gateway's configuration: the one place that reads environment variables. `loadConfig`
  * validates every variable and reports all problems at once, so an operator fixes them in one go.
  */
-import { isTimeZone } from '../../catalog/opening-hours.js';
 import { createReader, present, type Env, type Reader } from './readers.js';
 import type { PersistedOperations } from './persisted-operations.js';
 import { readTracing, type TracingConfig } from './tracing.js';
-import { parseTrustProxy, type TrustProxy } from '../../request/client-address.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import { readRedis, type RedisConfig } from './redis.js';
 
 export type { RedisConfig, RedisTopology } from './redis.js';
@@ -336,6 +335,16 @@ export function loadConfig(env: Env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** Whether `timeZone` is an IANA time zone this runtime knows. */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // Private: `TRUST_PROXY`, naming the entries that are neither an address nor a CIDR range.

@@ -1,5 +1,5 @@
 /**
- * The catalog index as resolvers reach it: through the request's loaders, or a
+ * The catalog index as resolvers reach it: through the request's view of it, or a
  * `FEATURE_DISABLED` error when the gateway runs without it (`INDEX_ENABLED=false`).
  */
 import { GraphQLError } from 'graphql';
@@ -8,14 +8,14 @@ import type { GatewayContext } from '../context.js';
 
 export const FEATURE_DISABLED = 'FEATURE_DISABLED';
 
-export function sitesCatalog({ loaders }: GatewayContext, field: string): Promise<SitesCatalog> {
-  if (loaders.catalog === undefined) throw disabled(field);
-  return loaders.catalog.sites();
+export function sitesCatalog({ catalog }: GatewayContext, field: string): Promise<SitesCatalog> {
+  if (catalog === undefined) throw disabled(field);
+  return catalog.sites();
 }
 
-export function productsCatalog({ loaders }: GatewayContext, field: string): Promise<ProductsCatalog> {
-  if (loaders.catalog === undefined) throw disabled(field);
-  return loaders.catalog.products();
+export function productsCatalog({ catalog }: GatewayContext, field: string): Promise<ProductsCatalog> {
+  if (catalog === undefined) throw disabled(field);
+  return catalog.products();
 }
 
 function disabled(field: string): GraphQLError {

@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { argumentRuleOf, type ArgumentSettings } from '../../graph/arguments/rules.js';
-import type { RequestScope } from '../serving/use-request-scope.js';
+import type { RequestScope } from '../../request/scope.js';
 import { beforeEveryOperation, isRunning, runningOperation, type RunningOperation } from '../../graph/running-operation.js';
 
 export type ArgumentCheckSettings = ArgumentSettings;

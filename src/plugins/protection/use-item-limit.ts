@@ -19,7 +19,7 @@ import {
   type FieldNode, type GraphQLNamedType, type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { RequestScope } from '../serving/use-request-scope.js';
+import type { RequestScope } from '../../request/scope.js';
 import { beforeEveryOperation, isRunning, runningOperation, type RunningOperation } from '../../graph/running-operation.js';
 
 export const ITEM_LIMIT_EXCEEDED = 'ITEM_LIMIT_EXCEEDED';

@@ -13,11 +13,11 @@
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { RequestScope } from '../serving/use-request-scope.js';
+import type { RequestScope } from '../../request/scope.js';
 import { beforeEveryOperation, isRunning, runningOperation } from '../../graph/running-operation.js';
+import { UPSTREAM_BUDGET_EXCEEDED } from '../../graph/budget/charges.js';
 import { estimateUpstreamCalls, type Planner } from '../../graph/budget/estimate.js';
 
-export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED';
 
 export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ scope?: RequestScope; request?: Request }> {
   /** Calls estimated for the operations of each HTTP request admitted so far. */
@@ -43,33 +43,4 @@ export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ sc
       ],
     });
   });
-}
-
-/**
- * The hard stop: counts the upstream calls a request starts; refuses those beyond `budget`.
- * One count per HTTP request (`request`, the same object for every operation of a batch).
- */
-export function createUpstreamCharges(budget: number): (request: object) => () => void {
-  const charges = new WeakMap<object, () => void>();
-  return (request) => {
-    let charge = charges.get(request);
-    if (charge === undefined) {
-      charge = createUpstreamCharge(budget);
-      charges.set(request, charge);
-    }
-    return charge;
-  };
-}
-
-// Private: one request's count.
-function createUpstreamCharge(budget: number): () => void {
-  let calls = 0;
-  return () => {
-    calls += 1;
-    if (calls > budget) {
-      throw new GraphQLError(`This request needed more than ${budget} upstream calls and was stopped`, {
-        extensions: { code: UPSTREAM_BUDGET_EXCEEDED },
-      });
-    }
-  };
 }

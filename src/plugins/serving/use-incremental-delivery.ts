@@ -26,7 +26,7 @@ import type { Plugin } from 'graphql-yoga';
 import { isRunning, runningOperation } from '../../graph/running-operation.js';
 import { maskError } from '../../graph/mask-error.js';
 import { asksForParts as documentAsksForParts } from '../../graph/incremental-document.js';
-import type { RequestScope } from './use-request-scope.js';
+import type { RequestScope } from '../../request/scope.js';
 
 export const NOT_ACCEPTABLE = 'NOT_ACCEPTABLE';
 

@@ -2,11 +2,17 @@
  * The body and headers of a client_credentials token request (RFC 6749 §4.4), for the token
  * manager. The secret goes where `clientAuth` says, and nowhere else.
  */
-import type { TokenManagerOptions } from './manager.js';
+/** The client's credentials, as the token manager is given them. */
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+  /** Sent when set. */
+  scope?: string;
+  /** Where the secret goes: HTTP Basic, or the form body. */
+  clientAuth: 'basic' | 'post';
+}
 
-type RequestSettings = Pick<TokenManagerOptions, 'clientId' | 'clientSecret' | 'scope' | 'clientAuth'>;
-
-export function tokenRequestHeaders(options: RequestSettings): Record<string, string> {
+export function tokenRequestHeaders(options: ClientCredentials): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/x-www-form-urlencoded',
     accept: 'application/json',
@@ -18,7 +24,7 @@ export function tokenRequestHeaders(options: RequestSettings): Record<string, st
   return headers;
 }
 
-export function tokenRequestBody(options: RequestSettings): string {
+export function tokenRequestBody(options: ClientCredentials): string {
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
   if (options.scope !== undefined) form.set('scope', options.scope);
   if (options.clientAuth === 'post') {
@@ -35,7 +41,7 @@ export function tokenRequestBody(options: RequestSettings): string {
  * its padding dropped so an echo without it matches too. Longest first, so no form is left half
  * redacted by a shorter one inside it. Empty when the secret is.
  */
-export function credentialForms(options: Pick<TokenManagerOptions, 'clientId' | 'clientSecret'>): string[] {
+export function credentialForms(options: Pick<ClientCredentials, 'clientId' | 'clientSecret'>): string[] {
   const secret = options.clientSecret;
   if (secret === '') return [];
   const base64 = (pair: string) => Buffer.from(pair, 'utf8').toString('base64').replace(/=+$/, '');

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUpstreamCharges } from '../../../src/plugins/protection/use-upstream-budget.js';
+import { createUpstreamCharges } from '../../../src/graph/budget/charges.js';
 import { callsByPath, startGateway, type Harness } from '../../helpers/gateway.js';
 
 const DEEP = (page: number) =>

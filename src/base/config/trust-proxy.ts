@@ -1,0 +1,36 @@
+/**
+ * `TRUST_PROXY`'s text, read for config.ts: a hop count, or addresses and CIDR ranges as
+ * proxy-addr reads them (request/client-address.ts applies it).
+ */
+import proxyaddr from 'proxy-addr';
+
+/** `TRUST_PROXY`: how many proxies nearest to the gateway are trusted, or which addresses. */
+export type TrustProxy = { hops: number } | { addresses: readonly string[] };
+
+/** Hop counts accepted: more proxies than this in front of one gateway is a mistake. */
+const MAX_HOPS = 100;
+
+/**
+ * Reads `TRUST_PROXY`'s text: the setting, or the entries that are neither an address nor a range
+ * (the whole text when it is a number out of range, or empty entries as `""`).
+ */
+export function parseTrustProxy(text: string): { trust: TrustProxy } | { invalid: readonly string[] } {
+  const value = text.trim();
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return hops <= MAX_HOPS ? { trust: { hops } } : { invalid: [value] };
+  }
+  const addresses = value.split(',').map((entry) => entry.trim());
+  const invalid = addresses.filter((entry) => !compiles(entry));
+  return invalid.length === 0 ? { trust: { addresses } } : { invalid };
+}
+
+// Private: proxy-addr's own check (its compile throws a TypeError naming what it cannot read).
+function compiles(entry: string): boolean {
+  try {
+    proxyaddr.compile(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The upstream budget's hard stop while an operation runs (plugins/protection/use-upstream-budget.ts
+ * refuses before it runs, by estimate.ts): each upstream call a request starts is counted, and
+ * those beyond the budget are refused.
+ */
+import { GraphQLError } from 'graphql';
+
+export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED';
+
+/**
+ * The hard stop: counts the upstream calls a request starts; refuses those beyond `budget`.
+ * One count per HTTP request (`request`, the same object for every operation of a batch).
+ */
+export function createUpstreamCharges(budget: number): (request: object) => () => void {
+  const charges = new WeakMap<object, () => void>();
+  return (request) => {
+    let charge = charges.get(request);
+    if (charge === undefined) {
+      charge = createUpstreamCharge(budget);
+      charges.set(request, charge);
+    }
+    return charge;
+  };
+}
+
+// Private: one request's count.
+function createUpstreamCharge(budget: number): () => void {
+  let calls = 0;
+  return () => {
+    calls += 1;
+    if (calls > budget) {
+      throw new GraphQLError(`This request needed more than ${budget} upstream calls and was stopped`, {
+        extensions: { code: UPSTREAM_BUDGET_EXCEEDED },
+      });
+    }
+  };
+}
