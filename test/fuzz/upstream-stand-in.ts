@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { MockUpstream } from '../../src/mock-upstream/index.js';
-import { startRawServer, type RawRequest } from '../upstream/raw-server.js';
+import { startRawServer, type RawRequest } from '../helpers/raw-server.js';
 
 /** One scripted upstream answer. */
 export interface ScriptedAnswer {

@@ -1,0 +1,138 @@
+/**
+ * The example page's files over plain HTTP (src/plugins/explorer/use-demo-page.ts): index.html at /demo,
+ * assets with their content types, 404 and 405 where due, nothing outside the build however the
+ * path is spelled, a hint when there is no build, and no /demo at all unless asked for.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway, type Harness } from '../../helpers/gateway.js';
+import { buildPage, type BuiltPage } from './built-page.js';
+
+/** A file next to the build, which no /demo path may reach. */
+const SECRET = 'secret.txt';
+const SECRET_TEXT = 'not for the page';
+
+describe('the example page over HTTP', () => {
+  let built: BuiltPage;
+  let h: Harness;
+  beforeAll(async () => {
+    built = await buildPage();
+    await writeFile(join(built.workDirectory, SECRET), SECRET_TEXT);
+    h = await startGateway({ demoPageDirectory: built.directory });
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await built?.remove();
+  });
+
+  it('answers /demo and /demo/ with index.html, whose assets come with their content types', async () => {
+    const html = await Promise.all(['/demo', '/demo/'].map(async (path) => {
+      const response = await fetch(`${h.url}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('content-security-policy'), path).toContain("default-src 'self'");
+      return response.text();
+    }));
+    expect(html[0]).toBe(html[1]);
+    expect(html[0]).toContain('<title>vending-graph');
+
+    const assets = [...html[0]!.matchAll(/(?:src|href)="(\/demo\/assets\/[^"]+)"/g)].map((match) => match[1]!);
+    const types = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+    expect(assets.map((asset) => asset.slice(asset.lastIndexOf('.'))).sort()).toEqual(['.css', '.js']);
+    for (const asset of assets) {
+      const response = await fetch(`${h.url}${asset}`);
+      expect(response.status, asset).toBe(200);
+      expect(response.headers.get('content-type'), asset).toBe(types[asset.slice(asset.lastIndexOf('.')) as keyof typeof types]);
+      expect(response.headers.get('x-content-type-options'), asset).toBe('nosniff');
+      expect(response.headers.get('cache-control'), asset).toContain('immutable');
+      expect((await response.text()).length, asset).toBeGreaterThan(100);
+    }
+  });
+
+  it('answers HEAD with the headers alone, and other methods with 405', async () => {
+    const head = await fetch(`${h.url}/demo/`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+    expect(await head.text()).toBe('');
+
+    const post = await fetch(`${h.url}/demo/`, { method: 'POST', body: 'x' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('answers 404 for files the build does not have', async () => {
+    for (const path of ['/demo/missing.js', '/demo/assets', '/demo/assets/', '/demo/index.html/x', '/demonstration']) {
+      expect((await fetch(`${h.url}${path}`)).status, path).toBe(404);
+    }
+  });
+
+  it('serves nothing outside the build, however the path is spelled', async () => {
+    const paths = [
+      `/demo/../${SECRET}`,
+      `/demo/%2e%2e/${SECRET}`,
+      `/demo/..%2f${SECRET}`,
+      `/demo/%2e%2e%2f${SECRET}`,
+      `/demo/%2E%2E%2F${SECRET}`,
+      `/demo/assets/..%2f..%2f${SECRET}`,
+      `/demo/..%5c${SECRET}`,
+      `/demo/%2e%2e%2f%2e%2e%2fpackage.json`,
+      `/demo/..%2f..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd`,
+      `/demo//etc/passwd`,
+      `/demo/%2fetc%2fpasswd`,
+      `/demo/index.html%00.js`,
+      `/demo/%E0%A4%A`,
+    ];
+    for (const path of paths) {
+      const { status, body } = await rawGet(h.url, path);
+      expect(status, path).toBeGreaterThanOrEqual(400);
+      expect(status, path).toBeLessThan(500);
+      expect(body, path).not.toContain(SECRET_TEXT);
+      expect(body, path).not.toContain('root:');
+      expect(body, path).not.toContain('"name": "vending-graph"');
+    }
+  });
+
+  it('says to run `npm run build` when the directory holds no build', async () => {
+    const empty = join(built.workDirectory, 'empty');
+    await mkdir(empty, { recursive: true });
+    const unbuilt = await startGateway({ demoPageDirectory: empty });
+    try {
+      for (const path of ['/demo', '/demo/', '/demo/assets/index.js']) {
+        const response = await fetch(`${unbuilt.url}${path}`);
+        expect(response.status, path).toBe(404);
+        expect(await response.text(), path).toContain('npm run build');
+      }
+    } finally {
+      await unbuilt.close();
+    }
+  });
+
+  it('serves nothing at /demo when no page directory is given (not demo mode)', async () => {
+    const plain = await startGateway();
+    try {
+      for (const path of ['/demo', '/demo/']) {
+        const response = await fetch(`${plain.url}${path}`);
+        expect(response.status, path).toBe(404);
+        expect(await response.text(), path).not.toContain('<html');
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+/** GET `path` exactly as written: fetch would resolve `..` and re-encode before sending. */
+function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    request({ hostname, port, path, method: 'GET' }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, body }));
+    }).on('error', reject).end();
+  });
+}

@@ -1,0 +1,48 @@
+/**
+ * The lean path is taken for the requests it may serve, and only for them: yoga's HTTP layer reads
+ * none of those, and every other request (side-by-side.ts checks that both answers are the same).
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../../helpers/gateway.js';
+import { graphqlGet, jsonPost, sameOnBoth, startPair, type RawRequest } from './side-by-side.js';
+
+const CITIES = { query: `{ cities { total } }` };
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('which path serves a request', () => {
+  // yoga's HTTP layer runs its onRequestParse hooks (its YogaServer's own array) on every request
+  // it reads: a hook put first counts the requests yoga served.
+  function yogaRequests(h: Harness): () => number {
+    let count = 0;
+    const server = h.gateway.yoga as unknown as { onRequestParseHooks: Array<() => void> };
+    server.onRequestParseHooks.unshift(() => void (count += 1));
+    return () => count;
+  }
+
+  it('serves an eligible POST (and its stored answer) itself, and hands GET, batch, @defer, APQ and a form body to yoga', async () => {
+    const pair = await startPair({ BATCHING_LIMIT: '3' }, { catalog: { sites: 30, cities: 8, products: 40 } });
+    try {
+      const [onLean, onYoga] = [yogaRequests(pair.lean), yogaRequests(pair.yoga)];
+      const deferred = `{ product(goodsCode: "${pair.mock.catalog.products[0]!.goodsCode}") { goodsCode ... @defer { productName } } }`;
+      const persisted = { persistedQuery: { version: 1, sha256Hash: sha256Hex(CITIES.query) } };
+      const cases: Array<[string, RawRequest, number]> = [
+        ['an eligible POST', jsonPost(CITIES), 0],
+        ['the same, stored', jsonPost(CITIES), 0],
+        ['a GET', graphqlGet(CITIES), 1],
+        ['a batch', jsonPost([CITIES, CITIES]), 1],
+        ['@defer', jsonPost({ query: deferred }, { accept: 'multipart/mixed' }), 1],
+        ['APQ extensions', jsonPost({ ...CITIES, extensions: persisted }), 1],
+        ['a form body', jsonPost(`query=${encodeURIComponent(CITIES.query)}`, { 'content-type': 'application/x-www-form-urlencoded' }), 1],
+      ];
+      for (const [name, request, onLeanSide] of cases) {
+        const before = [onLean(), onYoga()];
+        await sameOnBoth(pair, request);
+        // With the lean path off, yoga reads every request: the count is watching the right thing.
+        expect([name, onLean() - before[0]!, onYoga() - before[1]!]).toEqual([name, onLeanSide, 1]);
+      }
+    } finally {
+      await pair.close();
+    }
+  });
+});
