@@ -11,12 +11,13 @@
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { wrongAnswers } from './answer-check.js';
 import { INDEX_REFRESH_S, ROOT } from './config.js';
-import { startMock } from './mock.js';
-import { startGateway, stopProcess } from './processes.js';
+import { stopProcess } from './processes/child.js';
+import { startGateway } from './processes/gateway.js';
+import { startMock } from './processes/mock.js';
 import { gatewayPeer, servingRun, isRun } from './scenarios/serving.js';
-import type { ServingScenario } from './serving-workload.js';
+import { wrongAnswers } from './workloads/check.js';
+import type { ServingScenario } from './workloads/serving.js';
 
 const scenario = (process.argv[2] ?? 'small') as ServingScenario;
 const cache = process.argv[3] === 'on' ? 'on' : 'off';

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: builds the gateway (the npm script), then this: the mock upstream at
  * benchmark scale, the gateway, a bare `node:http` server and GraphQL Mesh, each measured in
- * turn (`measure.ts`); results to `bench/results/latest.json`, `bench/results/chart.svg` and
+ * turn (`measure/all.ts`); results to `bench/results/latest.json`, `bench/results/chart.svg` and
  * `bench/RESULTS.md`. Not part of `npm test`.
  *
  *   npm run bench                      # full run: 15 s per load run, about 12 minutes
@@ -21,21 +21,22 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { measureCatalogIndex } from './catalog-index.js';
-import { measureLive } from './live.js';
 import { LOAD_CORE, ONLY, ROOT } from './config.js';
-import { describeMachine } from './machine.js';
-import { measureAll } from './measure.js';
-import { startMock } from './mock.js';
+import { measureAll } from './measure/all.js';
+import { measureCatalogIndex } from './measure/catalog-index.js';
+import { measureLive } from './measure/live.js';
+import { measureScaleOut } from './measure/scale-out.js';
+import { measureServing } from './measure/serving.js';
+import { measureTracing, tracingRow } from './measure/tracing.js';
 import { composeMesh, ensureMeshInstalled } from './peers/mesh.js';
-import { CAN_PIN } from './processes.js';
+import { CAN_PIN } from './processes/child.js';
+import { describeMachine } from './processes/machine.js';
+import { startMock } from './processes/mock.js';
 import { writeReports } from './report.js';
 import { liveRow, liveTargets } from './report/live.js';
-import { buildResults, catalogIndexHeadline, catalogIndexTargets, scaleOutRow, type Target } from './report/results.js';
+import { buildResults, catalogIndexHeadline, catalogIndexTargets, scaleOutRow } from './report/results.js';
 import { servingRows, servingTargets } from './report/serving.js';
-import { measureScaleOut } from './scale-out.js';
-import { measureServing } from './serving.js';
-import { measureTracing, tracingRow } from './tracing.js';
+import type { Target } from './report/target.js';
 
 if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
   const child = spawn('taskset', ['-c', String(LOAD_CORE), process.execPath, ...process.execArgv, ...process.argv.slice(1)], {

@@ -11,7 +11,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { createMockUpstream } from '../src/mock-upstream/index.js';
-import { forceGc, GC_ON_SIGNAL, memoryMb, startGateway, stopProcess } from './processes.js';
+import { forceGc, GC_ON_SIGNAL, memoryMb, stopProcess } from './processes/child.js';
+import { startGateway } from './processes/gateway.js';
 
 const CYCLES = Number(process.env.SOAK_LIVE_CYCLES ?? 10_000);
 const WARM_UP = Math.floor(CYCLES / 10);

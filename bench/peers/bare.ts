@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, SUT_CORE } from '../config.js';
-import { pinned, type RunningProcess } from '../processes.js';
+import { pinned, type RunningProcess } from '../processes/child.js';
 
 /** Start the bare server answering `/<name>` with `bodies[name]`. */
 export async function startBare(bodies: Record<string, Buffer>): Promise<RunningProcess> {

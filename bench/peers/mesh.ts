@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MESH_CACHE_TTL_MS, MESH_DIR, MESH_MAX_SOCKETS, SUT_CORE } from '../config.js';
-import { freePort, graphqlPeerAt, pinned, type RunningProcess } from '../processes.js';
+import { freePort, graphqlPeerAt, pinned, type RunningProcess } from '../processes/child.js';
 
 /** `npm ci` in bench/peers/mesh when its node_modules is missing. */
 export function ensureMeshInstalled(): void {

@@ -7,15 +7,15 @@
  * `tailcall.ts` is expected to export `ensureTailcallInstalled(): {ok:true}|{ok:false;why}`,
  * `startTailcall(upstreamUrl, token): Promise<RunningProcess>`, `tailcallVersions()`, and the
  * request of each scenario (`small`, `site`, `cities`, `deep`) for its variables (see
- * `serving-workload.ts`), either as `tailcallQuery(scenario, vars)` or as one function per
+ * `../workloads/serving.ts`), either as `tailcallQuery(scenario, vars)` or as one function per
  * scenario (`smallQuery(vars)` or `tailcallSmallQuery(vars)`; `…Request` also does). Each must
  * answer with `data` of exactly the gateway's shape: one checker serves every peer.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RunningProcess } from '../processes.js';
-import type { GraphQLRequest } from '../queries.js';
-import type { PeerScenario, ServingKey } from '../serving-workload.js';
+import type { RunningProcess } from '../processes/child.js';
+import type { GraphQLRequest } from '../workloads/queries.js';
+import type { PeerScenario, ServingKey } from '../workloads/serving.js';
 
 /** Tailcall, ready to start. */
 export interface TailcallPeer {

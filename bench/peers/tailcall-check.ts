@@ -16,12 +16,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ROOT } from '../config.js';
-import { postGraphQL, type TimedAnswer } from '../graphql-client.js';
-import { runLoad } from '../load.js';
-import { startMock } from '../mock.js';
-import { startGateway, stopProcess, type RunningProcess } from '../processes.js';
-import type { GraphQLRequest } from '../queries.js';
+import { postGraphQL, type TimedAnswer } from '../load/graphql-client.js';
+import { runLoad } from '../load/load.js';
+import { stopProcess, type RunningProcess } from '../processes/child.js';
+import { startGateway } from '../processes/gateway.js';
+import { startMock } from '../processes/mock.js';
 import { tokenFor } from '../scenarios/rest-client.js';
+import type { GraphQLRequest } from '../workloads/queries.js';
 import { ensureTailcallInstalled, startTailcall, tailcallQuery, tailcallVersions, type TailcallScenario, type TailcallVariables } from './tailcall.js';
 
 const KEYS = Number(process.env.CHECK_KEYS ?? 200);

@@ -13,8 +13,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SUT_CORE } from '../config.js';
-import { freePort, graphqlPeerAt, pinned, type RunningProcess } from '../processes.js';
-import type { GraphQLRequest } from '../queries.js';
+import { freePort, graphqlPeerAt, pinned, type RunningProcess } from '../processes/child.js';
+import type { GraphQLRequest } from '../workloads/queries.js';
 import { TAILCALL_DIR, privateGlibcVersion, tailcallCommand } from './tailcall-install.js';
 
 export { ensureTailcallInstalled, type InstallOutcome } from './tailcall-install.js';

@@ -1,8 +1,8 @@
 /**
  * RESULTS.md's catalog-index section (build, memory, warm queries) and how it is measured.
  */
-import type { CatalogIndexResult } from '../catalog-index.js';
-import type { LatencySummary } from '../latency.js';
+import type { LatencySummary } from '../load/latency.js';
+import type { CatalogIndexResult } from '../measure/catalog-index.js';
 import type { IndexQueryResult, MemoryReading } from '../scenarios/catalog-index.js';
 import type { Results } from './results.js';
 
@@ -100,7 +100,7 @@ export function catalogIndexAssumption(r: Results): string {
     + ' Memory: RSS is VmRSS, heapUsed the gateway\'s `nodejs_heap_size_used_bytes`; "after a forced GC" readings come 0.5 s after the signal, the others 1 s after the request.'
     + ` The budget (< ${r.settings.rssBudgetMb} MB) is judged as for the whole catalog cached: 1 s after the data was loaded, no forced GC.`
     + ' Warm: `sitesNear` near a random site (within about 2 km), radius 5–10 km, first 20, 3 in 10 with `hasProduct` (a product the site has in stock);'
-    + ' `Product.availability` of a random product, `near` a random site, first 20, half with a radius of 5–10 km, half without (`bench/index-workload.ts`).'
+    + ' `Product.availability` of a random product, `near` a random site, first 20, half with a radius of 5–10 km, half without (`bench/workloads/catalog-index.ts`).'
     + ' First an unmeasured load run of each query (so the JIT has seen both); then, per query, requests one at a time, then a measured load run (upstream calls counted during it).'
     + ' "In gateway" is the gateway\'s own `durationMs` from its log line for each request: from yoga taking the request to its response being ready (HTTP parsing and the socket write excluded); under load it includes waiting for the event loop while other requests run.'
     + ` The ${s.p99TargetMs} ms target is judged on the p99 in the gateway one request at a time: what the query costs, not how long it queued.`

@@ -2,22 +2,15 @@
  * `bench/results/latest.json`: the headline ratios and counts the issue names, the targets
  * judged against them, the run's settings and machine, and every raw figure.
  */
-import type { CatalogIndexResult } from '../catalog-index.js';
 import * as config from '../config.js';
-import { round } from '../load.js';
-import type { Machine } from '../machine.js';
-import type { Measurements } from '../measure.js';
+import { round } from '../load/load.js';
+import type { Measurements } from '../measure/all.js';
+import type { CatalogIndexResult } from '../measure/catalog-index.js';
+import type { Machine } from '../processes/machine.js';
 import type { ScaleOutResult } from '../scenarios/scale-out.js';
 import { liveTargets } from './live.js';
 import { servingTargets } from './serving.js';
-
-/** One target of the issue, judged. `met` is null where the issue sets no threshold. */
-export interface Target {
-  what: string;
-  target: string;
-  actual: string;
-  met: boolean | null;
-}
+import type { Target } from './target.js';
 
 /** The whole results file. */
 export type Results = ReturnType<typeof buildResults>;

@@ -2,10 +2,10 @@
  * RESULTS.md's serving section (issue 14): every distinct-key and deep-page scenario side by
  * side on every peer, each run's details, the mix, and how it is measured.
  */
-import { wrongAnswers } from '../answer-check.js';
+import { SERVING_PEERS, type ServingResult } from '../measure/serving.js';
 import { isRun, type ServingOutcome } from '../scenarios/serving.js';
-import { SERVING_PEERS, type ServingResult } from '../serving.js';
-import type { ServingScenario } from '../serving-workload.js';
+import { wrongAnswers } from '../workloads/check.js';
+import type { ServingScenario } from '../workloads/serving.js';
 import type { Results } from './results.js';
 import { PEER_LABELS, SCENARIO_LABELS, generatorBound, wrongFlag } from './serving.js';
 
@@ -21,9 +21,9 @@ export function servingSection(r: Results): string {
 export function servingAssumption(): string {
   return '- **Serving** (issue 14): each scenario on each peer begins with a checked warm-up: every key once (every goods code, every site; '
     + '`sitesNear`: 200 random queries), each answer\'s `data` compared with `util.isDeepStrictEqual` against the data the mock builds from the catalog it serves '
-    + '(`bench/expected-data.ts`); wrong answers are counted and flagged, never hidden. Then an unmeasured warm-up and the measured run, a random key each request '
+    + '(`bench/workloads/expected.ts`); wrong answers are counted and flagged, never hidden. Then an unmeasured warm-up and the measured run, a random key each request '
     + '(bodies serialised beforehand; `sitesNear`: fresh random queries near a random site, as in the catalog-index scenario, sent in turn so that none repeats). '
-    + 'The load is wrk\'s when `wrk` is installed (`bench/wrk.ts`, `bench/wrk/post.lua`: one thread on the load generator\'s core, requests formatted before the run, '
+    + 'The load is wrk\'s when `wrk` is installed (`bench/load/wrk.ts`, `bench/load/wrk.lua`: one thread on the load generator\'s core, requests formatted before the run, '
     + 'a body drawn per request in Lua; its CPU is its own process CPU time over the run), else autocannon\'s in the bench process; the section says which ran. '
     + 'Every answer is read for GraphQL `errors` (with wrk, in a Lua `response` callback), the bare server\'s too, so the load generator does the same work for every peer. The bare server replays the gateway\'s answer of median size over 21 random keys. '
     + 'Both gateways run with `INDEX_REFRESH_S` high (no index rebuild mid-run); response cache off is `RESPONSE_CACHE_MAX_BYTES=0`. '

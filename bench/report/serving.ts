@@ -3,13 +3,13 @@
  * (the console and the chart), and the labels both use. RESULTS.md's tables are in
  * `serving-markdown.ts`.
  */
-import { wrongAnswers } from '../answer-check.js';
 import { SERVING_BASELINE } from '../config.js';
-import { round } from '../load.js';
+import { round } from '../load/load.js';
+import { SERVING_PEERS, type ServingPeerName, type ServingResult } from '../measure/serving.js';
 import { isRun, type ServingOutcome, type ServingRun } from '../scenarios/serving.js';
-import { SERVING_PEERS, type ServingPeerName, type ServingResult } from '../serving.js';
-import type { ServingScenario } from '../serving-workload.js';
-import type { Target } from './results.js';
+import { wrongAnswers } from '../workloads/check.js';
+import type { ServingScenario } from '../workloads/serving.js';
+import type { Target } from './target.js';
 
 /** How each scenario and peer is named in the reports. */
 export const SCENARIO_LABELS: Record<ServingScenario, string> = {

@@ -1,6 +1,6 @@
 /**
- * Scenario (g), the catalog index on one gateway (started by `../catalog-index.ts` with its log
- * in a file and a way to force a GC):
+ * Scenario (g), the catalog index on one gateway (started by `../measure/catalog-index.ts` with
+ * its log in a file and a way to force a GC):
  *
  * - Build: after a `{ __typename }` warm-up, the first index query (`sitesNear` and
  *   `searchProducts`, so both parts are built): its latency, the upstream calls it took (the
@@ -15,17 +15,17 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SECONDS, UPSTREAM_MAX_PAGE_SIZE, WARMUP_SECONDS } from '../config.js';
-import { logOffset, requestDurations } from '../gateway-log.js';
-import { expectClean, postGraphQL } from '../graphql-client.js';
+import { logOffset, requestDurations } from '../load/gateway-log.js';
+import { expectClean, postGraphQL } from '../load/graphql-client.js';
+import { summariseLatency, type LatencySummary } from '../load/latency.js';
+import { runLoad, type LoadResult } from '../load/load.js';
+import { callTimings, countByPath, roundTrips, type CallTimings } from '../load/round-trips.js';
+import { forceGc, memoryMb, type RunningProcess } from '../processes/child.js';
+import { apiCalls, type BenchMock } from '../processes/mock.js';
 import {
   AVAILABILITY_OPERATION, INDEX_BUILD_OPERATION, SITES_NEAR_OPERATION, availabilityRequest, indexBuildRequest, sitesNearRequest,
-} from '../index-workload.js';
-import { summariseLatency, type LatencySummary } from '../latency.js';
-import { runLoad, type LoadResult } from '../load.js';
-import { apiCalls, type BenchMock } from '../mock.js';
-import { forceGc, memoryMb, type RunningProcess } from '../processes.js';
-import type { GraphQLRequest } from '../queries.js';
-import { callTimings, countByPath, roundTrips, type CallTimings } from '../round-trips.js';
+} from '../workloads/catalog-index.js';
+import type { GraphQLRequest } from '../workloads/queries.js';
 
 /** The first index query of a cold gateway. */
 export interface IndexBuildResult {

@@ -6,10 +6,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { COLD_SITES } from '../config.js';
-import { expectClean, postGraphQL } from '../graphql-client.js';
-import type { BenchMock } from '../mock.js';
-import { deepQuery, type Flavour } from '../queries.js';
-import { callTimings, countByPath, roundTrips, type CallTimings } from '../round-trips.js';
+import { expectClean, postGraphQL } from '../load/graphql-client.js';
+import { callTimings, countByPath, roundTrips, type CallTimings } from '../load/round-trips.js';
+import type { BenchMock } from '../processes/mock.js';
+import { deepQuery, type Flavour } from '../workloads/queries.js';
 
 /** What the cold deep query cost. */
 export interface ColdResult {

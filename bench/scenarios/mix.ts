@@ -15,9 +15,9 @@
  */
 import autocannon, { type RequestTemplate } from 'autocannon';
 import { CONNECTIONS, SECONDS, WARMUP_SECONDS } from '../config.js';
-import { summariseLatency, type LatencySummary } from '../latency.js';
-import { round } from '../load.js';
-import { apiCalls, type BenchMock } from '../mock.js';
+import { summariseLatency, type LatencySummary } from '../load/latency.js';
+import { round } from '../load/load.js';
+import { apiCalls, type BenchMock } from '../processes/mock.js';
 
 type Kind = 'small' | 'deep';
 

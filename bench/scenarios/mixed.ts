@@ -1,14 +1,14 @@
 /**
- * Scenario (c), the mixed workload (`../mixed-workload.ts`), and scenario (d), token expiry
+ * Scenario (c), the mixed workload (`../workloads/mixed.ts`), and scenario (d), token expiry
  * under that load: `expireAllTokens()` halfway through, then the token requests that follow and
  * every error a client saw (socket errors, non-2xx, answers with GraphQL `errors`).
  */
 import { SECONDS, WARMUP_SECONDS } from '../config.js';
-import { round, runLoad, type LoadResult } from '../load.js';
-import { randomMixedBody, type MixKeys } from '../mixed-workload.js';
-import { apiCalls, callsBetween, type BenchMock } from '../mock.js';
-import { callTimings, type CallTimings } from '../round-trips.js';
-import type { Flavour } from '../queries.js';
+import { round, runLoad, type LoadResult } from '../load/load.js';
+import { callTimings, type CallTimings } from '../load/round-trips.js';
+import { apiCalls, callsBetween, type BenchMock } from '../processes/mock.js';
+import { randomMixedBody, type MixKeys } from '../workloads/mixed.js';
+import type { Flavour } from '../workloads/queries.js';
 
 /** A mixed run and what it cost the upstream. */
 export interface MixedResult extends LoadResult {

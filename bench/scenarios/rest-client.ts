@@ -9,8 +9,8 @@
  */
 import { Pool } from 'undici';
 import { CLIENT_CONNECTIONS, COLD_SITES, UPSTREAM_MAX_PAGE_SIZE } from '../config.js';
-import type { BenchMock } from '../mock.js';
-import { callTimings, roundTrips } from '../round-trips.js';
+import { callTimings, roundTrips } from '../load/round-trips.js';
+import type { BenchMock } from '../processes/mock.js';
 
 /** What one client strategy cost. */
 export interface RestClientResult {

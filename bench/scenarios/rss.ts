@@ -5,10 +5,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UPSTREAM_MAX_PAGE_SIZE } from '../config.js';
-import { expectClean, postGraphQL } from '../graphql-client.js';
-import { apiCalls, type BenchMock } from '../mock.js';
-import { memoryMb } from '../processes.js';
-import { deepQuery, productPage, type GraphQLRequest } from '../queries.js';
+import { expectClean, postGraphQL } from '../load/graphql-client.js';
+import { memoryMb } from '../processes/child.js';
+import { apiCalls, type BenchMock } from '../processes/mock.js';
+import { deepQuery, productPage, type GraphQLRequest } from '../workloads/queries.js';
 
 /** Memory with the catalog cached, and what the walk cost. */
 export interface RssResult {

@@ -1,7 +1,7 @@
 /**
- * Scenario (f), scale-out: the mixed workload (`../mixed-workload.ts`) spread evenly over N
+ * Scenario (f), scale-out: the mixed workload (`../workloads/mixed.ts`) spread evenly over N
  * gateway replicas that share one Redis. Two runs per replica count, each on fresh replicas and
- * a flushed Redis (`../scale-out.ts`):
+ * a flushed Redis (`../measure/scale-out.ts`):
  *
  * - Shared cache (a sites TTL longer than the run): a fixed number of requests, warm-up first, and every upstream
  *   call from the cold start on, warm-up included, per 1,000 requests sent. A fixed count
@@ -12,9 +12,9 @@
  *   `tokenExpiryUnderLoad`.
  */
 import { SCALE_OUT_EXPIRY_SECONDS, SCALE_OUT_MAX_SECONDS, SCALE_OUT_REQUESTS, SCALE_OUT_WARMUP_REQUESTS, WARMUP_SECONDS } from '../config.js';
-import { round, runLoad, type LoadResult } from '../load.js';
-import { randomMixedBody, type MixKeys } from '../mixed-workload.js';
-import { apiCalls, type BenchMock } from '../mock.js';
+import { round, runLoad, type LoadResult } from '../load/load.js';
+import { apiCalls, type BenchMock } from '../processes/mock.js';
+import { randomMixedBody, type MixKeys } from '../workloads/mixed.js';
 import { tokenExpiryUnderLoad, type ExpiryResult } from './mixed.js';
 
 /** The shared-cache run: load figures of the measured part, upstream calls of the whole. */

@@ -8,15 +8,15 @@
  * request bodies are serialised beforehand, once per key, drawn at random for each request
  * (`sitesNear`: as many fresh random queries as the run can send, in turn, so that none repeats),
  * and every answer is read for GraphQL `errors` (`checkBodies`), the bare server's too. The load
- * is wrk's when it is installed, else autocannon's (`wrk.ts`).
+ * is wrk's when it is installed, else autocannon's (`../load/wrk.ts`).
  */
-import { checkAnswers, type CheckResult } from '../answer-check.js';
 import { SECONDS, SITES_NEAR_BODIES_PER_SECOND, SITES_NEAR_CHECKS, WARMUP_SECONDS } from '../config.js';
-import type { LoadResult } from '../load.js';
-import { apiCalls, type BenchMock } from '../mock.js';
-import type { GraphQLRequest } from '../queries.js';
-import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from '../serving-workload.js';
-import { runBodiesLoad, type BodiesLoadOptions } from '../wrk.js';
+import type { LoadResult } from '../load/load.js';
+import { runBodiesLoad, type BodiesLoadOptions } from '../load/wrk.js';
+import { apiCalls, type BenchMock } from '../processes/mock.js';
+import { checkAnswers, type CheckResult } from '../workloads/check.js';
+import type { GraphQLRequest } from '../workloads/queries.js';
+import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from '../workloads/serving.js';
 
 /** A peer as the serving scenarios see it. */
 export interface ServingPeer {

@@ -5,10 +5,10 @@
  * counted (the mock's counters are reset when it starts): a warm gateway should make none.
  */
 import { SECONDS, WARMUP_SECONDS } from '../config.js';
-import { expectClean, postGraphQL } from '../graphql-client.js';
-import { runLoad, type LoadResult } from '../load.js';
-import { apiCalls, type BenchMock } from '../mock.js';
-import type { GraphQLRequest } from '../queries.js';
+import { expectClean, postGraphQL } from '../load/graphql-client.js';
+import { runLoad, type LoadResult } from '../load/load.js';
+import { apiCalls, type BenchMock } from '../processes/mock.js';
+import type { GraphQLRequest } from '../workloads/queries.js';
 
 /** A warm load run and what the upstream saw meanwhile. */
 export interface WarmResult extends LoadResult {

@@ -17,7 +17,7 @@
  * These are counted apart (`undoneUnseen`); any other change with no delivering event by the end
  * of the run is lost.
  */
-import { summariseLatency, type LatencySummary } from './latency.js';
+import { summariseLatency, type LatencySummary } from '../load/latency.js';
 
 /** A change the bench asked the mock for, and when (`performance.now()`, just before asking). */
 export interface AskedChange {

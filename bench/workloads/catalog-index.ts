@@ -10,10 +10,17 @@
  *
  * The same argument draws serve the gateway (as GraphQL bodies) and the in-process probe.
  */
-import type { LocatedSite } from './mock.js';
 import type { GraphQLRequest } from './queries.js';
 
-/** What arguments are drawn from. */
+/** A site as the index scenario sees it: a place to search near, and products found there. */
+export interface LocatedSite {
+  lat: number;
+  lng: number;
+  /** Distinct goods codes of the site's lanes with stock above 0. */
+  stockedGoodsCodes: string[];
+}
+
+/** What arguments are drawn from (the mock announces them, `../processes/mock.ts`). */
 export interface IndexKeys {
   locatedSites: readonly LocatedSite[];
   goodsCodes: readonly string[];

@@ -6,7 +6,7 @@
  * its bytes are read, and a thousand streams share one `Pool` (one connection each).
  */
 import type { Pool } from 'undici';
-import type { GraphQLRequest } from './queries.js';
+import type { GraphQLRequest } from '../workloads/queries.js';
 
 /** One `next` message: when it arrived (`performance.now()`), and its execution result. */
 export interface SseMessage {

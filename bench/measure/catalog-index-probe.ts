@@ -1,7 +1,7 @@
 /**
  * The catalog index in-process, without HTTP or GraphQL: run by `catalog-index.ts` as a child
- * process (`node --expose-gc --import tsx bench/catalog-index-probe.ts`, pinned to the core of
- * the system under test while no gateway runs), its figures as one JSON line on stdout.
+ * process (`node --expose-gc --import tsx bench/measure/catalog-index-probe.ts`, pinned to the
+ * core of the system under test while no gateway runs), its figures as one JSON line on stdout.
  *
  * It walks both lists of the mock upstream (`PROBE_UPSTREAM_URL`, bearer `PROBE_TOKEN`) as the
  * gateway does (page size 100, normalised with the gateway's own `normalise.ts`), then measures,
@@ -14,12 +14,12 @@
  */
 import {
   availability, buildProductsCatalog, buildSitesCatalog, sitesNear,
-} from '../src/catalog/catalog.js';
-import { normalisePage, normaliseProduct, normaliseSite, type DefectReporter } from '../src/upstream/normalise.js';
-import type { ProductRecord, SiteRecord } from '../src/upstream/records.js';
-import { INDEX_PROBE_QUERIES } from './config.js';
-import { randomAvailabilityArgs, randomNearArgs, type IndexKeys } from './index-workload.js';
-import { summariseLatency, type LatencySummary } from './latency.js';
+} from '../../src/catalog/catalog.js';
+import { normalisePage, normaliseProduct, normaliseSite, type DefectReporter } from '../../src/upstream/normalise.js';
+import type { ProductRecord, SiteRecord } from '../../src/upstream/records.js';
+import { INDEX_PROBE_QUERIES } from '../config.js';
+import { summariseLatency, type LatencySummary } from '../load/latency.js';
+import { randomAvailabilityArgs, randomNearArgs, type IndexKeys } from '../workloads/catalog-index.js';
 
 /** What the probe measured. Heap figures in MB, build times in ms, query times in µs. */
 export interface ProbeResult {

@@ -1,17 +1,17 @@
 /**
  * The serving scenarios' requests (issue 14): each names a key, the variables it stands for,
  * and the gateway's spelling of the query. The same key and variables go to every peer (each
- * spells the query for its own schema, see `peers/tailcall-adapter.ts`), and to the mock, which
- * answers with the `data` a correct answer must carry (`expected-data.ts`).
+ * spells the query for its own schema, see `../peers/tailcall-adapter.ts`), and to the mock, which
+ * answers with the `data` a correct answer must carry (`expected.ts`).
  *
  * - `small`: one product by goods code;
  * - `site`: one site with its points, lanes and each lane's product;
  * - `cities`: the same cities page every request;
  * - `deep`: the 50-site deep page (`COLD_SITES`) with points, lanes and products, the same every request;
- * - `sitesNear`: the catalog index's query at random coordinates (`index-workload.ts`).
+ * - `sitesNear`: the catalog index's query at random coordinates (`catalog-index.ts`).
  */
-import { CITIES_PAGE, COLD_SITES } from './config.js';
-import { randomNearArgs, type IndexKeys, type NearArgs } from './index-workload.js';
+import { CITIES_PAGE, COLD_SITES } from '../config.js';
+import { randomNearArgs, type IndexKeys, type NearArgs } from './catalog-index.js';
 import type { GraphQLRequest } from './queries.js';
 
 /** A serving scenario's name. */

@@ -1,5 +1,5 @@
 /**
- * The catalog-index measurements: one freshly started gateway (`scenarios/catalog-index.ts`),
+ * The catalog-index measurements: one freshly started gateway (`../scenarios/catalog-index.ts`),
  * then the in-process probe (`catalog-index-probe.ts`) once that gateway has stopped, both on
  * the system-under-test core.
  *
@@ -12,12 +12,13 @@ import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { INDEX_REFRESH_S, INDEX_SEQUENTIAL_REQUESTS, ROOT, SUT_CORE } from '../config.js';
+import { GC_ON_SIGNAL, pinned, stopProcess } from '../processes/child.js';
+import { startGateway } from '../processes/gateway.js';
+import type { BenchMock } from '../processes/mock.js';
+import { indexOnGateway, type IndexGatewayResult } from '../scenarios/catalog-index.js';
+import { tokenFor } from '../scenarios/rest-client.js';
 import type { ProbeResult } from './catalog-index-probe.js';
-import { INDEX_REFRESH_S, INDEX_SEQUENTIAL_REQUESTS, ROOT, SUT_CORE } from './config.js';
-import type { BenchMock } from './mock.js';
-import { GC_ON_SIGNAL, pinned, startGateway, stopProcess } from './processes.js';
-import { indexOnGateway, type IndexGatewayResult } from './scenarios/catalog-index.js';
-import { tokenFor } from './scenarios/rest-client.js';
 
 /** Everything measured of the index. */
 export interface CatalogIndexResult extends IndexGatewayResult {
@@ -50,7 +51,7 @@ export async function measureCatalogIndex(mock: BenchMock): Promise<CatalogIndex
 // Private: the probe as a child process; its one JSON line.
 async function runProbe(mock: BenchMock): Promise<ProbeResult> {
   const token = await tokenFor(mock);
-  const [command, args] = pinned(SUT_CORE, process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/catalog-index-probe.ts']);
+  const [command, args] = pinned(SUT_CORE, process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/measure/catalog-index-probe.ts']);
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, PROBE_UPSTREAM_URL: mock.url, PROBE_TOKEN: token },
@@ -70,7 +71,7 @@ function loadAverage(): number {
   return Math.round(loadavg()[0]! * 100) / 100;
 }
 
-// Private: progress on stderr, as measure.ts does.
+// Private: progress on stderr, as all.ts does.
 function step(what: string): void {
   console.error(`bench: catalog index, ${what}`);
 }

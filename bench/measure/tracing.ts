@@ -7,12 +7,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WARM_SITES } from './config.js';
-import type { LoadResult } from './load.js';
-import type { BenchMock } from './mock.js';
-import { startGateway, stopProcess } from './processes.js';
-import { deepQuery } from './queries.js';
-import { warmLoad } from './scenarios/warm.js';
+import { WARM_SITES } from '../config.js';
+import type { LoadResult } from '../load/load.js';
+import { stopProcess } from '../processes/child.js';
+import { startGateway } from '../processes/gateway.js';
+import type { BenchMock } from '../processes/mock.js';
+import { warmLoad } from '../scenarios/warm.js';
+import { deepQuery } from '../workloads/queries.js';
 
 export interface TracingRun {
   path: 'warm' | 'executed';

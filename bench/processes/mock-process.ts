@@ -10,9 +10,9 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { createMockUpstream, type MockSite } from '../src/mock-upstream/index.js';
-import { CATALOG, UPSTREAM_LATENCY_MS, UPSTREAM_MAX_PAGE_SIZE } from './config.js';
-import { expectedContext, expectedData, type ExpectedContext } from './expected-data.js';
+import { createMockUpstream, type MockSite } from '../../src/mock-upstream/index.js';
+import { CATALOG, UPSTREAM_LATENCY_MS, UPSTREAM_MAX_PAGE_SIZE } from '../config.js';
+import { expectedContext, expectedData, type ExpectedContext } from '../workloads/expected.js';
 import type { MockCommand, MockInfo, Span } from './mock.js';
 
 const mock = await createMockUpstream({

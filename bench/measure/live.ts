@@ -10,18 +10,20 @@
  *    would take two values.) Upstream calls are counted over the window only, and divided by the
  *    poll intervals it holds; RSS is read at its end.
  * 3. Drain: two intervals and a second more, for the last changes' events; then every stream is
- *    closed and `live-delivery.ts` judges what each subscriber received against what was asked.
+ *    closed and `../scenarios/live-delivery.ts` judges what each subscriber received against
+ *    what was asked.
  *
  * The site-detail calls by site show that each watched site is read once per interval however
  * many subscribe to it, and that no other site is read at all.
  */
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LIVE_CHANGES_PER_SECOND, LIVE_POLL_S, LIVE_SECONDS, LIVE_SITES, LIVE_SUBSCRIBERS_PER_SITE } from './config.js';
-import { judgeDelivery, type AskedChange, type DeliveryResult } from './live-delivery.js';
-import { openSubscribers } from './live-subscribers.js';
-import { apiCalls, type BenchMock, type Span } from './mock.js';
-import { memoryMb, startGateway, withProcess } from './processes.js';
+import { LIVE_CHANGES_PER_SECOND, LIVE_POLL_S, LIVE_SECONDS, LIVE_SITES, LIVE_SUBSCRIBERS_PER_SITE } from '../config.js';
+import { memoryMb, withProcess } from '../processes/child.js';
+import { startGateway } from '../processes/gateway.js';
+import { apiCalls, type BenchMock, type Span } from '../processes/mock.js';
+import { judgeDelivery, type AskedChange, type DeliveryResult } from '../scenarios/live-delivery.js';
+import { openSubscribers } from '../scenarios/live-subscribers.js';
 
 /** Everything the live scenario measured. */
 export interface LiveResult {
@@ -172,7 +174,7 @@ function loadAverage(): number {
   return Math.round(loadavg()[0]! * 100) / 100;
 }
 
-// Private: progress on stderr, as measure.ts does.
+// Private: progress on stderr, as all.ts does.
 function step(what: string): void {
   console.error(`bench: live, ${what}`);
 }

@@ -1,16 +1,16 @@
 /**
  * The `data` a correct answer to a serving scenario's request must carry, built by the mock's
- * process from the very catalog it serves (`mock-process.ts`), never from any peer's answer: a
- * peer that mixes up keys (Tailcall's colliding call hashes did) or drops a lane is caught by
- * `util.isDeepStrictEqual` against this.
+ * process from the very catalog it serves (`../processes/mock-process.ts`), never from any
+ * peer's answer: a peer that mixes up keys (Tailcall's colliding call hashes did) or drops a lane
+ * is caught by `util.isDeepStrictEqual` against this.
  *
  * It follows the contract (`schema.graphql`), not the gateway's code: a lane's `guidePrice` is
  * its product's (site detail carries none), an empty slot has no price and no product, a missing
  * key answers null.
  */
 import { distance } from 'geokdbush';
-import type { Catalog, MockLane, MockProduct, MockSite } from '../src/mock-upstream/index.js';
-import type { ServingKey, ServingScenario } from './serving-workload.js';
+import type { Catalog, MockLane, MockProduct, MockSite } from '../../src/mock-upstream/index.js';
+import type { ServingKey, ServingScenario } from './serving.js';
 
 /**
  * Lookups over the catalog, built once: the catalog does not change while answers are checked

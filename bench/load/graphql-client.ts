@@ -1,5 +1,5 @@
 /** One GraphQL request, timed, for the scenarios that measure single answers rather than load. */
-import type { GraphQLRequest } from './queries.js';
+import type { GraphQLRequest } from '../workloads/queries.js';
 
 /** An answer and how long it took, from sending to the last byte. */
 export interface TimedAnswer {

@@ -9,22 +9,23 @@
  * after every scenario that checks answers against the catalog). Only one system under test
  * runs at a time, on its core.
  */
+import { COLD_SITES, EXPIRY_CACHE_TTL_S, SMALL_GOODS_CODE, UPSTREAM_MAX_PAGE_SIZE, WARM_SITES } from '../config.js';
+import type { LoadResult } from '../load/load.js';
+import { startBare } from '../peers/bare.js';
+import { meshVersions, startMesh } from '../peers/mesh.js';
+import { memoryMb, withProcess } from '../processes/child.js';
+import { startGateway } from '../processes/gateway.js';
+import type { BenchMock } from '../processes/mock.js';
+import { coldDeep, type ColdResult } from '../scenarios/cold.js';
+import { mixedLoad, tokenExpiryUnderLoad, type ExpiryResult, type MixedResult } from '../scenarios/mixed.js';
+import { restClients, tokenFor, type RestClientResult } from '../scenarios/rest-client.js';
+import { rssFullCatalog, type RssResult } from '../scenarios/rss.js';
+import type { ScaleOutResult } from '../scenarios/scale-out.js';
+import { bareLoad, warmLoad, type WarmResult } from '../scenarios/warm.js';
+import { deepQuery, smallQuery } from '../workloads/queries.js';
 import { measureCatalogIndex, type CatalogIndexResult } from './catalog-index.js';
 import { measureLive, type LiveResult } from './live.js';
-import { COLD_SITES, EXPIRY_CACHE_TTL_S, SMALL_GOODS_CODE, UPSTREAM_MAX_PAGE_SIZE, WARM_SITES } from './config.js';
-import type { LoadResult } from './load.js';
-import type { BenchMock } from './mock.js';
-import { startBare } from './peers/bare.js';
-import { meshVersions, startMesh } from './peers/mesh.js';
-import { memoryMb, startGateway, withProcess } from './processes.js';
-import { deepQuery, smallQuery } from './queries.js';
-import { coldDeep, type ColdResult } from './scenarios/cold.js';
-import { mixedLoad, tokenExpiryUnderLoad, type ExpiryResult, type MixedResult } from './scenarios/mixed.js';
 import { measureScaleOut } from './scale-out.js';
-import { restClients, tokenFor, type RestClientResult } from './scenarios/rest-client.js';
-import { rssFullCatalog, type RssResult } from './scenarios/rss.js';
-import type { ScaleOutResult } from './scenarios/scale-out.js';
-import { bareLoad, warmLoad, type WarmResult } from './scenarios/warm.js';
 import { measureServing, type ServingResult } from './serving.js';
 
 /** Everything measured, before ratios and targets are derived. */

@@ -13,17 +13,18 @@
  * its load run, so the data it fetched is still fresh (sites: 30 s) when the run ends.
  */
 import { loadavg } from 'node:os';
-import { INDEX_REFRESH_S, MIX_SMALL_PER_DEEP } from './config.js';
-import { expectClean, postGraphQL } from './graphql-client.js';
-import type { BenchMock } from './mock.js';
-import { startBare } from './peers/bare.js';
-import { loadTailcall } from './peers/tailcall-adapter.js';
-import { startGateway, withProcess, type RunningProcess } from './processes.js';
-import { mixLoad, type MixRun } from './scenarios/mix.js';
-import { tokenFor } from './scenarios/rest-client.js';
-import { gatewayPeer, servingRun, type ExpectedOf, type ServingOutcome } from './scenarios/serving.js';
-import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from './serving-workload.js';
-import { loadGeneratorLabel } from './wrk.js';
+import { INDEX_REFRESH_S, MIX_SMALL_PER_DEEP } from '../config.js';
+import { expectClean, postGraphQL } from '../load/graphql-client.js';
+import { loadGeneratorLabel } from '../load/wrk.js';
+import { startBare } from '../peers/bare.js';
+import { loadTailcall } from '../peers/tailcall-adapter.js';
+import { withProcess, type RunningProcess } from '../processes/child.js';
+import { startGateway } from '../processes/gateway.js';
+import type { BenchMock } from '../processes/mock.js';
+import { mixLoad, type MixRun } from '../scenarios/mix.js';
+import { tokenFor } from '../scenarios/rest-client.js';
+import { gatewayPeer, servingRun, type ExpectedOf, type ServingOutcome } from '../scenarios/serving.js';
+import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from '../workloads/serving.js';
 
 /** The peers of the serving scenarios. */
 export const SERVING_PEERS = ['gatewayCacheOn', 'gatewayCacheOff', 'tailcall', 'bare'] as const;
@@ -41,7 +42,7 @@ export interface ServingResult {
   /** Answer bytes the bare server replayed per scenario. */
   bareBodyBytes: Partial<Record<ServingScenario, number>>;
   /**
-   * What generated the load of every run but the mix's (`wrk.ts`), e.g. `wrk debian/4.1.0-3+b2,
+   * What generated the load of every run but the mix's (`../load/wrk.ts`), e.g. `wrk debian/4.1.0-3+b2,
    * 1 thread, 32 connections`. Absent in results from before wrk: autocannon.
    */
   loadGenerator?: string;
@@ -155,7 +156,7 @@ function loadAverage(): number {
   return Math.round(loadavg()[0]! * 100) / 100;
 }
 
-// Private: progress on stderr, as measure.ts does.
+// Private: progress on stderr, as all.ts does.
 function step(what: string): void {
   console.error(`bench: serving, ${what}`);
 }

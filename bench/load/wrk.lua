@@ -1,7 +1,8 @@
--- wrk's script for the bench's load runs (`bench/wrk.ts` runs it): POSTs JSON bodies read from a
--- file, one per line, and prints what the run measured as one JSON line prefixed `WRK_RESULT `.
+-- wrk's script for the bench's load runs (`bench/load/wrk.ts` runs it): POSTs JSON bodies read
+-- from a file, one per line, and prints what the run measured as one JSON line prefixed
+-- `WRK_RESULT `.
 --
---   wrk -t1 -c32 -d15s -s bench/wrk/post.lua http://127.0.0.1:4000/graphql -- bodies.txt random check
+--   wrk -t1 -c32 -d15s -s bench/load/wrk.lua http://127.0.0.1:4000/graphql -- bodies.txt random check
 --
 -- Arguments after `--`:
 --   1. the bodies file: one JSON body per line (JSON.stringify never writes a raw newline);
@@ -59,7 +60,7 @@ function response(status, headers, body)
   end
 end
 
--- Runs in the main Lua state once every thread has stopped: one JSON line for bench/wrk.ts.
+-- Runs in the main Lua state once every thread has stopped: one JSON line for bench/load/wrk.ts.
 function done(summary, latency, requests)
   local totals = { sent = 0, non2xx = 0, graphql_errors = 0 }
   local cpu_at_start, checked = math.huge, false

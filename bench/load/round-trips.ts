@@ -9,7 +9,7 @@
  * answer's last byte handed to the socket); a call that never finished never ends a wave.
  * The same spans give call durations and the most calls in flight at once.
  */
-import type { Span } from './mock.js';
+import type { Span } from '../processes/mock.js';
 
 /** Waves of `spans`, optionally only of calls on `paths`. */
 export function roundTrips(spans: readonly Span[], include: (path: string) => boolean = () => true): number {

@@ -5,7 +5,7 @@
  * Wrong answers are counted, never thrown: the bench reports them beside the peer's figures.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { CHECK_CONCURRENCY } from './config.js';
+import { CHECK_CONCURRENCY } from '../config.js';
 import type { GraphQLRequest } from './queries.js';
 
 /** One request to check and the `data` its answer must carry. */

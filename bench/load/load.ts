@@ -4,7 +4,7 @@
  * generator itself spent, so that a saturated generator is visible in the results.
  */
 import autocannon, { type RequestTemplate, type Result } from 'autocannon';
-import { CONNECTIONS } from './config.js';
+import { CONNECTIONS } from '../config.js';
 
 /** What one run measured. Latencies in ms. */
 export interface LoadResult {

@@ -1,7 +1,7 @@
 /** The machine a run happened on, recorded beside its figures. */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
-import { CAN_PIN } from './processes.js';
+import { CAN_PIN } from './child.js';
 
 /** CPU, cores, memory, Node and whether processes were pinned. */
 export interface Machine {

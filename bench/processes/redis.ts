@@ -7,8 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { SUT_CORE } from './config.js';
-import { freePort, pinned, stopProcess } from './processes.js';
+import { SUT_CORE } from '../config.js';
+import { freePort, pinned, stopProcess } from './child.js';
 
 /** The running redis-server. */
 export interface BenchRedis {

@@ -1,15 +1,16 @@
 /**
- * The scale-out measurements (`scenarios/scale-out.ts`): one private redis-server for the whole
+ * The scale-out measurements (`../scenarios/scale-out.ts`): one private redis-server for the whole
  * scenario; for each replica count (`SCALE_OUT_REPLICAS`), two runs, each on freshly started
  * replicas and a flushed Redis, so that every count starts from the same cold caches and no
  * token. All replicas are pinned to the system-under-test core, like the single gateway: more
  * replicas add no CPU, so the figures show what sharing costs and saves, not more hardware.
  */
-import { CONNECTIONS, EXPIRY_CACHE_TTL_S, SCALE_OUT_REPLICAS, SCALE_OUT_SITES_TTL_S } from './config.js';
-import type { BenchMock } from './mock.js';
-import { startGateway, stopProcess, type RunningProcess } from './processes.js';
-import { startRedis, type BenchRedis } from './redis.js';
-import { expiryLoad, sharedCacheLoad, type ReplicaHealth, type ScaleOutResult } from './scenarios/scale-out.js';
+import { CONNECTIONS, EXPIRY_CACHE_TTL_S, SCALE_OUT_REPLICAS, SCALE_OUT_SITES_TTL_S } from '../config.js';
+import { stopProcess, type RunningProcess } from '../processes/child.js';
+import { startGateway } from '../processes/gateway.js';
+import type { BenchMock } from '../processes/mock.js';
+import { startRedis, type BenchRedis } from '../processes/redis.js';
+import { expiryLoad, sharedCacheLoad, type ReplicaHealth, type ScaleOutResult } from '../scenarios/scale-out.js';
 
 /** Every replica count's runs, in `SCALE_OUT_REPLICAS` order. */
 export async function measureScaleOut(mock: BenchMock): Promise<ScaleOutResult[]> {
@@ -80,7 +81,7 @@ async function redisErrors(gateways: RunningProcess[]): Promise<Record<string, n
   return byOperation;
 }
 
-// Private: progress on stderr, as measure.ts does.
+// Private: progress on stderr, as all.ts does.
 function step(what: string): void {
   console.error(`bench: scale-out, ${what}`);
 }

@@ -4,10 +4,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { MutateStockOptions, StockChange } from '../src/mock-upstream/index.js';
-import { LOAD_CORE, ROOT } from './config.js';
-import { pinned } from './processes.js';
-import type { ServingKey, ServingScenario } from './serving-workload.js';
+import type { MutateStockOptions, StockChange } from '../../src/mock-upstream/index.js';
+import { LOAD_CORE, ROOT } from '../config.js';
+import type { LocatedSite } from '../workloads/catalog-index.js';
+import type { ServingKey, ServingScenario } from '../workloads/serving.js';
+import { pinned } from './child.js';
 
 /** One upstream request: path, arrival and finish of its answer (ms since the epoch). */
 export interface Span {
@@ -43,14 +44,6 @@ export interface MockInfo {
   locatedSites: LocatedSite[];
 }
 
-/** A site as the index scenario sees it: a place to search near, and products found there. */
-export interface LocatedSite {
-  lat: number;
-  lng: number;
-  /** Distinct goods codes of the site's lanes with stock above 0. */
-  stockedGoodsCodes: string[];
-}
-
 /** The running mock upstream. */
 export interface BenchMock extends MockInfo {
   /** Requests so far by path, token endpoint (`/oauth/token`) included. */
@@ -68,7 +61,7 @@ export interface BenchMock extends MockInfo {
   untilQuiet(timeoutMs?: number): Promise<void>;
   /** Distinct goods codes in the lanes of the first `sites` sites. */
   distinctGoods(sites: number): Promise<number>;
-  /** The `data` a correct answer to each of `keys` of `scenario` carries, from the catalog the mock serves (`expected-data.ts`). */
+  /** The `data` a correct answer to each of `keys` of `scenario` carries, from the catalog the mock serves (`../workloads/expected.ts`). */
   expected(scenario: ServingScenario, keys: readonly ServingKey[]): Promise<unknown[]>;
   /** Change the stock of random lanes (the mock's `mutateStock`); the changes made. */
   mutateStock(options: MutateStockOptions): Promise<StockChange[]>;
@@ -79,7 +72,7 @@ export interface BenchMock extends MockInfo {
 
 /** Start the mock upstream process; resolves once it listens. */
 export async function startMock(): Promise<BenchMock> {
-  const [command, args] = pinned(LOAD_CORE, process.execPath, ['--import', 'tsx', 'bench/mock-process.ts']);
+  const [command, args] = pinned(LOAD_CORE, process.execPath, ['--import', 'tsx', 'bench/processes/mock-process.ts']);
   // Advanced serialization keeps NaN (an answer not finished) as NaN rather than null.
   const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
   const ask = createAsk(child);

@@ -8,7 +8,7 @@
  * POSTs of `content-type: application/json`, the same `LoadResult`, and `generator` says which
  * ran. wrk's latencies are µs, given in ms with two decimals (autocannon's are whole ms).
  *
- * wrk runs `wrk/post.lua` (it says what each argument does): the bodies are written to a
+ * wrk runs `wrk.lua` (it says what each argument does): the bodies are written to a
  * temporary file, one per line, formatted into requests once before the run, and each request
  * takes one of them. The script counts what wrk does not (requests sent, non-2xx answers,
  * answers with GraphQL `errors`, its own CPU time) and prints one JSON line, read here.
@@ -18,15 +18,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONNECTIONS, LOAD_CORE } from './config.js';
+import { CONNECTIONS, LOAD_CORE } from '../config.js';
+import { pinned } from '../processes/child.js';
 import { round, runLoad, type LoadResult } from './load.js';
-import { pinned } from './processes.js';
 
 /** wrk threads: one, like autocannon's one core (wrk's main thread only sleeps meanwhile). */
 export const WRK_THREADS = 1;
 /** A request unanswered this long counts as a timeout, in s (autocannon's `timeout` too). */
 const TIMEOUT_SECONDS = 20;
-const SCRIPT = fileURLToPath(new URL('./wrk/post.lua', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('./wrk.lua', import.meta.url));
 const RESULT_PREFIX = 'WRK_RESULT ';
 
 /** A load run on one server whose every request takes one body of a list. */
@@ -94,7 +94,7 @@ export async function runWrk(options: BodiesLoadOptions): Promise<LoadResult> {
   }
 }
 
-/** What `post.lua`'s `done()` prints. Times in µs, CPU in s. */
+/** What `wrk.lua`'s `done()` prints. Times in µs, CPU in s. */
 interface WrkOutput {
   durationUs: number;
   requests: number;

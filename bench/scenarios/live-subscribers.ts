@@ -5,8 +5,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
+import { subscribeSse, type SseEnd, type SseMessage, type SseSubscription } from '../load/sse-client.js';
 import { laneKey, type ReceivedEvent, type SubscriberLog } from './live-delivery.js';
-import { subscribeSse, type SseEnd, type SseMessage, type SseSubscription } from './sse-client.js';
 
 /** The subscription every subscriber sends, with its site's code as `$code`. */
 export const SITE_STOCK_SUBSCRIPTION = 'subscription S($code: String!) { siteStock(code: $code) { code points { code cargoLanes { stock } } } }';
