@@ -1,26 +1,79 @@
 /**
- * Every error code the gateway can answer with, in one registry: its HTTP status (where the
- * refusal comes before GraphQL runs, or is one GraphQL-over-HTTP gives a status) and its default
+ * Every error code the gateway can answer with, in one registry: its HTTP status and its default
  * message. Nothing else invents a code: a GraphQL error is made by `coded()` (graph-errors.ts),
- * an upstream failure carries one of the upstream codes (upstream/errors.ts), and `codeOf` reads
- * any of them back. The README's table of error codes is checked against this one.
+ * an upstream failure carries one of the upstream codes (upstream/errors.ts), a refusal before
+ * GraphQL runs names one of these, and `codeOf` reads any of them back. graphql-yoga's own codes
+ * (a parse or validation failure, a request it cannot read) are listed too, since clients get
+ * them. The README's table of error codes is checked against this one (test/project/errors.test.ts).
  *
  * No GraphQL here: the upstream and cache layers, which know nothing of GraphQL, use it too.
  */
 
-/** One code: the HTTP status it is answered with (200 when it comes inside a GraphQL answer), and what it means. */
+/** One code: the HTTP status it is answered with, and its message when the caller gives none. */
 export interface ErrorSpec {
+  /**
+   * The status of an HTTP answer carrying this code: 200 when the code comes inside a GraphQL
+   * answer (beside data, or in an event or a WebSocket message), else the refusal's. Where one
+   * use of a code answers with another, its caller says so (`coded`'s `status`).
+   */
   status: number;
   message: string;
+  /**
+   * An error in the document, found before it runs: GraphQL over HTTP sets its status (400 to a
+   * client that accepts `application/graphql-response+json`, 200 to one that accepts only
+   * `application/json`), so `coded` sets none.
+   */
+  document?: true;
 }
 
 /** The registry. Add a code here, with its README row, before using it anywhere. */
 export const ERRORS = {
+  // Inside a GraphQL answer: the rest of the answer still resolves.
   INTERNAL_SERVER_ERROR: { status: 500, message: 'Unexpected error.' },
   BAD_USER_INPUT: { status: 200, message: 'An argument is not valid' },
   UPSTREAM_ERROR: { status: 200, message: 'The upstream answered with an error' },
   UPSTREAM_UNAVAILABLE: { status: 200, message: 'The upstream is unavailable' },
   UPSTREAM_AUTH_FAILED: { status: 200, message: 'The gateway could not authenticate with the upstream' },
+  UPSTREAM_DATA_INVALID: { status: 200, message: 'The upstream sent a value out of range' },
+  FEATURE_DISABLED: { status: 200, message: 'This field needs the catalog index, which this gateway runs without (INDEX_ENABLED=false)' },
+  ITEM_LIMIT_EXCEEDED: { status: 200, message: 'This operation could return more list entries than one operation may' },
+  UPSTREAM_BUDGET_EXCEEDED: { status: 200, message: 'This operation needs more upstream calls than one request may' },
+  // Live subscriptions and WebSocket operations: in an event or an `error` message.
+  TOO_MANY_SUBSCRIPTIONS: { status: 200, message: 'Too many live subscriptions' },
+  TOO_MANY_WATCHED_KEYS: { status: 200, message: 'Too many sites watched' },
+  TOO_MANY_OPERATIONS: { status: 200, message: 'Too many operations on this connection' },
+  OPERATION_ENDED: { status: 200, message: 'The operation ended before it ran' },
+  // Errors in the document, before anything runs.
+  GRAPHQL_PARSE_FAILED: { status: 400, message: 'The document is not valid GraphQL', document: true },
+  GRAPHQL_VALIDATION_FAILED: { status: 400, message: 'The document is not valid against the schema', document: true },
+  INTROSPECTION_DISABLED: { status: 400, message: 'Introspection is disabled', document: true },
+  DEPTH_LIMIT_EXCEEDED: { status: 400, message: 'The operation nests fields too deeply.', document: true },
+  ALIAS_LIMIT_EXCEEDED: { status: 400, message: 'The operation has too many aliases.', document: true },
+  TOKEN_LIMIT_EXCEEDED: { status: 400, message: 'The document is too long.', document: true },
+  DIRECTIVE_LIMIT_EXCEEDED: { status: 400, message: 'The operation has too many directives.', document: true },
+  COST_LIMIT_EXCEEDED: { status: 400, message: 'The operation is too expensive.', document: true },
+  OPERATION_RESOLUTION_FAILURE: { status: 400, message: 'Could not determine what operation to execute.' },
+  // Refused before GraphQL runs.
+  BAD_REQUEST: { status: 400, message: 'The request is not a valid GraphQL request' },
+  UNAUTHENTICATED: { status: 401, message: 'An API key is required' },
+  CSRF_HEADER_REQUIRED: { status: 403, message: 'A CSRF prevention header is required' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  NOT_ACCEPTABLE: { status: 406, message: 'This operation is answered in parts; send Accept: multipart/mixed or text/event-stream' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },
+  QUERY_TOO_LARGE: { status: 413, message: 'The query is too large' },
+  VARIABLES_TOO_LARGE: { status: 413, message: 'The variables are too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'The request body is of a type the gateway does not read' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests' },
+  TOO_MANY_CONNECTIONS: { status: 429, message: 'Too many WebSocket connections' },
+  REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, message: 'The request line and headers are too large' },
+  SHUTTING_DOWN: { status: 503, message: 'The gateway is shutting down' },
+  // Persisted operations: automatic persisted queries, and the allow-list (PERSISTED_OPERATIONS_FILE).
+  PERSISTED_QUERY_NOT_FOUND: { status: 404, message: 'PersistedQueryNotFound' },
+  PERSISTED_QUERY_MISMATCH: { status: 400, message: 'PersistedQueryMismatch' },
+  PERSISTED_QUERY_NOT_IN_LIST: { status: 404, message: 'The operation is not in the persisted operations list.' },
+  PERSISTED_QUERY_ONLY: { status: 400, message: 'Only persisted operations may run here; send the hash of a listed one.' },
+  PERSISTED_QUERY_ID_REQUIRED: { status: 400, message: 'Only persisted operations may run here; send the hash of a listed one.' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -31,13 +84,14 @@ export function isErrorCode(code: unknown): code is ErrorCode {
 }
 
 /**
- * The code of any error: a GraphQL error's `extensions.code` (or its original error's), an
- * error's own `code` when the registry has it (an `UpstreamError`), else `INTERNAL_SERVER_ERROR`.
+ * The code of any error: a GraphQL error's `extensions.code`, else its original error's (an
+ * execution error before masking), else an error's own `code` when the registry has it (an
+ * `UpstreamError`), else `INTERNAL_SERVER_ERROR`, which is what the client is shown of it.
  */
 export function codeOf(error: unknown): string {
   if (typeof error !== 'object' || error === null) return 'INTERNAL_SERVER_ERROR';
   const { extensions, code, originalError } = error as { extensions?: { code?: unknown }; code?: unknown; originalError?: unknown };
   if (typeof extensions?.code === 'string') return extensions.code;
-  if (isErrorCode(code)) return code;
-  return originalError === undefined ? 'INTERNAL_SERVER_ERROR' : codeOf(originalError);
+  if (originalError !== undefined && originalError !== null) return codeOf(originalError);
+  return isErrorCode(code) ? code : 'INTERNAL_SERVER_ERROR';
 }

@@ -1,6 +1,6 @@
 /**
- * Every failure of the upstream layer is an `UpstreamError` with one of these stable codes.
- * The GraphQL layer forwards `code` (and `upstreamCode`) as `extensions`; nothing else leaks.
+ * Every failure of the upstream layer is an `UpstreamError` with one of these stable codes, the
+ * registry's (base/errors.ts, which holds what a client is told of each). The GraphQL layer forwards `code` (and `upstreamCode`) as `extensions`; nothing else leaks.
  * What the upstream wrote (`upstreamMsg`, and the message that quotes it) has the client secret,
  * in every form it travels in, and the tokens redacted (`redactSecrets`); it goes to the log only.
  *
@@ -8,7 +8,10 @@
  * - `UPSTREAM_UNAVAILABLE`: network error, timeout, 5xx without an envelope, non-JSON or malformed body.
  * - `UPSTREAM_AUTH_FAILED`: the token endpoint refused the client credentials.
  */
-export type UpstreamErrorCode = 'UPSTREAM_ERROR' | 'UPSTREAM_UNAVAILABLE' | 'UPSTREAM_AUTH_FAILED';
+import type { ErrorCode } from '../base/errors.js';
+
+export const UPSTREAM_CODES = ['UPSTREAM_ERROR', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED'] as const satisfies readonly ErrorCode[];
+export type UpstreamErrorCode = (typeof UPSTREAM_CODES)[number];
 
 /**
  * Why a call got no usable answer when the HTTP status and envelope do not say it: `timeout`,
