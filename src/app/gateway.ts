@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { createLruCache, type LruCacheOptions } from '../cache/lru-cache.js';
-import type { Clock } from '../cache/cache.js';
+import { systemClock, type Clock } from '../base/clock.js';
+import { codeOf } from '../base/errors.js';
 import type { Config, UpstreamConfig } from '../base/config/config.js';
 import { createCatalogIndex } from '../catalog/catalog-index.js';
 import { createTimeReader } from '../catalog/opening-hours.js';
@@ -59,14 +60,13 @@ export type GatewayConfig = Omit<Config, 'upstream'> & { upstream: UpstreamConfi
 
 export interface GatewayDependencies {
   logger: Logger;
-  /** Time source of the shared cache's TTLs and of the rate limit's refill. Default `performance`. */
-  clock?: Clock;
   /**
-   * Wall clock of the upstream token's lifetime and backoff, in ms since the epoch (a Redis
-   * token store shares these times). Default `Date.now`. Given, it is also the clock of the
-   * fleet's rate-limit buckets in Redis, which otherwise use Redis's own.
+   * The one clock (base/clock.ts): its monotonic face times TTLs, deadlines and the rate limit's
+   * refill; its wall face the token's lifetime and backoff (a Redis token store shares these
+   * times) and the times clients are told. A wall face other than the system's (a test's) is
+   * also the fleet's rate-limit buckets' clock, which otherwise is Redis's own. Default `systemClock`.
    */
-  wallClock?: () => number;
+  clock?: Clock;
   /** Directory of the built example page (dist/web), served at /demo. Default: none, no /demo. */
   demoPageDirectory?: string;
   /**
@@ -99,7 +99,9 @@ export interface Gateway {
 
 const TYPE_DEFS = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
 
-export function createGateway(config: GatewayConfig, { logger, clock, wallClock, demoPageDirectory, leanPath = true }: GatewayDependencies): Gateway {
+export function createGateway(config: GatewayConfig, { logger, clock = systemClock, demoPageDirectory, leanPath = true }: GatewayDependencies): Gateway {
+  // The fleet's buckets keep Redis's time unless a test set the wall (see `clock`).
+  const wallClock = clock.wall === systemClock.wall ? undefined : clock.wall;
   const { upstream } = config;
   // Shared components log through `log`: a line written on a request's behalf carries its id.
   const log = withRequestIds(logger);
@@ -126,7 +128,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     observer: observers.tokens,
     tracer: tracing?.upstream,
     store: scaleOut?.tokenStore,
-    ...(wallClock ? { now: wallClock } : {}),
+    now: clock.wall,
   });
   const client = createUpstreamClient({
     baseUrl: upstream.baseUrl,
@@ -144,7 +146,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     maxEntries: config.cacheMaxEntries,
     staleWhileRevalidateMs: config.cacheStaleWhileRevalidateS * 1000,
     staleIfErrorMs: config.cacheStaleIfErrorS * 1000,
-    ...(clock ? { clock } : {}),
+    clock,
     observer: observers.cache,
     onBackgroundError: (key, error) => log.warn({ key, code: codeOf(error) }, 'background refresh failed'),
   };
@@ -159,24 +161,24 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     sitesRefreshMs: (config.index.refreshS ?? config.cacheTtlSitesS) * 1000,
     productsRefreshMs: (config.index.refreshS ?? config.cacheTtlProductsS) * 1000,
     staleIfErrorMs: config.cacheStaleIfErrorS * 1000,
-    clock: clock ?? performance,
+    clock,
     logger: log,
     onBuilt: (part, outcome, durationMs) => metrics.indexBuild(part, outcome, durationMs),
     ...(tracing ? { traceWalk: (part, walk) => tracing.inSpan(`catalog.walk ${part}`, { 'catalog.part': part }, walk) } : {}),
   }) : undefined;
   if (config.index.warmOnStart) index?.warm();
   // Live stock: one poller for every subscriber (README: Live stock).
-  const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus, upstreamMaxConcurrency: config.upstreamMaxConcurrency });
-  const siteTime = createTimeReader(config.siteTimeZone);
+  const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus, upstreamMaxConcurrency: config.upstreamMaxConcurrency, clock });
+  const siteTime = createTimeReader(config.siteTimeZone, clock.wall);
   // With Redis, answers are shared by the replicas that would make the same ones (answer-scope.ts).
   const responseCache = createResponseCache({
-    maxBytes: config.responseCacheMaxBytes, clock: clock ?? performance, shared: scaleOut?.answers(answerScope(TYPE_DEFS, config)),
+    maxBytes: config.responseCacheMaxBytes, clock, shared: scaleOut?.answers(answerScope(TYPE_DEFS, config)),
   });
   // Who a client without an API key is: its socket's address, or X-Forwarded-For's with TRUST_PROXY.
   const addressOf = createAddressOf(config.trustProxy);
   // With Redis, one bucket per client for the fleet; the in-process ones while Redis does not answer.
   const rateLimit = createRateLimit(config.rateLimitPerMinute, {
-    batchingLimit: config.batchingLimit, now: () => (clock ?? performance).now(), addressOf,
+    batchingLimit: config.batchingLimit, now: clock.monotonic, addressOf,
     ...(scaleOut ? { shared: (capacity: number, refillMs: number) => scaleOut.rateLimitBuckets({ capacity, refillMs, now: wallClock }) } : {}),
   });
 
@@ -214,7 +216,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       // @defer and @stream: answers in parts over multipart/mixed or SSE (README: Incremental delivery).
       useIncrementalDelivery(),
       // Cache-Control, Age and Vary for browsers and CDNs, from what the response cache knows (README: HTTP caching and CDNs).
-      useHttpCaching({ clock: clock ?? performance, apiKeys: config.apiKeys.length > 0, cors: config.corsOrigins.length > 0 }),
+      useHttpCaching({ clock, apiKeys: config.apiKeys.length > 0, cors: config.corsOrigins.length > 0 }),
       responseCache.plugin,
       // Arguments first: a bad one is named as such, never counted or priced (use-argument-checks.ts).
       useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime }),
@@ -256,10 +258,6 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       await tracing?.shutdown();
     },
   };
-}
-
-function codeOf(error: unknown): string {
-  return isUpstreamError(error) ? error.code : 'INTERNAL_SERVER_ERROR';
 }
 
 // Private: yoga's logger interface over pino. Yoga logs each error it masks; an upstream

@@ -51,7 +51,7 @@ export interface CacheObserver {
   /**
    * One call per `getOrLoad`, once its result is known. `kind` is the key's prefix up to the
    * first `:` (`site` for `site:S000001`, `products` for `products:1:50`), a bounded set.
-   * `expiresAt` is when the value served stops being fresh, on the cache's clock (ms).
+   * `expiresAt` is when the value served stops being fresh, on the monotonic clock (ms, base/clock.ts).
    */
   onLookup?(kind: string, result: LookupResult, expiresAt: number): void;
 }
@@ -78,9 +78,4 @@ export interface StaleServe {
   key: string;
   /** Time since the value was loaded, in whole seconds. */
   ageSeconds: number;
-}
-
-/** Time source in ms, injectable so TTL tests need no sleeping or fake global timers. */
-export interface Clock {
-  now(): number;
 }

@@ -17,7 +17,8 @@
  * The shared level never throws its own failures: when Redis is down, this is the LRU level.
  */
 import { LRUCache } from 'lru-cache';
-import { kindOfKey, type Cache, type CacheObserver, type Clock, type LoadScope, type LookupResult } from './cache.js';
+import { deadline, systemClock, type Clock } from '../base/clock.js';
+import { kindOfKey, type Cache, type CacheObserver, type LoadScope, type LookupResult } from './cache.js';
 import { createInFlight } from './in-flight.js';
 
 /** An entry of the shared level, as a replica sees it. */
@@ -47,7 +48,7 @@ export interface LruCacheOptions {
   staleWhileRevalidateMs?: number;
   /** How long past its TTL an entry is served when its refresh fails, in ms. Default 0. */
   staleIfErrorMs?: number;
-  /** Time source for TTLs, in ms. Default `performance`. */
+  /** The clock of TTLs and stale windows (its monotonic face). Default `systemClock`. */
   clock?: Clock;
   /** Told of a failed background refresh (it never reaches a caller, and never kills the process). */
   onBackgroundError?(key: string, error: unknown): void;
@@ -80,11 +81,11 @@ const IN_PROCESS_ONLY: SharedLevel = {
 
 export function createLruCache(options: LruCacheOptions): Cache {
   const shared = options.shared ?? IN_PROCESS_ONLY;
-  const clock = options.clock ?? performance;
+  const clock = options.clock ?? systemClock;
   const swrMs = options.staleWhileRevalidateMs ?? 0;
   const sieMs = options.staleIfErrorMs ?? 0;
   const keepMs = Math.max(swrMs, sieMs);
-  const lru = new LRUCache<string, Entry>({ max: options.maxEntries, perf: clock });
+  const lru = new LRUCache<string, Entry>({ max: options.maxEntries, perf: { now: () => clock.monotonic() } });
   const reads = createInFlight();
   const loads = createInFlight();
   const looks = createInFlight();
@@ -95,7 +96,7 @@ export function createLruCache(options: LruCacheOptions): Cache {
   function takeIn(key: string, { value, ageMs, ttlMs }: SharedEntry): Entry | undefined {
     const leftMs = ttlMs + keepMs - ageMs;
     if (leftMs <= 0) return undefined;
-    const entry = { value, loadedAt: clock.now() - ageMs, ttlMs };
+    const entry = { value, loadedAt: clock.monotonic() - ageMs, ttlMs };
     lru.set(key, entry, { ttl: leftMs });
     return entry;
   }
@@ -108,7 +109,7 @@ export function createLruCache(options: LruCacheOptions): Cache {
 
   const fill = (key: string, ttlMs: number, load: Load<unknown>) => async (signal: AbortSignal) => {
     const entry = await shared.fill(key, ttlMs, load, signal);
-    return takeIn(key, entry) ?? { value: entry.value, loadedAt: clock.now() - entry.ageMs, ttlMs: entry.ttlMs };
+    return takeIn(key, entry) ?? { value: entry.value, loadedAt: clock.monotonic() - entry.ageMs, ttlMs: entry.ttlMs };
   };
 
   // A load shared by this process's callers and, through the fill, by the replicas. When it
@@ -119,12 +120,12 @@ export function createLruCache(options: LruCacheOptions): Cache {
       tell(key, 'miss', entry.loadedAt + entry.ttlMs);
       return entry.value as T;
     } catch (error) {
-      const age = stale === undefined ? Infinity : clock.now() - stale.loadedAt;
+      const age = stale === undefined ? Infinity : clock.monotonic() - stale.loadedAt;
       if (stale === undefined || age > stale.ttlMs + sieMs) {
-        tell(key, 'miss', clock.now());
+        tell(key, 'miss', clock.monotonic());
         throw error;
       }
-      tell(key, 'stale', clock.now());
+      tell(key, 'stale', clock.monotonic());
       scope?.onStale?.({ key, ageSeconds: Math.floor(age / 1000) });
       return stale.value as T;
     }
@@ -135,13 +136,13 @@ export function createLruCache(options: LruCacheOptions): Cache {
       // A load already running here will bring the entry: no need to ask Redis meanwhile.
       const entry = lru.get(key) ?? (loads.has(key) ? undefined : await readShared(key, scope?.signal));
       if (entry === undefined) return loadShared(key, ttlMs, load, scope);
-      const age = clock.now() - entry.loadedAt;
+      const age = clock.monotonic() - entry.loadedAt;
       if (age <= entry.ttlMs) {
         tell(key, 'hit', entry.loadedAt + entry.ttlMs);
         return entry.value as T;
       }
       if (age <= entry.ttlMs + swrMs) {
-        tell(key, 'stale', clock.now());
+        tell(key, 'stale', clock.monotonic());
         loads.startInBackground(key, fill(key, ttlMs, load), (error) => options.onBackgroundError?.(key, error));
         return entry.value as T;
       }
@@ -149,25 +150,26 @@ export function createLruCache(options: LruCacheOptions): Cache {
     },
     peek<T>(key: string): T | undefined {
       const entry = lru.get(key);
-      return entry !== undefined && clock.now() - entry.loadedAt <= entry.ttlMs ? (entry.value as T) : undefined;
+      return entry !== undefined && clock.monotonic() - entry.loadedAt <= entry.ttlMs ? (entry.value as T) : undefined;
     },
     fresh<T>(key: string): T | undefined {
       const entry = lru.get(key);
-      if (entry === undefined || clock.now() - entry.loadedAt > entry.ttlMs) return undefined;
+      if (entry === undefined || clock.monotonic() - entry.loadedAt > entry.ttlMs) return undefined;
       tell(key, 'hit', entry.loadedAt + entry.ttlMs);
       return entry.value as T;
     },
     set<T>(key: string, value: T, ttlMs: number): void {
-      lru.set(key, { value, loadedAt: clock.now(), ttlMs }, { ttl: ttlMs + keepMs });
+      lru.set(key, { value, loadedAt: clock.monotonic(), ttlMs }, { ttl: ttlMs + keepMs });
       shared.write(key, value, ttlMs);
     },
     async settled(key, maxWaitMs, signal) {
-      const deadline = performance.now() + maxWaitMs;
       // One look per key and poll for all the callers waiting on it, not one Redis command each.
       const stillLoading = () => looks.join(key, async () => loads.has(key) || (await shared.filling(key)));
-      while (!signal?.aborted && performance.now() < deadline && (await stillLoading())) {
+      const waited = deadline(maxWaitMs);
+      while (!signal?.aborted && !waited.passed && (await stillLoading())) {
         await new Promise((resolve) => setTimeout(resolve, SETTLED_POLL_MS));
       }
+      waited.cancel();
     },
     get size() {
       return lru.size;

@@ -12,6 +12,7 @@
  * Like the cache's shared level, this never throws a Redis error at a caller: a failed or
  * unreadable read is a miss, a failed write is skipped.
  */
+import { systemClock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { decodeAnswer, encodeAnswer } from './answer-codec.js';
@@ -41,7 +42,7 @@ export interface RedisAnswersOptions {
   connection: RedisConnection;
   /** Prefix of every key, e.g. `vg:v1:answer:3f2a9c1b04de:9d0e4b7a2c11:`; the response-cache key follows in braces. */
   prefix: string;
-  /** The wall clock replicas share, in ms since the epoch. Default `Date.now`. */
+  /** The wall clock replicas share, in ms since the epoch (base/clock.ts). Default `systemClock.wall`. */
   now?: () => number;
   /** Told of values that could not be read (warn). Default: silent. */
   logger?: Logger;
@@ -51,7 +52,7 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
   const { connection, prefix, logger } = options;
   // The key is the hash tag (a Redis Cluster spreads the answers over its nodes by it).
   const redisKey = (key: string) => `${prefix}{${key}}`;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock.wall;
 
   return {
     get usable() {

@@ -9,6 +9,7 @@
  * the fleet has) runs once across the replicas (redis/fill.ts). Whatever Redis does, this level
  * never throws a Redis error at a caller: a failed read is a miss, a failed write is skipped.
  */
+import { systemClock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { fillOnce } from '../redis/fill.js';
@@ -23,7 +24,7 @@ export interface RedisLevelOptions {
   keepPastTtlMs: number;
   /** Life of a fill lock, and how long other replicas wait for that fill before loading themselves, in ms. */
   fillWaitMs: number;
-  /** The wall clock replicas share, in ms since the epoch. Default `Date.now`. */
+  /** The wall clock replicas share, in ms since the epoch (base/clock.ts). Default `systemClock.wall`. */
   now?: () => number;
   /** Told of values that could not be read (warn). Default: silent. */
   logger?: Logger;
@@ -32,7 +33,7 @@ export interface RedisLevelOptions {
 export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
   const { connection, prefix } = options;
   const redisKey = (key: string) => `${prefix}{${key}}`;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock.wall;
 
   async function read(key: string): Promise<SharedEntry | undefined> {
     const bytes = await connection.run('cache_read', (redis) => redis.getBuffer(redisKey(key)));

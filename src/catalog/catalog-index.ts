@@ -11,10 +11,10 @@
  * other fields reuse what the index loaded. With REDIS_URL one replica walks while the others
  * wait and take its result (the shared cache's fill under `index:<list>`).
  */
-import type { Clock } from '../cache/cache.js';
+import type { Clock } from '../base/clock.js';
+import { codeOf } from '../base/errors.js';
 import type { Logger } from '../base/logger.js';
 import type { Sources } from '../data/sources.js';
-import { isUpstreamError } from '../upstream/errors.js';
 import { buildProductsCatalog, buildSitesCatalog, type ProductsCatalog, type SitesCatalog } from './catalog.js';
 import { createRefreshing, type Refreshing } from './refreshing.js';
 
@@ -44,7 +44,7 @@ export interface CatalogIndex {
 
 export function createCatalogIndex(sources: Sources, options: CatalogIndexOptions): CatalogIndex {
   const onError = (part: string) => (error: unknown) =>
-    options.logger.warn({ part, code: isUpstreamError(error) ? error.code : 'INTERNAL_SERVER_ERROR' }, 'catalog index refresh failed');
+    options.logger.warn({ part, code: codeOf(error) }, 'catalog index refresh failed');
   const part = <T>(name: 'sites' | 'products', refreshMs: number, build: () => Promise<{ value: T; ageMs: number; failed: boolean }>) =>
     createRefreshing<T>({
       refreshMs,

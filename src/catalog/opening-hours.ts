@@ -8,6 +8,8 @@
  * - Equal times mean open all day (how 24-hour venues are usually entered).
  */
 
+import { systemClock } from '../base/clock.js';
+
 const DAY_S = 86_400;
 /** `HH:MM` or `HH:MM:SS`, 00:00 to 23:59:59 (24:00 accepted for "end of day"). */
 const TIME_OF_DAY = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/;
@@ -50,7 +52,8 @@ export interface TimeReader {
   now(): number;
 }
 
-export function createTimeReader(timeZone: string, wallClock: () => number = Date.now): TimeReader {
+/** `now`: the wall clock, in ms since the epoch (base/clock.ts). */
+export function createTimeReader(timeZone: string, now: () => number = systemClock.wall): TimeReader {
   const format = new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit', second: '2-digit' });
   const timeOfDayOf = (ms: number) => {
     const parts = Object.fromEntries(format.formatToParts(ms).map((part) => [part.type, part.value]));
@@ -71,6 +74,6 @@ export function createTimeReader(timeZone: string, wallClock: () => number = Dat
       const ms = Date.parse(iso);
       return Number.isNaN(ms) ? undefined : timeOfDayOf(ms);
     },
-    now: () => timeOfDayOf(wallClock()),
+    now: () => timeOfDayOf(now()),
   };
 }

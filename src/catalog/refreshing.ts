@@ -11,7 +11,7 @@
  *   waits for the build, and gets its error if it fails.
  * A value served while its latest build failed is marked stale.
  */
-import type { Clock } from '../cache/cache.js';
+import type { Clock } from '../base/clock.js';
 import { createInFlight } from '../cache/in-flight.js';
 import { UpstreamError } from '../upstream/errors.js';
 
@@ -20,6 +20,7 @@ export interface RefreshingOptions<T> {
   refreshMs: number;
   /** How long past `refreshMs` the last good value is still served (when builds fail, or at once while one runs), in ms. */
   staleIfErrorMs: number;
+  /** Ages and build times are read on its monotonic face. */
   clock: Clock;
   /**
    * Builds the value; `ageMs` says how old its data already is (another replica may have loaded
@@ -66,17 +67,17 @@ export function createRefreshing<T>(options: RefreshingOptions<T>): Refreshing<T
   let failedAt: number | undefined;
 
   const walk = async () => {
-    const started = performance.now();
+    const started = clock.monotonic();
     try {
       const { value, ageMs, failed } = await options.build();
-      const loadedAt = clock.now() - ageMs;
+      const loadedAt = clock.monotonic() - ageMs;
       // The last good data, in place of a failed refresh, replaces nothing held here.
       if (current === undefined || (failed !== true && loadedAt > current.loadedAt)) current = { value, loadedAt };
-      failedAt = failed === true ? clock.now() : undefined;
-      options.onBuilt?.(failed === true ? 'error' : 'ok', performance.now() - started);
+      failedAt = failed === true ? clock.monotonic() : undefined;
+      options.onBuilt?.(failed === true ? 'error' : 'ok', clock.monotonic() - started);
     } catch (error) {
-      failedAt = clock.now();
-      options.onBuilt?.('error', performance.now() - started);
+      failedAt = clock.monotonic();
+      options.onBuilt?.('error', clock.monotonic() - started);
       throw error;
     }
   };
@@ -86,29 +87,29 @@ export function createRefreshing<T>(options: RefreshingOptions<T>): Refreshing<T
   const start = () => builds.startInBackground('build', build, options.onError);
   const served = (entry: { value: T; loadedAt: number }): Served<T> => ({
     value: entry.value,
-    ageMs: clock.now() - entry.loadedAt,
+    ageMs: clock.monotonic() - entry.loadedAt,
     stale: failedAt !== undefined,
   });
 
   return {
     async read(signal) {
-      const age = current === undefined ? Infinity : clock.now() - current.loadedAt;
+      const age = current === undefined ? Infinity : clock.monotonic() - current.loadedAt;
       if (current !== undefined && age <= refreshMs) return served(current);
       if (current !== undefined && age <= refreshMs + staleWindowMs) {
-        if (failedAt === undefined || clock.now() - failedAt >= RETRY_PAUSE_MS) start();
+        if (failedAt === undefined || clock.monotonic() - failedAt >= RETRY_PAUSE_MS) start();
         return served(current);
       }
       start();
       await builds.join('build', build, signal?.());
       // A failed refresh keeps what is held: past the window, that is no answer.
-      if (clock.now() - current!.loadedAt > refreshMs + staleWindowMs) {
+      if (clock.monotonic() - current!.loadedAt > refreshMs + staleWindowMs) {
         throw new UpstreamError('UPSTREAM_UNAVAILABLE', 'the catalog index could not be refreshed');
       }
       return served(current!);
     },
     warm() {
-      if (current === undefined || clock.now() - current.loadedAt > refreshMs) start();
+      if (current === undefined || clock.monotonic() - current.loadedAt > refreshMs) start();
     },
-    ageMs: () => (current === undefined ? undefined : clock.now() - current.loadedAt),
+    ageMs: () => (current === undefined ? undefined : clock.monotonic() - current.loadedAt),
   };
 }

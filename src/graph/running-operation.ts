@@ -8,9 +8,10 @@
  * value cut short, `BAD_USER_INPUT`, HTTP 400: no check below ever reads a value of the wrong type.
  */
 import {
-  getOperationAST, getVariableValues, GraphQLError, Kind, type ExecutionArgs, type ExecutionResult, type FragmentDefinitionNode,
+  getOperationAST, getVariableValues, Kind, type GraphQLError, type ExecutionArgs, type ExecutionResult, type FragmentDefinitionNode,
   type OperationDefinitionNode,
 } from 'graphql';
+import { coded } from '../base/graph-errors.js';
 
 export interface RunningOperation {
   operation: OperationDefinitionNode;
@@ -58,10 +59,7 @@ function workOut(args: ExecutionArgs): RunningOperationOrErrors {
 
 function refusal(error: GraphQLError): GraphQLError {
   const message = error.message.length <= MAX_MESSAGE_LENGTH ? error.message : `${error.message.slice(0, MAX_MESSAGE_LENGTH)}…`;
-  return new GraphQLError(message, {
-    nodes: error.nodes,
-    extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
-  });
+  return coded('BAD_USER_INPUT', message, { nodes: error.nodes, status: 400 });
 }
 
 /** What a check before an operation does: nothing (it may run), or refuse it with a result. */

@@ -9,14 +9,16 @@
  * ends (ended, returned by its transport, or never started). A key shared by several
  * subscriptions, of one client or of several, counts once; refusals say which limit they hit.
  */
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
+import type { ErrorCode } from '../base/errors.js';
+import { coded } from '../base/graph-errors.js';
 import type { LiveConfig } from '../base/config/config.js';
 
 /** The live subscription fields. */
 export type LiveField = 'siteStock' | 'productStock' | 'stockAlerts';
 
-export const TOO_MANY_SUBSCRIPTIONS = 'TOO_MANY_SUBSCRIPTIONS';
-export const TOO_MANY_WATCHED_KEYS = 'TOO_MANY_WATCHED_KEYS';
+export const TOO_MANY_SUBSCRIPTIONS: ErrorCode = 'TOO_MANY_SUBSCRIPTIONS';
+export const TOO_MANY_WATCHED_KEYS: ErrorCode = 'TOO_MANY_WATCHED_KEYS';
 
 export type LiveLimits = Pick<LiveConfig, 'maxSubscriptions' | 'maxSubscriptionsPerClient' | 'maxWatchedKeys' | 'maxWatchedKeysPerClient'>;
 
@@ -105,6 +107,6 @@ function add(counts: Map<string, number>, key: string, by: number): void {
   else counts.delete(key);
 }
 
-function refusal(code: string, message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code } });
+function refusal(code: ErrorCode, message: string): GraphQLError {
+  return coded(code, message);
 }

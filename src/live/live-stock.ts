@@ -16,8 +16,10 @@
  * `close()` ends every subscription (the transports tell their clients that it completed), as
  * SIGTERM does.
  */
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import { Repeater } from 'graphql-yoga';
+import { systemClock } from '../base/clock.js';
+import { coded } from '../base/graph-errors.js';
 import type { SitesCatalog } from '../catalog/catalog.js';
 import type { ProductStockModel, StockAlertModel } from '../data/models.js';
 import { isUpstreamError } from '../upstream/errors.js';
@@ -40,8 +42,8 @@ export interface LiveStockOptions {
   site(code: string): Promise<SiteRecord | null>;
   /** The catalog index's sites, when it is on: `productStock`'s first event. */
   indexSites?(): Promise<SitesCatalog>;
-  /** Wall clock for `updatedAt` and `at`. */
-  now?(): Date;
+  /** The wall clock of `updatedAt` and `at`, in ms since the epoch (base/clock.ts). Default `systemClock.wall`. */
+  now?(): number;
   /** Told of every event sent (metrics). */
   onEvent?(field: LiveField): void;
 }
@@ -61,7 +63,8 @@ type Start<T> = (send: (event: LiveEvent<T>) => void, end: () => void, place: Pl
 
 export function createLiveStock(options: LiveStockOptions): LiveStock {
   const { poller } = options;
-  const now = options.now ?? (() => new Date());
+  const wall = options.now ?? systemClock.wall;
+  const now = () => new Date(wall());
   const places = createPlaces(options.limits);
   // How to end each subscription whose place is held, for `close()`.
   const stops = new Map<Place, () => void>();
@@ -113,7 +116,7 @@ export function createLiveStock(options: LiveStockOptions): LiveStock {
         }
         failing = false;
         if (read.site === null) {
-          send({ error: new GraphQLError(`There is no site with code ${JSON.stringify(code)}`, { extensions: { code: 'NOT_FOUND' } }) });
+          send({ error: coded('NOT_FOUND', `There is no site with code ${JSON.stringify(code)}`, { status: 200 }) });
           end();
         } else if (read.fingerprint !== last) {
           last = read.fingerprint;
@@ -183,7 +186,5 @@ export function createLiveStock(options: LiveStockOptions): LiveStock {
 // Private: what a subscriber is told of a failed read: the upstream error's code, never its details.
 function liveError(error: unknown): GraphQLError {
   const code = isUpstreamError(error) ? error.code : 'UPSTREAM_UNAVAILABLE';
-  return new GraphQLError('The live stock could not be read from the upstream; this subscription stays open and resumes when it answers', {
-    extensions: { code },
-  });
+  return coded(code, 'The live stock could not be read from the upstream; this subscription stays open and resumes when it answers');
 }

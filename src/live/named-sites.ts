@@ -8,7 +8,8 @@
  * round for as long as the subscription lives; the subscriber is told once, with one `NOT_FOUND`
  * event naming them. When no code is left, there is nothing to watch and the subscription ends.
  */
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
+import { coded } from '../base/graph-errors.js';
 import type { SiteRecord } from '../upstream/records.js';
 import type { Place } from './limits.js';
 import type { SitePoller, SiteRead } from './polling.js';
@@ -66,5 +67,5 @@ function notFound(codes: readonly string[]): GraphQLError {
   const named = codes.slice(0, NAMED_AT_MOST).map((code) => JSON.stringify(code)).join(', ');
   const more = codes.length > NAMED_AT_MOST ? ` and ${codes.length - NAMED_AT_MOST} more` : '';
   const which = codes.length === 1 ? `There is no site with code ${named}` : `There are no sites with codes ${named}${more}`;
-  return new GraphQLError(`${which}; no longer watched`, { extensions: { code: 'NOT_FOUND' } });
+  return coded('NOT_FOUND', `${which}; no longer watched`, { status: 200 });
 }

@@ -3,11 +3,9 @@
  * site (or every site) as JSON with its fingerprint, or, for a failed read, only the failure's
  * code, which is all a subscriber is ever told of it (live-stock.ts).
  */
-import { isUpstreamError, UpstreamError, type UpstreamErrorCode } from '../upstream/errors.js';
+import { isUpstreamError, UPSTREAM_CODES, UpstreamError, type UpstreamErrorCode } from '../upstream/errors.js';
 import type { SiteRecord } from '../upstream/records.js';
 import type { AllSitesRead, SiteRead } from './polling.js';
-
-const CODES: readonly UpstreamErrorCode[] = ['UPSTREAM_ERROR', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_AUTH_FAILED'];
 
 /** `read` as text for the other replicas. */
 export function encodeRead(read: SiteRead | AllSitesRead): string {
@@ -37,7 +35,7 @@ export function decodeAllSitesRead(text: string): AllSitesRead | undefined {
 
 // Private: the failure a subscriber is told of, as the replica that read it was.
 function failure(code: unknown): { error: UpstreamError } | undefined {
-  if (!CODES.includes(code as UpstreamErrorCode)) return undefined;
+  if (!UPSTREAM_CODES.includes(code as UpstreamErrorCode)) return undefined;
   return { error: new UpstreamError(code as UpstreamErrorCode, 'the replica polling for the fleet could not read the upstream') };
 }
 

@@ -20,6 +20,7 @@
  *
  * `anonymous`, `unknown` and `other` are always labels of their own and take no place.
  */
+import { systemClock } from '../base/clock.js';
 
 /** Labels that are never ranked and never dropped. */
 const RESERVED = new Set(['anonymous', 'unknown', 'other']);
@@ -34,7 +35,7 @@ export interface OperationLabelOptions {
   windowMs?: number;
   /** Names whose use is counted at most (labelled ones included). Default 1000. */
   maxTracked?: number;
-  /** The clock, in ms. Default `performance.now`. */
+  /** The clock, in ms. Default `systemClock.monotonic` (base/clock.ts). */
   now?: () => number;
   /** Called with a name that loses its label, so that its series can be removed. */
   onDropped?: (name: string) => void;
@@ -61,7 +62,7 @@ export function createOperationLabels(options: OperationLabelOptions = {}): Oper
   const maxLabels = options.maxLabels ?? 100;
   const windowMs = options.windowMs ?? 600_000;
   const maxTracked = Math.max(options.maxTracked ?? 1000, maxLabels + 1);
-  const now = options.now ?? (() => performance.now());
+  const now = options.now ?? systemClock.monotonic;
   const onDropped = options.onDropped ?? (() => {});
   const uses = new Map<string, Use>();
   const labelled = new Set<string>();

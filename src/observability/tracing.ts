@@ -51,6 +51,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import type { UpstreamSpan, UpstreamTracer } from '../upstream/http/tracer.js';
 import type { TracingConfig } from '../base/config/tracing.js';
+import { codeOf } from '../base/errors.js';
 
 export interface Tracing {
   readonly tracer: Tracer;
@@ -126,18 +127,6 @@ export function recordError(span: Span, error: unknown): void {
   span.setAttribute('error.type', code);
   span.addEvent('exception', { 'exception.type': code, 'exception.message': message });
   span.setStatus({ code: SpanStatusCode.ERROR, message: code });
-}
-
-/**
- * An error's stable code: `extensions.code`; else, for an error not yet masked (execution
- * results are traced before masking), its original error's, as the client will see it (an
- * upstream error's `code`); else its own `code`; else `INTERNAL_SERVER_ERROR`.
- */
-export function codeOf(error: unknown): string {
-  const { extensions, originalError, code } = (error ?? {}) as { extensions?: { code?: unknown }; originalError?: unknown; code?: unknown };
-  if (typeof extensions?.code === 'string') return extensions.code;
-  if (originalError !== undefined && originalError !== null) return codeOf(originalError);
-  return typeof code === 'string' ? code : 'INTERNAL_SERVER_ERROR';
 }
 
 /** Ends `span` once `result` settles (recording a rejection on it), and settles as it did. */

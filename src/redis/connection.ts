@@ -13,6 +13,7 @@
  * live/fleet-poller.ts). It subscribes again to all of them each time it reconnects.
  */
 import type { RedisOptions } from 'ioredis';
+import { deadline, PASSED, type Deadline } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import { bounded } from './bounded.js';
 import { connectTo, type RedisClient } from './clients.js';
@@ -105,8 +106,8 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
   });
 
   const connected = () => !state.closed && redis.status === 'ready';
-  const isUp = () => connected() && Date.now() >= state.pausedUntil;
-  const isReachable = () => connected() && Date.now() >= state.patientPausedUntil;
+  const isUp = () => connected() && state.paused.passed;
+  const isReachable = () => connected() && state.patientPaused.passed;
   const connecting = () => !state.closed && state.firstConnection !== undefined;
   const failed = (operation: string) => options.onError?.(operation);
 
@@ -140,9 +141,13 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
         failed(operation);
         // A refused command (WRONGTYPE, a script error) says nothing of the connection's health.
         if ((error as Error).name !== 'ReplyError') {
-          const until = Date.now() + (options.pauseAfterTimeoutMs ?? PAUSE_AFTER_TIMEOUT_MS);
-          state.pausedUntil = until;
-          if (kind === 'patient') state.patientPausedUntil = until;
+          const pauseMs = options.pauseAfterTimeoutMs ?? PAUSE_AFTER_TIMEOUT_MS;
+          state.paused.cancel();
+          state.paused = deadline(pauseMs);
+          if (kind === 'patient') {
+            state.patientPaused.cancel();
+            state.patientPaused = deadline(pauseMs);
+          }
         }
         logger?.debug({ operation, err: (error as Error).message }, 'redis command failed');
         return undefined;
@@ -156,6 +161,8 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
     },
     async close() {
       state.closed = true;
+      state.paused.cancel();
+      state.patientPaused.cancel();
       redis.disconnect();
       subscriber.disconnect();
     },
@@ -196,10 +203,10 @@ function createListeners(subscriber: RedisClient) {
 
 interface ConnectionState {
   closed: boolean;
-  /** No command before this time (ms since the epoch): a command timed out. */
-  pausedUntil: number;
-  /** No patient command before this time (ms since the epoch): a patient command timed out. */
-  patientPausedUntil: number;
+  /** No command before this passes: a command timed out. */
+  paused: Deadline;
+  /** No patient command before this passes: a patient command timed out. */
+  patientPaused: Deadline;
   /**
    * Settles when the first connection is made; `undefined` once it is, or once it failed.
    * Commands sent before it is made (a replica starting) wait for it a little rather than go
@@ -210,7 +217,7 @@ interface ConnectionState {
 
 // Private: follows the command connection: its first connection, and each loss (logged once).
 function followConnection(redis: RedisClient, where: string, logger: Logger | undefined): ConnectionState {
-  const state: ConnectionState = { closed: false, pausedUntil: 0, patientPausedUntil: 0, firstConnection: undefined };
+  const state: ConnectionState = { closed: false, paused: PASSED, patientPaused: PASSED, firstConnection: undefined };
   state.firstConnection = new Promise((resolve) => redis.once('ready', resolve));
   let connected = false;
   redis.on('ready', () => {

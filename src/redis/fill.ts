@@ -16,6 +16,7 @@
  *   `waitMs`, and a waiter takes it. When Redis is down, everyone makes it alone at once.
  */
 import { randomUUID } from 'node:crypto';
+import { deadline } from '../base/clock.js';
 import type { RedisConnection } from './connection.js';
 
 export interface SharedFill<T> {
@@ -61,24 +62,22 @@ return 1`;
 /** The thing `fill` describes, made once across the replicas while Redis is up. */
 export async function fillOnce<T>(connection: RedisConnection, fill: SharedFill<T>): Promise<T> {
   const watch = connection.watch(fill.key);
+  const givenUp = deadline(MAX_WAIT_LIVES * fill.waitMs);
   try {
-    const startedAt = Date.now();
-    let deadline = startedAt + fill.waitMs;
     for (;;) {
       const lock = await tryLock(connection, fill);
       if (lock === 'unavailable') break;
       if (lock !== 'taken') return await underLock(connection, lock, fill);
       // Held: by a holder that is alive (it renews the lock while it works, however slowly a busy
       // replica makes the thing), or that died less than a lock's life ago. Slow is not dead.
-      deadline = Math.min(Date.now() + fill.waitMs, startedAt + MAX_WAIT_LIVES * fill.waitMs);
-      const left = deadline - Date.now();
-      if (left <= 0) break;
-      if (await watch.next(Math.min(POLL_MS, left), fill.signal)) {
+      if (givenUp.passed) break;
+      if (await watch.next(Math.min(POLL_MS, fill.waitMs), fill.signal)) {
         const filled = await fill.check();
         if (filled !== undefined) return filled;
       }
     }
   } finally {
+    givenUp.cancel();
     watch.stop();
   }
   return fill.produce();

@@ -3,6 +3,7 @@
  * to the gateway over real HTTP.
  */
 import { Writable } from 'node:stream';
+import { systemClock, type Clock } from '../../src/base/clock.js';
 import { loadConfig, type UpstreamConfig } from '../../src/base/config/config.js';
 import { upstreamConfigFor } from '../../src/app/demo.js';
 import { createGateway, type Gateway } from '../../src/app/gateway.js';
@@ -22,8 +23,8 @@ export interface GraphQLResponse<T = Record<string, unknown>> {
 }
 
 /** A clock the test moves by hand (the shared cache's TTLs read it). */
-export interface ManualClock {
-  now(): number;
+/** The gateway's clock in a test: its monotonic face moves only when the test says (`advance`). */
+export interface ManualClock extends Clock {
   advance(ms: number): void;
 }
 
@@ -57,7 +58,7 @@ export interface HarnessOptions {
   upstream?: Partial<UpstreamConfig>;
   /** A built example page to serve at /demo (main.ts passes dist/web in demo mode). Default: none. */
   demoPageDirectory?: string;
-  /** The gateway's wall clock (token lifetime and backoff), in ms since the epoch. Default `Date.now`. */
+  /** The gateway's wall clock (token lifetime and backoff), in ms since the epoch. Default the system's. */
   wallClock?: () => number;
   /** Serve common requests on the lean path (src/lean-path/). Default true, as deployed. */
   leanPath?: boolean;
@@ -65,9 +66,10 @@ export interface HarnessOptions {
   keepAliveMs?: number;
 }
 
-export function createManualClock(start = 1_000_000): ManualClock {
+/** A clock whose monotonic face starts at `start` and moves by `advance`; its wall face is `wall`. */
+export function createManualClock(start = 1_000_000, wall: () => number = systemClock.wall): ManualClock {
   let now = start;
-  return { now: () => now, advance: (ms) => void (now += ms) };
+  return { monotonic: () => now, wall, advance: (ms) => void (now += ms) };
 }
 
 export async function startGateway(options: HarnessOptions = {}): Promise<Harness> {
@@ -80,14 +82,14 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
       done();
     },
   });
-  const clock = createManualClock();
+  const clock = createManualClock(undefined, options.wallClock);
   const logger = createLogger('debug', sink, { traceIds: config.tracing !== undefined });
   const gateway = createGateway(
     {
       ...config,
       upstream: { ...upstreamConfigFor(mock), ...options.upstream },
     },
-    { logger, clock, wallClock: options.wallClock, demoPageDirectory: options.demoPageDirectory, leanPath: options.leanPath },
+    { logger, clock, demoPageDirectory: options.demoPageDirectory, leanPath: options.leanPath },
   );
   const server = await listen(gateway.serve, { ...config, port: 0, host: '127.0.0.1' });
   const websocket = attachWebSocket(server.server, gateway, config, { logger, keepAliveMs: options.keepAliveMs });

@@ -8,6 +8,7 @@
  * the process alive). An evicted client starts over with a full bucket; with more active
  * clients than `maxClients` the limit is weaker, never stricter.
  */
+import { systemClock } from '../../base/clock.js';
 import { LRUCache } from 'lru-cache';
 
 export interface TokenBucketOptions {
@@ -17,7 +18,7 @@ export interface TokenBucketOptions {
   refillMs?: number;
   /** Buckets kept at most. Default 10 000. */
   maxClients?: number;
-  /** The clock, in ms. Default `performance.now`. */
+  /** The clock, in ms. Default `systemClock.monotonic` (base/clock.ts). */
   now?: () => number;
 }
 
@@ -42,7 +43,7 @@ export function createTokenBuckets(options: TokenBucketOptions): TokenBuckets {
   const { capacity } = options;
   if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be an integer >= 1, but got: ${capacity}`);
   const refillMs = options.refillMs ?? 60_000;
-  const now = options.now ?? (() => performance.now());
+  const now = options.now ?? systemClock.monotonic;
   const perMs = capacity / refillMs;
   const buckets = new LRUCache<string, Bucket>({ max: options.maxClients ?? 10_000, ttl: refillMs, perf: { now } });
   return {

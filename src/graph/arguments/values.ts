@@ -4,7 +4,8 @@
  * bounded echo of the value (`echo`). argument-rules.ts says which field takes which rule; the
  * resolvers and the checks before execution (use-argument-checks.ts) both go through it.
  */
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
+import { coded } from '../../base/graph-errors.js';
 import type { TimeReader } from '../../catalog/opening-hours.js';
 import { decodeId, type NodeType } from '../ids.js';
 
@@ -19,7 +20,7 @@ export const MAX_ID_LENGTH = 2048;
 const ECHO_LENGTH = 64;
 
 export function badUserInput(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+  return coded('BAD_USER_INPUT', message);
 }
 
 /**

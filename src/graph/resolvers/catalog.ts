@@ -2,11 +2,10 @@
  * The catalog index as resolvers reach it: through the request's view of it, or a
  * `FEATURE_DISABLED` error when the gateway runs without it (`INDEX_ENABLED=false`).
  */
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
+import { coded } from '../../base/graph-errors.js';
 import type { ProductsCatalog, SitesCatalog } from '../../catalog/catalog.js';
 import type { GatewayContext } from '../context.js';
-
-export const FEATURE_DISABLED = 'FEATURE_DISABLED';
 
 export function sitesCatalog({ catalog }: GatewayContext, field: string): Promise<SitesCatalog> {
   if (catalog === undefined) throw disabled(field);
@@ -19,7 +18,5 @@ export function productsCatalog({ catalog }: GatewayContext, field: string): Pro
 }
 
 function disabled(field: string): GraphQLError {
-  return new GraphQLError(`${field} needs the catalog index, which this gateway runs without (INDEX_ENABLED=false)`, {
-    extensions: { code: FEATURE_DISABLED },
-  });
+  return coded('FEATURE_DISABLED', `${field} needs the catalog index, which this gateway runs without (INDEX_ENABLED=false)`);
 }

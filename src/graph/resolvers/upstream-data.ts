@@ -5,13 +5,13 @@
  * alone: the client sees that the upstream's value was unusable, not that none was given, and
  * the rest of the record still serves.
  */
-import { GraphQLError } from 'graphql';
+import { coded } from '../../base/graph-errors.js';
 import type { InvalidFields } from '../../upstream/records.js';
 
 /** `record[field]`, or an `UPSTREAM_DATA_INVALID` error when the upstream's value was out of range. */
 export function checkedInt<R extends InvalidFields, K extends keyof R & string>(record: R, field: K): R[K] {
   if (record.invalid?.includes(field)) {
-    throw new GraphQLError(`The upstream sent a value of ${field} out of range`, { extensions: { code: 'UPSTREAM_DATA_INVALID' } });
+    throw coded('UPSTREAM_DATA_INVALID', `The upstream sent a value of ${field} out of range`);
   }
   return record[field];
 }

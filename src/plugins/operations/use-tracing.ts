@@ -17,7 +17,8 @@ import { SpanKind, SpanStatusCode, context, trace, type Span } from '@openteleme
 import { getOperationAST, print, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { currentRequest } from '../../request/record.js';
-import { codeOf, recordError, type Tracing } from '../../observability/tracing.js';
+import { codeOf } from '../../base/errors.js';
+import { recordError, type Tracing } from '../../observability/tracing.js';
 
 type PromiseOrValue<T> = T | Promise<T>;
 /** A later part of an incremental response (graphql-js 17's format, as yoga's plugin sends it). */

@@ -24,7 +24,7 @@
  * `ETag` and the `304` answer to `If-None-Match` stay the response cache's (use-response-cache.ts).
  */
 import type { Plugin } from 'graphql-yoga';
-import type { Clock } from '../../cache/cache.js';
+import type { Clock } from '../../base/clock.js';
 import { answeredWhole, currentRequest, type RequestRecord } from '../../request/record.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import { storedAnswerServed } from './use-response-cache.js';
@@ -65,7 +65,7 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
     const record = currentRequest();
     if (request.method !== 'GET' || record === undefined || !complete(record, response)) return undefined;
     if (ambiguousRequest(request, url)) return undefined;
-    const now = clock.now();
+    const now = clock.monotonic();
     const stored = storedAnswerServed(request);
     const expiresAt = stored?.expiresAt ?? record.dataExpiresAt;
     if (!Number.isFinite(expiresAt)) return undefined;

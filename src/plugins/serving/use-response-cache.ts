@@ -30,7 +30,7 @@
 import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Clock } from '../../cache/cache.js';
+import type { Clock } from '../../base/clock.js';
 import { answerEtag } from '../../cache/answer-codec.js';
 import type { SharedAnswers } from '../../cache/redis-answers.js';
 import { answeredWhole, currentRequest, type RequestRecord } from '../../request/record.js';
@@ -118,7 +118,7 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     maxSize: maxBytes,
     maxEntrySize: maxEntryBytes,
     sizeCalculation: entrySize,
-    perf: clock,
+    perf: { now: () => clock.monotonic() },
     // lru-cache reuses a clock reading for 1 ms by default; an answer must not outlive its data.
     ttlResolution: 0,
   });
@@ -134,7 +134,7 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     return hit;
   };
   const lookUpShared = createSharedLookUp(shared, (key, answer) => {
-    const now = clock.now();
+    const now = clock.monotonic();
     const entry = { body: answer.body, contentType: answer.contentType, etag: answer.etag, storedAt: now - answer.ageMs, expiresAt: now + answer.ttlMs };
     stored.set(key, entry, { ttl: answer.ttlMs });
     return entry;
@@ -206,7 +206,7 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
   function store(
     key: string, document: DocumentNode, record: RequestRecord, status: number, body: ArrayBuffer | Uint8Array, contentType: string,
   ): string | undefined {
-    const storedAt = status === 200 && storable(record) ? clock.now() : undefined;
+    const storedAt = status === 200 && storable(record) ? clock.monotonic() : undefined;
     const ttl = storedAt === undefined ? 0 : Math.floor(record.dataExpiresAt - storedAt);
     documents.offered(document, ttl > 0);
     if (storedAt === undefined || ttl <= 0) return undefined;

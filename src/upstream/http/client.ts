@@ -1,4 +1,5 @@
 import { Pool, type Dispatcher } from 'undici';
+import { systemClock } from '../../base/clock.js';
 import { createBulkhead } from '../resilience/bulkhead.js';
 import { createCircuitBreakers, type BreakerPass, type BreakerState, type Verdict } from '../resilience/circuit-breaker.js';
 import { resolveClientOptions, type ClientSettings, type UpstreamClientOptions } from './options.js';
@@ -81,7 +82,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   let closing: Promise<void> | undefined;
 
   async function exchange(call: Call, token: string): Promise<Answer> {
-    const startedAt = performance.now();
+    const startedAt = systemClock.monotonic();
     const { status, text, bytes } = await send({
       dispatcher,
       origin: base.origin,
@@ -93,7 +94,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       maxBodyBytes: settings.maxBodyBytes,
       signal: call.signal,
     });
-    logger?.debug({ path: call.path, status, ms: Math.round(performance.now() - startedAt) }, 'upstream call');
+    logger?.debug({ path: call.path, status, ms: Math.round(systemClock.monotonic() - startedAt) }, 'upstream call');
     call.span?.setAttributes({ 'http.response.status_code': status, 'http.response.body.size': bytes });
     const envelope = parseEnvelope(parseJson(text));
     if (envelope?.code === 0) return { ok: true, result: envelope.result };

@@ -8,6 +8,7 @@
  * envelope); or an `UpstreamFailureReason`: `timeout`, `network`, `aborted`, `too_large`,
  * `circuit_open`, `queue_full`.
  */
+import { systemClock } from '../../base/clock.js';
 import { isUpstreamError } from '../errors.js';
 
 /** One attempt of an API call, as it ended. */
@@ -61,7 +62,7 @@ export async function observed<T>(
   outcomeOfValue: (value: T) => string,
   end: (outcome: string, durationMs: number) => void,
 ): Promise<T> {
-  const startedAt = performance.now();
+  const startedAt = systemClock.monotonic();
   let outcome = 'error';
   try {
     const value = await run();
@@ -71,6 +72,6 @@ export async function observed<T>(
     outcome = outcomeOf(error);
     throw error;
   } finally {
-    end(outcome, performance.now() - startedAt);
+    end(outcome, systemClock.monotonic() - startedAt);
   }
 }

@@ -3,6 +3,7 @@
  * milliseconds; each attempt of a call is bounded by `timeoutMs`, the whole call only by the
  * caller's `signal` (see `UpstreamClient.get`).
  */
+import { systemClock } from '../../base/clock.js';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../../base/logger.js';
 import type { BreakerOptions } from '../resilience/circuit-breaker.js';
@@ -75,7 +76,7 @@ export interface UpstreamClientOptions {
   maxQueue?: number;
   /** @deprecated Use `maxConcurrency`, which also sizes the pool. Keep-alive connections of the own pool. */
   connections?: number;
-  /** The circuit breakers' clock, in ms. Default: `performance.now`. */
+  /** The circuit breakers' clock, in ms (base/clock.ts's monotonic face). Default: `systemClock.monotonic`. */
   now?: () => number;
 }
 
@@ -137,7 +138,7 @@ export function resolveClientOptions(options: UpstreamClientOptions): ClientSett
       minimumCalls: count('breakerMinimumCalls', 1),
       failureRatio: ratio(options.breakerFailureRatio ?? DEFAULTS.breakerFailureRatio, problems),
       cooldownMs: count('breakerCooldownMs', 0),
-      now: options.now ?? (() => performance.now()),
+      now: options.now ?? systemClock.monotonic,
     },
     bulkhead: { maxConcurrency: count('maxConcurrency', 1, options.connections), maxQueue: count('maxQueue', 0) },
   };

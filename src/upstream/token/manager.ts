@@ -1,4 +1,5 @@
 import { Pool, type Dispatcher } from 'undici';
+import { systemClock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import type { TokenManager, TokenState } from '../contracts.js';
 import { UpstreamError, redactSecrets } from '../errors.js';
@@ -49,7 +50,7 @@ export interface TokenManagerOptions {
    * such a token is kept until `invalidate`.
    */
   refreshSkewMs?: number;
-  /** The clock, in milliseconds since the epoch (a store's tokens carry its times). Default: `Date.now`. */
+  /** The clock, in milliseconds since the epoch (a store's tokens carry its times). Default: `systemClock.wall` (base/clock.ts). */
   now?: () => number;
   /**
    * Where replicas share the token (Redis). With one, a refresh first takes a token another
@@ -100,7 +101,7 @@ interface LastFailure {
  */
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const url = new URL(options.tokenUrl);
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock.wall;
   const ownDispatcher = options.dispatcher === undefined
     ? new Pool(url.origin, { connections: 2, connect: { timeout: options.timeoutMs } })
     : undefined;

@@ -48,7 +48,7 @@ describe('production posture (NODE_ENV=production)', () => {
   it('masks an unexpected error as "Unexpected error." with no stack, cause or address', async () => {
     h = await startGateway({ env: PRODUCTION });
     // The shared cache reads the injected clock: one that throws makes loads fail unexpectedly.
-    h.clock.now = () => {
+    h.clock.monotonic = () => {
       throw new TypeError(`clock broke near ${h.mock.url}`);
     };
     const answer = await get(h, { query: '{ product(goodsCode: "G00001") { productName } }' });
