@@ -29,7 +29,7 @@ export interface ErrorSpec {
 /** The registry. Add a code here, with its README row, before using it anywhere. */
 export const ERRORS = {
   // Inside a GraphQL answer: the rest of the answer still resolves.
-  INTERNAL_SERVER_ERROR: { status: 500, message: 'Unexpected error.' },
+  INTERNAL_SERVER_ERROR: { status: 200, message: 'Unexpected error.' },
   BAD_USER_INPUT: { status: 200, message: 'An argument is not valid' },
   UPSTREAM_ERROR: { status: 200, message: 'The upstream answered with an error' },
   UPSTREAM_UNAVAILABLE: { status: 200, message: 'The upstream is unavailable' },
@@ -68,7 +68,8 @@ export const ERRORS = {
   TOO_MANY_CONNECTIONS: { status: 429, message: 'Too many WebSocket connections' },
   REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, message: 'The request line and headers are too large' },
   SHUTTING_DOWN: { status: 503, message: 'The gateway is shutting down' },
-  // Persisted operations: automatic persisted queries, and the allow-list (PERSISTED_OPERATIONS_FILE).
+  // Persisted operations: automatic persisted queries (their messages are the protocol: Apollo
+  // Client and urql look for these exact words), and the allow-list (PERSISTED_OPERATIONS_FILE).
   PERSISTED_QUERY_NOT_FOUND: { status: 404, message: 'PersistedQueryNotFound' },
   PERSISTED_QUERY_MISMATCH: { status: 400, message: 'PersistedQueryMismatch' },
   PERSISTED_QUERY_NOT_IN_LIST: { status: 404, message: 'The operation is not in the persisted operations list.' },

@@ -13,6 +13,8 @@ import {
   type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { codeOf, type ErrorCode } from '../../base/errors.js';
+import { coded } from '../../base/graph-errors.js';
 import { argumentRuleOf, type ArgumentSettings } from '../../graph/arguments/rules.js';
 import type { RequestScope } from '../../request/scope.js';
 import { beforeEveryOperation, isRunning, runningOperation, type RunningOperation } from '../../graph/running-operation.js';
@@ -59,7 +61,7 @@ function checkSelections(c: Checker, selectionSet: SelectionSetNode, parent: Gra
         rule?.(getArgumentValues(field, selection, c.running.variables), c.settings);
       } catch (error) {
         if (!(error instanceof GraphQLError)) throw error;
-        c.errors.push(new GraphQLError(error.message, { nodes: selection, extensions: error.extensions }));
+        c.errors.push(coded(codeOf(error) as ErrorCode, error.message, { nodes: selection, extensions: error.extensions }));
       }
       if (selection.selectionSet) checkSelections(c, selection.selectionSet, getNamedType(field.type));
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {

@@ -12,7 +12,8 @@
  * an LRU bounded in entries and in characters, so unique documents cannot exhaust memory. Off in
  * allow-list mode (`PERSISTED_OPERATIONS_FILE`), where nothing registers.
  */
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { coded } from '../../base/graph-errors.js';
 import { LRUCache } from 'lru-cache';
 import { sha256Hex } from '../../base/config/persisted-operations.js';
 
@@ -41,11 +42,11 @@ export function useAutomaticPersistedQueries(options: AutomaticPersistedQueriesO
       if (hash === undefined) return;
       if (params.query == null) {
         const query = store.get(hash);
-        if (query === undefined) throw persistedQueryError('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND', 404);
+        if (query === undefined) throw coded('PERSISTED_QUERY_NOT_FOUND');
         setParams({ ...params, query });
         return;
       }
-      if (sha256Hex(params.query) !== hash) throw persistedQueryError('PersistedQueryMismatch', 'PERSISTED_QUERY_MISMATCH', 400);
+      if (sha256Hex(params.query) !== hash) throw coded('PERSISTED_QUERY_MISMATCH');
       if (!store.has(hash)) pending.set(context, { hash, query: params.query });
     },
     onValidate({ context }) {
@@ -66,7 +67,3 @@ function persistedQueryHash(extensions: Record<string, unknown> | undefined): st
   return persisted.sha256Hash.toLowerCase();
 }
 
-// Private: the message is the protocol: Apollo Client and urql look for these exact words.
-function persistedQueryError(message: string, code: string, status: number) {
-  return createGraphQLError(message, { extensions: { code, http: { status } } });
-}

@@ -5,8 +5,9 @@
  * `__typename` stays: clients (Apollo Client adds it everywhere) need it to tell types apart.
  */
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { getNamedType, GraphQLError, isIntrospectionType, type ValidationRule } from 'graphql';
+import { getNamedType, isIntrospectionType, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { coded } from '../../base/graph-errors.js';
 
 export function useIntrospectionPolicy(enabled: boolean): Plugin {
   if (enabled) return {};
@@ -36,10 +37,7 @@ export const introspectionDisabled: ValidationRule = (context) => ({
     const type = getNamedType(context.getType());
     if (!type || !isIntrospectionType(type)) return undefined;
     context.reportError(
-      new GraphQLError(`Introspection is disabled, but the operation asks for "${node.name.value}".`, {
-        nodes: node,
-        extensions: { code: 'INTROSPECTION_DISABLED' },
-      }),
+      coded('INTROSPECTION_DISABLED', `Introspection is disabled, but the operation asks for "${node.name.value}".`, { nodes: node }),
     );
     return false;
   },

@@ -24,12 +24,14 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
-import {
-  GraphQLError, Kind, visit, type ASTNode, type ASTVisitor, type FragmentDefinitionNode, type OperationDefinitionNode, type ValidationContext,
+import type {
+  GraphQLError} from 'graphql';
+import { Kind, visit, type ASTNode, type ASTVisitor, type FragmentDefinitionNode, type OperationDefinitionNode, type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../../base/config/config.js';
+import { coded } from '../../base/graph-errors.js';
 
 /** The limits, as configured (see config.ts for each one's unit and default). */
 export type QueryLimits = Pick<
@@ -129,18 +131,18 @@ function rewritten<T extends ASTNode>(node: T | undefined, view: ASTVisitor): T 
 
 // Private: validation rules report the coded error alongside graphql's own validation errors.
 function reportWith(code: QueryLimitCode) {
-  return (context: ValidationContext | null, error: GraphQLError) => context?.reportError(coded(error, code));
+  return (context: ValidationContext | null, error: GraphQLError) => context?.reportError(recoded(error, code));
 }
 
 // Private: the token limit is checked by the parser, which has no context to report to: the
 // coded error is thrown in place of armor's and ends parsing at once.
 function throwWith(code: QueryLimitCode) {
   return (_context: ValidationContext | null, error: GraphQLError) => {
-    throw coded(error, code);
+    throw recoded(error, code);
   };
 }
 
 // Private: armor prefixes every message with "Syntax Error: ", which these are not.
-function coded(error: GraphQLError, code: QueryLimitCode): GraphQLError {
-  return new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code } });
+function recoded(error: GraphQLError, code: QueryLimitCode): GraphQLError {
+  return coded(code, error.message.replace(/^Syntax Error: /, ''));
 }

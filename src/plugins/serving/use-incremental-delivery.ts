@@ -21,14 +21,16 @@
  * streaming (one count per request).
  */
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { BREAK, GraphQLError, valueFromASTUntyped, visit, type ASTNode, type DirectiveNode, type ExecutionArgs } from 'graphql';
+import { BREAK, valueFromASTUntyped, visit, type ASTNode, type DirectiveNode, type ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { ErrorCode } from '../../base/errors.js';
+import { coded } from '../../base/graph-errors.js';
 import { isRunning, runningOperation } from '../../graph/running-operation.js';
 import { maskError } from '../../graph/mask-error.js';
 import { asksForParts as documentAsksForParts } from '../../graph/incremental-document.js';
 import type { RequestScope } from '../../request/scope.js';
 
-export const NOT_ACCEPTABLE = 'NOT_ACCEPTABLE';
+export const NOT_ACCEPTABLE = 'NOT_ACCEPTABLE' satisfies ErrorCode;
 
 /** Media types an answer in parts is sent as. */
 const INCREMENTAL_MEDIA_TYPES = ['multipart/mixed', 'text/event-stream'];
@@ -74,11 +76,11 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
       scope?.dispose();
       setResultAndStopExecution({
         errors: [
-          new GraphQLError(
+          coded(
+            NOT_ACCEPTABLE,
             batched
               ? 'This operation uses @defer or @stream, which a batch cannot answer in parts; send it alone'
               : `This operation uses @defer or @stream and is answered in parts; send Accept: ${INCREMENTAL_MEDIA_TYPES.join(' or ')}`,
-            { extensions: { code: NOT_ACCEPTABLE, http: { status: 406 } } },
           ),
         ],
       });

@@ -14,7 +14,8 @@
  * Put it after CSRF prevention, whose 403 for a cross-site-capable body comes first.
  */
 import { GraphQLError } from 'graphql';
-import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+import { coded } from '../../base/graph-errors.js';
 import { errorResponse } from './error-response.js';
 
 const READABLE = 'application/json, application/graphql+json, application/graphql, application/x-www-form-urlencoded';
@@ -58,5 +59,5 @@ function unreadable(error: unknown): unknown {
 // Private: 400 whatever the `Accept`: a request that is not well-formed GraphQL over HTTP gets a
 // 4xx even as `application/json` (the spec's `http.spec` flag, which yoga sets, would make it 200).
 function badRequest(message: string): GraphQLError {
-  return createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+  return coded('BAD_REQUEST', message);
 }

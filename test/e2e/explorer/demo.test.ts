@@ -111,7 +111,7 @@ describe('demo mode', () => {
     // SIGTERM once all 100 have reached the gateway (a connection whose request has not arrived
     // yet is idle, and closed at SIGTERM): each has then looked its data up and missed. That is
     // well short of their answers (2 s later), however busy the machine.
-    await until(async () => (await misses()) >= missesBefore + 100);
+    await until(async () => (await misses()) >= missesBefore + 100, 30_000);
     child.kill('SIGTERM');
     const results = await answers;
     expect(results.filter((r) => r.errors !== undefined || r.data === null)).toEqual([]);
