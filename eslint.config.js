@@ -1,7 +1,7 @@
 // @ts-check
 // Lint is where the tree's shape is enforced: no import cycle in src/ or bench/, no import that
 // runs up from a lower layer of src/ to a higher one (the road a request travels, README.md
-// "Architecture"), the mock upstream sharing no code with the gateway, and the time read only
+// "Architecture") or of bench/ (bench/README.md), the mock upstream sharing no code with the gateway, and the time read only
 // through base/clock.ts so that every test can inject it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -44,6 +44,18 @@ const zones = [
     message: 'Only app/ (demo mode) starts the mock upstream.',
   },
 ];
+
+// Folders of bench/, highest first, below its entries (bench/README.md).
+const benchLayers = [
+  ['bench/run.ts', 'bench/profile.ts', 'bench/soak.ts', 'bench/soak-live.ts', 'bench/report.ts'],
+  ['bench/report'], ['bench/measure'], ['bench/peers'], ['bench/scenarios'], ['bench/load'],
+  ['bench/processes'], ['bench/workloads'], ['bench/config.ts'],
+];
+zones.push(...benchLayers.slice(1).map((layer, i) => ({
+  target: layer.map((p) => `./${p}`),
+  from: benchLayers.slice(0, i + 1).flat().map((p) => `./${p}`),
+  message: 'A folder of bench/ imports only its own folder or lower ones (bench/README.md).',
+})));
 
 // Reading the time outside base/clock.ts; new Date(x) with an argument only formats a given time.
 const clockReads = [
