@@ -9,12 +9,12 @@
  * - `vg:v1:cache:<upstream>:{<cache key>}` cache entries (cache/entry-codec.ts), `<upstream>`
  *   a hash of UPSTREAM_BASE_URL, so fleets in front of different upstreams never mix;
  * - `vg:v1:answer:<upstream>:<scope>:{<response-cache key>}` whole answers (cache/answer-codec.ts),
- *   `<scope>` a hash of what decides an answer besides its key (plugins/serving/answer-scope.ts),
+ *   `<scope>` a hash of what decides an answer besides its key (response-cache/scope.ts),
  *   so that replicas of two releases or settings never serve each other's answers;
  * - `vg:v1:token:{<client>}`               the token (a hash of token URL, client id and scope);
  * - `<either>:lock`                        the lock of one replica's fill or token request;
  * - `vg:v1:ratelimit:<upstream>:{<client>}` a client's rate-limit bucket (a hash of its API key's
- *                                          fingerprint or its address; plugins/protection/fleet-buckets.ts);
+ *                                          fingerprint or its address; edge/rate-limit/fleet-buckets.ts);
  * - channel `vg:v1:filled`                 announcements of finished fills (redis/notices.ts);
  * - `vg:v1:live:{<upstream>}:lease:<key>`  the lease of the replica that polls a live key for the
  *                                          fleet, `<key>` `site:<code>` or `all` (live/fleet-poller.ts);
@@ -54,7 +54,7 @@ export interface ScaleOut {
   readonly tokenStore: TokenStore;
   /** Where the live pollers of the replicas share the polling (live/fleet-poller.ts). */
   readonly liveBus: LiveBus;
-  /** The rate limit's buckets, one per client for the whole fleet (plugins/protection/fleet-buckets.ts). */
+  /** The rate limit's buckets, one per client for the whole fleet (edge/rate-limit/fleet-buckets.ts). */
   rateLimitBuckets(options: Omit<FleetBucketOptions, 'prefix'>): FleetBuckets;
   /** Whether Redis is in use now (`/readyz`, `gateway_redis_up`). */
   state(): RedisState;

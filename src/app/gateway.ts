@@ -70,7 +70,7 @@ export interface GatewayDependencies {
   /** Directory of the built example page (dist/web), served at /demo. Default: none, no /demo. */
   demoPageDirectory?: string;
   /**
-   * Serve common requests on the lean path (lean-path/lean-path.ts) rather than through yoga's
+   * Serve common requests on the lean path (edge/lean/lean-path.ts) rather than through yoga's
    * HTTP layer. Default true; tests turn it off to compare both paths.
    */
   leanPath?: boolean;
@@ -83,7 +83,7 @@ export interface Gateway {
   /** The HTTP handler: the lean path for the requests it serves, yoga for the rest. */
   serve: RequestListener;
   /**
-   * The rate limit's buckets, for transports outside yoga's HTTP layer (transport/websocket.ts):
+   * The rate limit's buckets, for transports outside yoga's HTTP layer (edge/ws/websocket.ts):
    * each operation there takes one request from the client's bucket, the one its HTTP requests use.
    */
   rateLimit: Pick<RateLimit, 'admit' | 'take'>;
@@ -170,7 +170,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // Live stock: one poller for every subscriber (README: Live stock).
   const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus, upstreamMaxConcurrency: config.upstreamMaxConcurrency, clock });
   const siteTime = createTimeReader(config.siteTimeZone, clock.wall);
-  // With Redis, answers are shared by the replicas that would make the same ones (answer-scope.ts).
+  // With Redis, answers are shared by the replicas that would make the same ones (response-cache/scope.ts).
   const responseCache = createResponseCache({
     maxBytes: config.responseCacheMaxBytes, clock, shared: scaleOut?.answers(answerScope(TYPE_DEFS, config)),
   });

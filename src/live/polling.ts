@@ -72,7 +72,7 @@ export interface SiteReaderOptions {
   knownTotal?(): number | undefined;
 }
 
-/** Sites wanted from which, the list's size unknown, one probe of page 1 is worth it (as for products: loaders/sources.ts). */
+/** Sites wanted from which, the list's size unknown, one probe of page 1 is worth it (as for products: data/sources.ts). */
 const PROBE_MIN = 3;
 
 type Page = Awaited<ReturnType<PollerApi['listSitesWithPoints']>>;

@@ -11,7 +11,7 @@
  *   operations that ran, at most 100 at a time; the rest `other`).
  * - `gateway_rejected_requests_total` {reason}: `unauthenticated`, `rate_limited`.
  * - `gateway_upstream_calls_total` {operation, outcome}: API call attempts by path (see
- *   upstream/observer.ts for outcomes); `gateway_upstream_call_duration_seconds`: those sent.
+ *   upstream/http/observer.ts for outcomes); `gateway_upstream_call_duration_seconds`: those sent.
  * - `gateway_upstream_calls_in_flight` {operation}; `gateway_upstream_breaker_state` {operation}
  *   (0 closed, 1 half-open, 2 open).
  * - `gateway_cache_lookups_total` {kind, result}: `hit`, `miss`, `stale`; `gateway_cache_entries`.

@@ -1,5 +1,5 @@
 /**
- * The two ioredis clients of connection.ts, for each Redis topology (redis-config.ts): one for
+ * The two ioredis clients of connection.ts, for each Redis topology (base/config/redis.ts): one for
  * commands, and one in subscriber mode. Both take connection.ts's options (bounded, no offline
  * queue for commands, quick reconnection), on each topology's terms:
  *
@@ -16,7 +16,7 @@
  *   Cluster, as ioredis recommends: it subscribes through one node it picks (another if that one
  *   goes), and a PUBLISH on any node reaches every node.
  *
- * TLS (redis-config.ts): with Sentinel, to the sentinels and the data nodes alike; with a
+ * TLS (base/config/redis.ts): with Sentinel, to the sentinels and the data nodes alike; with a
  * Cluster, ioredis is kept from resolving the node names first, so that certificates are checked
  * against the names given (as its documentation advises for managed clusters).
  */

@@ -35,7 +35,7 @@ export function ambiguousRequest(request: Request, url: URL): boolean {
 /**
  * The cache key of an execution, or `undefined` when it cannot run as given (no such operation,
  * variables that do not coerce): execution answers those with errors, which are never stored.
- * Also `undefined` for a document not `worthKeying` (unstorable-documents.ts).
+ * Also `undefined` for a document not `worthKeying` (unstorable.ts).
  */
 export function createKeyMaker(worthKeying: (document: DocumentNode) => boolean = () => true): (args: ExecutionArgs, accept: string) => string | undefined {
   // yoga's parser cache hands out one document object per query text, so each text is printed

@@ -1,6 +1,6 @@
 /**
  * The shapes the rest of the gateway relies on from the upstream layer. Implementations:
- * `createTokenManager` (token-manager.ts) and `createUpstreamClient` (client.ts).
+ * `createTokenManager` (token/manager.ts) and `createUpstreamClient` (http/client.ts).
  */
 
 /** Query parameters of a GET; `undefined` values are left out. */

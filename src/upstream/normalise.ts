@@ -19,7 +19,7 @@ type Raw = Record<string, unknown>;
  * The range every whole number must fit to be served: GraphQL's `Int` is 32-bit signed. A stock
  * must also be 0 or more. A value outside its range is not clamped, which would invent a
  * number: it becomes `null`, and its field name goes into the record's `invalid`, so that the
- * field is answered with an `UPSTREAM_DATA_INVALID` error (resolvers/upstream-data.ts) while the
+ * field is answered with an `UPSTREAM_DATA_INVALID` error (graph/resolvers/upstream-data.ts) while the
  * rest of the record serves, and counts and sums take such a stock as none (catalog/catalog.ts).
  */
 export const INT_RANGE = { min: -2_147_483_648, max: 2_147_483_647 } as const;

@@ -121,7 +121,7 @@ export interface Config {
   /**
    * `TRUST_PROXY`: the reverse proxies whose `X-Forwarded-For` names the client, for the limits
    * per client: a hop count (the proxies nearest to the gateway) or addresses and CIDR ranges
-   * (observability/client-address.ts). Default: none, the header is ignored and the client is
+   * (request/client-address.ts). Default: none, the header is ignored and the client is
    * the socket's address.
    */
   trustProxy: TrustProxy | undefined;
@@ -171,17 +171,17 @@ export interface Config {
    * hidden too. Default true, but false when `NODE_ENV` is `production`.
    */
   introspection: boolean;
-  /** Redis (redis/redis-config.ts): `REDIS_URL`, `REDIS_SENTINELS` or `REDIS_CLUSTER_NODES`; `undefined` (none set): single-process mode. */
+  /** Redis (base/config/redis.ts): `REDIS_URL`, `REDIS_SENTINELS` or `REDIS_CLUSTER_NODES`; `undefined` (none set): single-process mode. */
   redis: RedisConfig | undefined;
   /** The catalog index behind the fields the upstream cannot answer (catalog/catalog-index.ts). */
   index: IndexConfig;
   /** `SITE_TIMEZONE`: IANA time zone of the sites' opening hours (`openAt`, `isOpen`). Default `Asia/Shanghai`. */
   siteTimeZone: string;
-  /** OpenTelemetry traces (`OTEL_*`, observability/tracing-config.ts); `undefined`: off, no OTLP endpoint set. */
+  /** OpenTelemetry traces (`OTEL_*`, base/config/tracing.ts); `undefined`: off, no OTLP endpoint set. */
   tracing: TracingConfig | undefined;
   /** Live stock: the `Subscription` fields (live/live-stock.ts). */
   live: LiveConfig;
-  /** GraphQL over WebSocket: what one socket, and one client, may hold (transport/websocket.ts). */
+  /** GraphQL over WebSocket: what one socket, and one client, may hold (edge/ws/websocket.ts). */
   webSocket: WebSocketLimits;
 }
 

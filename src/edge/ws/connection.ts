@@ -4,7 +4,7 @@
  *
  * - In: each message is parsed once, here, and graphql-ws is given the parsed object (its
  *   `parseMessage` takes either). A `subscribe` whose id the gateway still holds (being admitted,
- *   or running: websocket-registry.ts) closes the socket with 4409; a `complete` ends its
+ *   or running: registry.ts) closes the socket with 4409; a `complete` ends its
  *   operation at once, whatever stage it is at.
  * - Out: a client that does not read leaves what it is sent in the server's memory. So before
  *   each message is sent, and before an operation runs, the socket's `bufferedAmount` is read;

@@ -2,11 +2,11 @@
  * The GraphQL of a WebSocket connection (websocket.ts): graphql-ws's callbacks over the
  * gateway's yoga, with the guards of an HTTP request, in the same order.
  *
- * - `connection_init`: the API key (websocket-guards.ts). None, or a wrong one, closes the
+ * - `connection_init`: the API key (guards.ts). None, or a wrong one, closes the
  *   socket with 4403 (graphql-ws's "Forbidden") and a reason that says which.
  * - each `subscribe` (a query or a subscription): one request from the client's rate-limit
  *   bucket, the one its HTTP requests use (its key, else its IP address as the upgrade request
- *   gives it, `TRUST_PROXY` included; `RATE_LIMITED`); the allow-list and the parameter limits (websocket-guards.ts); then yoga's enveloped `parse`
+ *   gives it, `TRUST_PROXY` included; `RATE_LIMITED`); the allow-list and the parameter limits (guards.ts); then yoga's enveloped `parse`
  *   and `validate` (the query limits, the introspection policy), its context and its `execute`
  *   or `subscribe`, so every execution hook runs as over HTTP: the argument checks, the item
  *   limit, the upstream budget, the request scope, the response cache (read, not filled), error
@@ -14,14 +14,14 @@
  *
  * Before all of it, the socket's own limits: at most `WS_MAX_OPERATIONS_PER_SOCKET` operations
  * being admitted or running at once (`TOO_MANY_OPERATIONS`; a `complete` frees a place), and a
- * client that reads what it is sent (websocket-connection.ts). Each operation is held in the
- * socket's registry (websocket-registry.ts) from its `subscribe` until graphql-ws has ended it:
+ * client that reads what it is sent (connection.ts). Each operation is held in the
+ * socket's registry (registry.ts) from its `subscribe` until graphql-ws has ended it:
  * one the client completed, or whose socket closed, while it was being admitted never runs.
  *
  * A refusal is an `error` message; the errors of an execution come in `next` messages; every
  * error carries `extensions.code`, and nothing a client sends closes its socket with an internal
  * error. Each operation runs as the work of a request record of its own
- * (observability/request-record.ts), which the resolvers see as an HTTP request's (the
+ * (request/record.ts), which the resolvers see as an HTTP request's (the
  * subscriptions' per-client limit reads its client); its log line (`graphql request`, with
  * `transport: "websocket"`) is written when it ends. The context's `request` is a `Request`
  * made for the operation, carrying the upgrade request's headers; its signal aborts when the
@@ -77,7 +77,7 @@ export function createSocketOperations(gateway: Gateway, config: WebSocketConfig
     const { enveloped, request, operation, connection } = prepared.get(args)!;
     try {
       const result = (await runInRequest(operation.record, () => enveloped[how](args))) as ExecutionResult | AsyncIterable<ExecutionResult>;
-      // Held to be ended with its operation: graphql-ws's own table may have lost it (websocket-registry.ts).
+      // Held to be ended with its operation: graphql-ws's own table may have lost it (registry.ts).
       if (Symbol.asyncIterator in result) return connection.operations.adopt(operation, endingWithMaskedError(result));
       // A response-cache hit stops execution with an empty result: the stored answer is HTTP's bytes.
       const stored = storedAnswerServed(request);

@@ -12,7 +12,7 @@
  * - `gateway_graphql_requests_total` / `_duration_seconds` (whether the operation ran decides
  *   whether its name may get a label of its own), and `gateway_rejected_requests_total`.
  *
- * It opens the request's record (observability/request-record.ts) around the whole request, so
+ * It opens the request's record (request/record.ts) around the whole request, so
  * put it first among the plugins.
  */
 import { getOperationAST, type GraphQLError } from 'graphql';

@@ -1,6 +1,6 @@
 /**
  * Every argument of the operation that runs (a query's, or a subscription's), checked before it runs, by the rules the resolvers
- * use (resolvers/argument-rules.ts): root fields and nested ones (`Product.availability`,
+ * use (graph/arguments/rules.ts): root fields and nested ones (`Product.availability`,
  * `City.sites`, `Site.isOpen`, which would otherwise be reached only after their parent was
  * loaded), literals and variables alike. This plugin comes before the item limit and the
  * upstream budget (gateway.ts), so a bad argument is named as such (`BAD_USER_INPUT`), never

@@ -9,7 +9,7 @@
  * do not. Introspection (a `__schema` *field*) is exempt from depth and cost, so GraphiQL's
  * introspection query runs. Older armor exempted any node *named* `__schema`, so an operation or
  * a fragment of that name escaped both limits; the versions graphql-armor 3.2 pins (max-depth
- * 2.4.2, cost-limit 2.4.3) exempt only a field, and test/plugins/protection/limits.test.ts holds them to it.
+ * 2.4.2, cost-limit 2.4.3) exempt only a field, and test/e2e/protection/limits.test.ts holds them to it.
  *
  * Aliases are counted by armor's rule with one change: armor exempts every node whose alias *or*
  * name is `__typename`, so `__typename: cities { total }` escaped the count. Only an alias *on* the

@@ -12,7 +12,7 @@
  *
  * The client is its API key when one was accepted (use-api-keys.ts runs first), else its IP
  * address: the socket's, or with `TRUST_PROXY` the one the trusted proxies name in
- * `X-Forwarded-For` (observability/client-address.ts). Health checks and metrics scrapes are
+ * `X-Forwarded-For` (request/client-address.ts). Health checks and metrics scrapes are
  * never limited.
  *
  * With `REDIS_URL` the buckets are the fleet's, in Redis (fleet-buckets.ts): the limit holds for

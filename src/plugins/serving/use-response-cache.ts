@@ -2,7 +2,7 @@
  * The warm path: whole responses, as the bytes sent, reused for identical operations.
  *
  * - Key: the operation that executes, as yoga parsed and graphql-js coerced it
- *   (response-cache-key.ts), never the request's own text: two requests share an entry if and
+ *   (response-cache/key.ts), never the request's own text: two requests share an entry if and
  *   only if they run the same operation with the same variables. Ambiguous requests (a URL
  *   parameter given twice, a non-JSON body, a batch) are never looked up nor stored.
  * - A hit is answered when execution would start: after every guard has run (API keys, rate

@@ -9,6 +9,7 @@
  * Redis holds the token in clear, as the gateway's memory does: it must be as private as the
  * gateway (a password, TLS with `rediss://`, no outside access).
  */
+import { systemClock } from '../../base/clock.js';
 import type { RedisConnection } from '../../redis/connection.js';
 import { fillOnce } from '../../redis/fill.js';
 import type { StoredToken, TokenStore } from './store.js';
@@ -22,7 +23,7 @@ export interface RedisTokenStoreOptions {
    * requesting a token themselves, in ms: a token request's timeout and a margin.
    */
   waitMs: number;
-  /** The wall clock replicas share, in ms since the epoch (the token manager's). Default `Date.now`. */
+  /** The wall clock replicas share, in ms since the epoch (the token manager's). Default `systemClock.wall` (base/clock.ts). */
   now?: () => number;
 }
 
@@ -38,7 +39,7 @@ return 0`;
 
 export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenStore {
   const { connection, key } = options;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? systemClock.wall;
 
   async function current(rejected: string | undefined): Promise<StoredToken | undefined> {
     const text = await connection.run('token_read', (redis) => redis.get(key), PATIENT);

@@ -1,6 +1,6 @@
 /**
  * Where the token manager keeps the upstream token besides its own memory, so that replicas
- * share one token (redis-token-store.ts). Without a store the token manager works alone, as a
+ * share one token (redis-store.ts). Without a store the token manager works alone, as a
  * single process does: the store is an addition, never a condition of getting a token.
  */
 
