@@ -2,19 +2,19 @@
  * GraphQL over WebSocket: the `graphql-transport-ws` protocol (graphql-ws's server, over ws) on
  * the GraphQL endpoint's path of the gateway's own HTTP server, beside GraphQL over HTTP.
  * Queries and subscriptions both run, through the guards and the GraphQL of an HTTP request
- * (websocket-operations.ts).
+ * (operations.ts).
  *
  * - An upgrade to any other path gets 404; one while the gateway stops, 503. An upgrade takes one
  *   request from the client's rate-limit bucket, and a place among its sockets
- *   (`WS_MAX_SOCKETS_PER_CLIENT`): 429 when it cannot (websocket-upgrade.ts). A client that does
+ *   (`WS_MAX_SOCKETS_PER_CLIENT`): 429 when it cannot (upgrade.ts). A client that does
  *   not offer the `graphql-transport-ws` subprotocol is closed with 4406, one that sends no
  *   `connection_init` within 3 s with 4408 (graphql-ws's codes).
  * - A message larger than `MAX_REQUEST_BODY_BYTES` closes its socket with 1009 (ws's limit); a
  *   client that does not read what it is sent (`WS_MAX_BUFFERED_BYTES`), with 1008; a `subscribe`
- *   of an id still in use, with 4409 (websocket-connection.ts).
+ *   of an id still in use, with 4409 (connection.ts).
  * - Every socket is pinged every `keepAliveMs`; one that has not answered the ping by the next one
  *   is cut off. Whenever a socket closes, every operation on it ends and every stream it started
- *   is ended (websocket-registry.ts).
+ *   is ended (registry.ts).
  * - `close()` (SIGTERM) closes every socket with 1001 "going away", so clients know to reconnect
  *   elsewhere, and resolves once their subscriptions have ended.
  *
@@ -31,14 +31,13 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { handleProtocols, makeServer } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Gateway } from '../../app/gateway.js';
 import type { Logger } from '../../base/logger.js';
 import { createConnection, keepAlive } from './connection.js';
-import type { WebSocketConfig } from './guards.js';
+import type { WebSocketConfig, WebSocketGateway } from './guards.js';
 import { createSocketOperations, type SocketOperation } from './operations.js';
 import { createUpgradeAdmission, refuse } from './upgrade.js';
 
-export type { WebSocketConfig } from './guards.js';
+export type { WebSocketConfig, WebSocketGateway } from './guards.js';
 
 export interface WebSocketOptions {
   logger: Logger;
@@ -64,7 +63,7 @@ const KEEP_ALIVE_MS = 12_000;
 const CLOSE_GRACE_MS = 1000;
 
 /** Serves GraphQL over WebSocket on `server`'s upgrades to the GraphQL endpoint. */
-export function attachWebSocket(server: Server, gateway: Gateway, config: WebSocketConfig, options: WebSocketOptions): WebSocketTransport {
+export function attachWebSocket(server: Server, gateway: WebSocketGateway, config: WebSocketConfig, options: WebSocketOptions): WebSocketTransport {
   const { logger, keepAliveMs = KEEP_ALIVE_MS } = options;
   const endpoint = gateway.yoga.graphqlEndpoint;
   const graphqlWs = makeServer(createSocketOperations(gateway, config, logger));
