@@ -35,7 +35,9 @@ export function createApiKeyMatcher(keys: readonly string[]): (headers: HeaderRe
  * admitted, as nobody.
  */
 export function createKeyCheck(keys: readonly string[]): (headers: HeaderReader) => Admitted | Refusal {
-  if (keys.length === 0) return () => ({ client: undefined });
+  // One answer for every request: the lean path asks on each one.
+  const nobody: Admitted = Object.freeze({ client: undefined });
+  if (keys.length === 0) return () => nobody;
   const clientOf = createApiKeyMatcher(keys);
   return (headers) => {
     const client = clientOf(headers);
