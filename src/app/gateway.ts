@@ -24,11 +24,12 @@ import { GRAPHIQL_OPTIONS, isGraphiQLPageRequest, useGraphiQLPage } from '../plu
 import { maskError } from '../graph/mask-error.js';
 import { useArgumentChecks } from '../plugins/protection/use-argument-checks.js';
 import { useItemLimit } from '../plugins/protection/use-item-limit.js';
-import { createApiKeyMatcher, useApiKeys } from '../plugins/protection/use-api-keys.js';
+import { useApiKeys } from '../plugins/protection/use-api-keys.js';
 import { useDemoPage } from '../plugins/explorer/use-demo-page.js';
 import { useHealth } from '../plugins/operations/use-health.js';
 import { useMetrics } from '../plugins/operations/use-metrics.js';
-import { createRateLimit, type RateLimit } from '../plugins/protection/use-rate-limit.js';
+import { useRateLimit } from '../plugins/protection/use-rate-limit.js';
+import { createAdmission, type Admission } from '../edge/admission/admission.js';
 import { useRequestLog } from '../plugins/operations/use-request-log.js';
 import { useTracing } from '../plugins/operations/use-tracing.js';
 import { batchingOptions, corsOptions, protectionPlugins } from '../plugins/protection/use-protection.js';
@@ -82,11 +83,8 @@ export interface Gateway {
   live: Live;
   /** The HTTP handler: the lean path for the requests it serves, yoga for the rest. */
   serve: RequestListener;
-  /**
-   * The rate limit's buckets, for transports outside yoga's HTTP layer (edge/ws/websocket.ts):
-   * each operation there takes one request from the client's bucket, the one its HTTP requests use.
-   */
-  rateLimit: Pick<RateLimit, 'admit' | 'take'>;
+  /** The one admission every door calls (edge/admission/admission.ts): the WebSocket door's too. */
+  admission: Admission;
   /** Where a request without an API key comes from (`TRUST_PROXY`): a WebSocket upgrade's client is known by it. */
   addressOf: AddressOf;
   /** The request metrics, which transports outside yoga's HTTP layer count their operations in too. */
@@ -176,8 +174,9 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   });
   // Who a client without an API key is: its socket's address, or X-Forwarded-For's with TRUST_PROXY.
   const addressOf = createAddressOf(config.trustProxy);
-  // With Redis, one bucket per client for the fleet; the in-process ones while Redis does not answer.
-  const rateLimit = createRateLimit(config.rateLimitPerMinute, {
+  // The one admission of every door (edge/admission/admission.ts). With Redis, one rate-limit
+  // bucket per client for the fleet; the in-process ones while Redis does not answer.
+  const admission = createAdmission(config, {
     batchingLimit: config.batchingLimit, now: clock.monotonic, addressOf,
     ...(scaleOut ? { shared: (capacity: number, refillMs: number) => scaleOut.rateLimitBuckets({ capacity, refillMs, now: wallClock }) } : {}),
   });
@@ -203,14 +202,14 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       useGraphQLPath(),
       useHealth(client, { redisState: scaleOut?.state, stopping: () => stopping }),
       useDemoPage(demoPageDirectory),
-      useApiKeys(config.apiKeys, { isOpen: config.graphiql ? isGraphiQLPageRequest : undefined }),
+      useApiKeys(admission, { isOpen: config.graphiql ? isGraphiQLPageRequest : undefined }),
       useMetrics(metrics),
-      rateLimit.plugin,
+      useRateLimit(admission.rate),
       useGraphiQLPage(config.graphiql && GRAPHIQL_OPTIONS),
       useSchemaSdl(TYPE_DEFS, config.introspection),
       useKnownOperationTypes(),
-      useParameterLimits(config),
-      ...protectionPlugins(config),
+      useParameterLimits(admission),
+      ...protectionPlugins(config, admission),
       useReadableBody(),
       useRequestScope(),
       // @defer and @stream: answers in parts over multipart/mixed or SSE (README: Incremental delivery).
@@ -229,9 +228,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
 
   // Tracing's spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
   const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
-    yoga, logger, metrics, rateLimit, responseCache,
-    parameterLimits: config,
-    apiKeyClient: config.apiKeys.length > 0 ? createApiKeyMatcher(config.apiKeys) : undefined,
+    yoga, logger, metrics, admission, responseCache,
     cors: config.corsOrigins.length > 0,
     documents: parserCaches.documentCache,
   }) : undefined;
@@ -242,7 +239,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   return {
     yoga,
     serve,
-    rateLimit,
+    admission,
     addressOf,
     metrics,
     live,

@@ -6,9 +6,11 @@
  *
  * It changes how a request is served, never what it answers:
  *
- * - The same guards, first: the path, the media types, the parameter limits and the API keys
- *   are checked before anything else is read; the rate limit counts it in the same buckets, in
- *   the same place (after the API key), once: a request handed to yoga is not counted again.
+ * - The same admission (edge/admission/admission.ts), first: the path, the media types, the API
+ *   key, the rate limit (in the same buckets, after the key, once: a request handed to yoga is
+ *   not counted again) and the parameter limits, before anything else is read. What the
+ *   admission refuses is handed to yoga, whose plugins ask the same admission and answer the
+ *   refusal. CSRF never refuses a JSON body, the only kind served here.
  * - The same GraphQL: yoga's own enveloped `parse` and `validate` (its caches, the query limits)
  *   and `execute`, so every execution hook runs as on yoga's path: the argument checks, the item
  *   limit, the upstream budget, the request scope, the response cache (key and lookup), error
@@ -32,11 +34,10 @@ import type { Logger } from '../../base/logger.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
 import { createRequestRecord, REQUEST_ID_HEADER, requestIdFrom, runInRequest, type RequestRecord } from '../../request/record.js';
 import { logAndCount, noteErrorCodes } from '../../plugins/operations/use-request-log.js';
-import type { HeaderReader } from '../../plugins/protection/use-api-keys.js';
-import { parametersTooLarge, type ParameterLimits } from '../../plugins/protection/use-parameter-limits.js';
-import type { RateLimit } from '../../plugins/protection/use-rate-limit.js';
+import type { Admission } from '../admission/admission.js';
+import { isRefusal } from '../admission/refusal.js';
 import { maskError } from '../../graph/mask-error.js';
-import { countItems } from '../../plugins/protection/use-item-limit.js';
+import { countItems } from '../../graph/items.js';
 import { isRunning, runningOperation } from '../../graph/running-operation.js';
 import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../plugins/serving/use-response-cache.js';
 import { asksForParts } from '../../graph/incremental-document.js';
@@ -47,11 +48,9 @@ export interface LeanPathOptions {
   yoga: YogaServerInstance<object, GatewayContext>;
   logger: Logger;
   metrics: GatewayMetrics;
-  parameterLimits: ParameterLimits;
-  rateLimit: Pick<RateLimit, 'admit'>;
+  /** The one admission (the API key, the rate limit, the parameter limits). */
+  admission: Pick<Admission, 'key' | 'rate' | 'parameters'>;
   responseCache: Pick<ResponseCache, 'keyOf' | 'stored' | 'sharedStored'>;
-  /** The API key check (`GATEWAY_API_KEYS`), when keys are set. */
-  apiKeyClient: ((headers: HeaderReader) => string | undefined) | undefined;
   /** CORS on: a request with `Origin` gets CORS headers, which are yoga's. */
   cors: boolean;
   /** yoga's parsed documents by query text (its `parserAndValidationCache`). */
@@ -72,7 +71,7 @@ const PARTS_API = { Response: class { constructor(readonly body: string, readonl
 type Parts = InstanceType<typeof PARTS_API.Response>;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
-  const { yoga, logger, metrics, parameterLimits, rateLimit, responseCache, apiKeyClient, cors, documents } = options;
+  const { yoga, logger, metrics, admission, responseCache, cors, documents } = options;
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
   // Documents yoga's parse and validation (the query limits included) passed, as yoga cached them:
@@ -96,16 +95,17 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const mediaType = answerMediaType(headers.accept);
     if (mediaType === undefined) return false;
     const request = leanRequest(req, res, url);
-    const client = apiKeyClient?.(request.headers);
-    if (apiKeyClient !== undefined && client === undefined) return false;
+    const keyed = admission.key(request.headers);
+    if (isRefusal(keyed)) return false;
+    const client = keyed.client;
     const accept = headers.accept ?? '';
     const text = body.length <= MAX_KNOWN_BODY_BYTES ? `${accept}\n${body.toString('latin1')}` : undefined;
     const record = createRequestRecord(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger);
     // Counted here, where yoga's plugin would count it (after the API key, before any parse): a
     // request handed to yoga from here on is not counted again there, and a refused one gets the
-    // plugin's 429 (use-rate-limit.ts keeps the verdict). The fleet's bucket (Redis) answers later:
-    // the request is this path's then, handed to yoga once refused or found not to be for this path.
-    const admitted = rateLimit.admit(client, req);
+    // plugin's 429 (edge/admission/rate-limit.ts keeps the verdict). The fleet's bucket (Redis) answers
+    // later: the request is this path's then, handed to yoga once refused or not one for this path.
+    const admitted = admission.rate.admit(client, req);
     if (typeof admitted === 'boolean') return admitted && serveAdmitted(req, res, request, record, client, mediaType, accept, text);
     void admitted.then((yes) => {
       if (!(yes && serveAdmitted(req, res, request, record, client, mediaType, accept, text))) void yoga(req, res);
@@ -136,7 +136,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     client: string | undefined, mediaType: string, accept: string, text: string | undefined,
   ): boolean {
     const params = leanParams(req.body!);
-    if (params === undefined || parametersTooLarge(parameterLimits, params.query, params.variables)) return false;
+    if (params === undefined || admission.parameters(params.query, params.variables) !== undefined) return false;
     let enveloped: Enveloped | undefined;
     let document = documents.get(params.query);
     if (document === undefined || !valid.has(document)) {
@@ -229,7 +229,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
 const KNOWN_REQUEST_BYTES = 4 * 1024 * 1024;
 const MAX_KNOWN_BODY_BYTES = 4096;
 
-/** List entries (use-item-limit.ts's count) above which an answer is large. */
+/** List entries (graph/items.ts's count) above which an answer is large. */
 const LARGE_ANSWER_ITEMS = 100;
 
 // Private: whether the operation could return more than LARGE_ANSWER_ITEMS list entries (the

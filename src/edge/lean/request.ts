@@ -7,7 +7,7 @@
  * the request then goes to yoga, which reads it (and refuses it, when it must) itself.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HeaderReader } from '../../plugins/protection/use-api-keys.js';
+import type { HeaderReader } from '../admission/api-key.js';
 
 /** A JSON body's GraphQL parameters. */
 export interface LeanParams {

@@ -1,65 +1,65 @@
 /**
- * What the WebSocket transport checks before any GraphQL runs, as the HTTP path checks it: the
- * API key of a connection (use-api-keys.ts), and the document of an operation (the persisted
- * operations' allow-list, use-persisted-operations.ts, and the parameter limits,
- * use-parameter-limits.ts). Refusals carry the codes HTTP gives them.
+ * The admission (edge/admission/admission.ts) as the WebSocket door applies it: the API key of a
+ * connection, and the parameter limits and the allow-list of each operation, with the codes
+ * every other door gives. What the door needs of the gateway is declared here
+ * (`WebSocketGateway`), so that it imports nothing of the composition above it.
  */
 import type { IncomingMessage } from 'node:http';
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
+import type { YogaServerInstance } from 'graphql-yoga';
 import type { Config } from '../../base/config/config.js';
-import { createApiKeyMatcher, type HeaderReader } from '../../plugins/protection/use-api-keys.js';
-import { parametersTooLarge } from '../../plugins/protection/use-parameter-limits.js';
+import type { GatewayContext } from '../../graph/context.js';
+import type { GatewayMetrics } from '../../observability/metrics.js';
+import type { AddressOf } from '../../request/client-address.js';
+import type { Admission } from '../admission/admission.js';
+import { keyRefusal, presentsKey, type HeaderReader } from '../admission/api-key.js';
+import { isRefusal, refusalError } from '../admission/refusal.js';
 
 /** What the WebSocket transport reads of the configuration. */
-export type WebSocketConfig = Pick<Config, 'apiKeys' | 'maxQueryBytes' | 'maxVariablesBytes' | 'persistedOperations' | 'maxRequestBodyBytes' | 'webSocket'>;
+export type WebSocketConfig = Pick<Config, 'maxRequestBodyBytes' | 'webSocket'>;
+
+/** What the WebSocket door needs of the gateway (app/gateway.ts makes it). */
+export interface WebSocketGateway {
+  yoga: YogaServerInstance<object, GatewayContext>;
+  /** The one admission: the key, the rate limit's buckets (the ones HTTP requests use), the limits. */
+  admission: Pick<Admission, 'key' | 'keys' | 'rate' | 'parameters' | 'persisted'>;
+  /** Where a client without an API key comes from (`TRUST_PROXY`). */
+  addressOf: AddressOf;
+  metrics: Pick<GatewayMetrics, 'graphqlRequest'>;
+}
 
 /** A connection's client (`key:<fingerprint>`, undefined without keys), or why it is refused. */
 export type ConnectionVerdict = { client: string | undefined } | { refused: string };
 
 /**
- * The key check of a connection (`GATEWAY_API_KEYS`): the key from the upgrade request's headers
- * or from `connectionParams` (a browser's WebSocket cannot set headers), named as over HTTP
- * (`x-api-key`, or `authorization: Bearer <key>`; in `connectionParams`, in any case).
+ * The key check of a connection: the key from the upgrade request's headers or from
+ * `connectionParams` (a browser's WebSocket cannot set headers), named as over HTTP (`x-api-key`,
+ * or `authorization: Bearer <key>`; in `connectionParams`, in any case).
  */
-export function createConnectionCheck(keys: readonly string[]): (request: IncomingMessage, connectionParams: unknown) => ConnectionVerdict {
-  if (keys.length === 0) return () => ({ client: undefined });
-  const clientOf = createApiKeyMatcher(keys);
+export function createConnectionCheck(admission: Pick<Admission, 'key' | 'keys'>): (request: IncomingMessage, connectionParams: unknown) => ConnectionVerdict {
+  if (!admission.keys) return () => ({ client: undefined });
   return (request, connectionParams) => {
     const sources = [upgradeHeaders(request), paramsHeaders(connectionParams)];
     for (const headers of sources) {
-      const client = clientOf(headers);
-      if (client !== undefined) return { client };
+      const keyed = admission.key(headers);
+      if (!isRefusal(keyed)) return keyed;
     }
-    return { refused: sources.some(presentsKey) ? 'The API key is not valid' : 'An API key is required' };
+    return { refused: keyRefusal(sources.some(presentsKey)).message };
   };
 }
 
 /**
- * The document an operation runs, or its refusal: the payload's own; in allow-list mode
- * (`PERSISTED_OPERATIONS_FILE`) the listed one its hash names (`extensions.persistedQuery.sha256Hash`,
- * with an empty `query`: graphql-ws requires the field); then the parameter limits.
+ * The document an operation runs, or its refusal: the parameter limits on what it sent, then in
+ * allow-list mode the listed document its hash names (with an empty `query`: graphql-ws requires
+ * the field), as yoga's path checks them.
  */
-export function admittedQuery(payload: SubscribePayload, config: WebSocketConfig): string | GraphQLError {
-  let query = payload.query;
-  const allowList = config.persistedOperations;
-  if (allowList !== undefined) {
-    const only = 'Only persisted operations may run here; send the hash of a listed one.';
-    if (query !== '') return coded(only, 'PERSISTED_QUERY_ONLY');
-    const hash = (payload.extensions?.persistedQuery as { sha256Hash?: unknown } | undefined)?.sha256Hash;
-    if (typeof hash !== 'string') return coded(only, 'PERSISTED_QUERY_ID_REQUIRED');
-    const listed = allowList.documents.get(hash.toLowerCase());
-    if (listed === undefined) return coded('The operation is not in the persisted operations list.', 'PERSISTED_QUERY_NOT_IN_LIST');
-    query = listed;
-  }
-  if (parametersTooLarge(config, query, undefined)) return coded(`The query exceeds ${config.maxQueryBytes} bytes`, 'QUERY_TOO_LARGE');
-  if (parametersTooLarge(config, undefined, payload.variables)) return coded(`The variables exceed ${config.maxVariablesBytes} bytes`, 'VARIABLES_TOO_LARGE');
-  return query;
-}
-
-/** An expected refusal: a message for the client and a stable code. */
-export function coded(message: string, code: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code } });
+export function admittedQuery(payload: SubscribePayload, admission: Pick<Admission, 'parameters' | 'persisted'>): string | GraphQLError {
+  const tooLarge = admission.parameters(payload.query, payload.variables);
+  if (tooLarge !== undefined) return refusalError(tooLarge);
+  const listed = admission.persisted(payload);
+  if (listed === undefined) return payload.query;
+  return isRefusal(listed) ? refusalError(listed) : listed.query;
 }
 
 /** The upgrade request's headers, as the key check reads them (a header given twice counts as none). */
@@ -81,8 +81,4 @@ function paramsHeaders(params: unknown): HeaderReader {
       return null;
     },
   };
-}
-
-function presentsKey(headers: HeaderReader): boolean {
-  return Boolean(headers.get('x-api-key')?.trim() || headers.get('authorization')?.trim());
 }

@@ -2,11 +2,12 @@
  * The GraphQL of a WebSocket connection (websocket.ts): graphql-ws's callbacks over the
  * gateway's yoga, with the guards of an HTTP request, in the same order.
  *
- * - `connection_init`: the API key (guards.ts). None, or a wrong one, closes the
- *   socket with 4403 (graphql-ws's "Forbidden") and a reason that says which.
- * - each `subscribe` (a query or a subscription): one request from the client's rate-limit
- *   bucket, the one its HTTP requests use (its key, else its IP address as the upgrade request
- *   gives it, `TRUST_PROXY` included; `RATE_LIMITED`); the allow-list and the parameter limits (guards.ts); then yoga's enveloped `parse`
+ * - `connection_init`: the API key (guards.ts, the admission's check). None, or a wrong one,
+ *   closes the socket with 4403 (graphql-ws's "Forbidden") and a reason that says which.
+ * - each `subscribe` (a query or a subscription): the admission (edge/admission/admission.ts),
+ *   as at every door: one request from the client's rate-limit bucket, the one its HTTP requests
+ *   use (its key, else its IP address as the upgrade request gives it, `TRUST_PROXY` included;
+ *   `RATE_LIMITED`); the parameter limits and the allow-list (guards.ts); then yoga's enveloped `parse`
  *   and `validate` (the query limits, the introspection policy), its context and its `execute`
  *   or `subscribe`, so every execution hook runs as over HTTP: the argument checks, the item
  *   limit, the upstream budget, the request scope, the response cache (read, not filled), error
@@ -31,15 +32,17 @@ import type { IncomingMessage } from 'node:http';
 import { getOperationAST, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
 import type { ConnectionInitMessage, ServerOptions, SubscribePayload } from 'graphql-ws';
 import type { Extra } from 'graphql-ws/use/ws';
-import type { Gateway } from '../../app/gateway.js';
 import type { Logger } from '../../base/logger.js';
+import { codeOf } from '../../base/errors.js';
+import { coded } from '../../base/graph-errors.js';
 import { createRequestRecord, requestIdFrom, runInRequest, type RequestRecord } from '../../request/record.js';
 import { recordCounts } from '../../plugins/operations/use-request-log.js';
 import { storedAnswerServed } from '../../plugins/serving/use-response-cache.js';
 import type { Connection } from './connection.js';
-import { admittedQuery, coded, createConnectionCheck, type WebSocketConfig } from './guards.js';
+import { refusalError } from '../admission/refusal.js';
+import { admittedQuery, createConnectionCheck, type WebSocketConfig, type WebSocketGateway } from './guards.js';
 import type { Registered } from './registry.js';
-import { codeOf, endingWithMaskedError, formatted, masked } from './results.js';
+import { endingWithMaskedError, formatted, masked } from './results.js';
 
 /** One connection's state, kept in graphql-ws's `extra`. */
 export interface ConnectionState {
@@ -57,7 +60,7 @@ export interface SocketOperation extends Registered {
 
 /** What graphql-ws's callbacks get of a socket: ws's, the socket as the gateway checks it, and its state once initialised. */
 export type SocketExtra = Extra & { connection: Connection<SocketOperation> } & Partial<{ state: ConnectionState }>;
-type Enveloped = ReturnType<Gateway['yoga']['getEnveloped']>;
+type Enveloped = ReturnType<WebSocketGateway['yoga']['getEnveloped']>;
 /** What onSubscribe prepared for the arguments it returns: graphql-ws hands the same object to execute or subscribe. */
 type Prepared = { enveloped: Enveloped; request: Request; operation: SocketOperation; connection: Connection<SocketOperation> };
 
@@ -65,8 +68,9 @@ type Prepared = { enveloped: Enveloped; request: Request; operation: SocketOpera
 const ANSWER_TYPE = 'application/graphql-response+json';
 
 /** graphql-ws's server options: every callback of the protocol, over `gateway`'s yoga. */
-export function createSocketOperations(gateway: Gateway, config: WebSocketConfig, logger: Logger): ServerOptions<ConnectionInitMessage['payload'], SocketExtra> {
-  const checkConnection = createConnectionCheck(config.apiKeys);
+export function createSocketOperations(gateway: WebSocketGateway, config: WebSocketConfig, logger: Logger): ServerOptions<ConnectionInitMessage['payload'], SocketExtra> {
+  const { admission } = gateway;
+  const checkConnection = createConnectionCheck(admission);
   const maxOperations = config.webSocket.maxOperationsPerSocket;
   const url = `http://localhost${gateway.yoga.graphqlEndpoint}`;
   const prepared = new WeakMap<ExecutionArgs, Prepared>();
@@ -138,17 +142,16 @@ export function createSocketOperations(gateway: Gateway, config: WebSocketConfig
       const dropped = () => {
         connection.operations.remove(operation);
         count(operation, 'done');
-        return [coded('The operation ended before it ran', 'OPERATION_ENDED')];
+        return [coded('OPERATION_ENDED')];
       };
       if (!connection.usable()) return dropped();
       if (connection.operations.size >= maxOperations) {
-        return refused([coded(`Too many operations on this connection: at most ${maxOperations} may run at once; complete one first`, 'TOO_MANY_OPERATIONS')]);
+        return refused([coded('TOO_MANY_OPERATIONS', `Too many operations on this connection: at most ${maxOperations} may run at once; complete one first`)]);
       }
       connection.operations.add(operation);
-      if (!(await gateway.rateLimit.admit(state.client, ctx.extra.request))) {
-        return refused([coded('Too many requests: the rate limit allows no more operations now; retry later', 'RATE_LIMITED')]);
-      }
-      const query = admittedQuery(payload, config);
+      const limited = admission.rate.refusal(await admission.rate.take(state.client, ctx.extra.request));
+      if (limited !== undefined) return refused([refusalError(limited)]);
+      const query = admittedQuery(payload, admission);
       if (typeof query !== 'string') return refused([query]);
       try {
         const args = await prepare(ctx.extra, operation, payload, query);

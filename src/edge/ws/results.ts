@@ -19,12 +19,6 @@ export function masked(error: unknown): GraphQLError {
   return error instanceof GraphQLError && typeof error.extensions.code === 'string' ? error : (maskError(error, 'Unexpected error.') as GraphQLError);
 }
 
-/** An error's `extensions.code`, or `UNKNOWN` (as the request log counts it). */
-export function codeOf(error: GraphQLError | GraphQLFormattedError): string {
-  const code = error.extensions?.code;
-  return typeof code === 'string' ? code : 'UNKNOWN';
-}
-
 /**
  * A subscription's events, with an error thrown out of its stream sent as a last, masked event.
  * Not an async generator function: a generator's `return()` waits behind its pending `next()`,

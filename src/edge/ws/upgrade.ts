@@ -12,11 +12,10 @@
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Gateway } from '../../app/gateway.js';
 import { clientKey } from '../../request/record.js';
 import type { TakeResult } from '../rate-limit/token-buckets.js';
-import { createApiKeyMatcher } from '../../plugins/protection/use-api-keys.js';
-import { upgradeHeaders, type WebSocketConfig } from './guards.js';
+import { isRefusal } from '../admission/refusal.js';
+import { upgradeHeaders, type WebSocketConfig, type WebSocketGateway } from './guards.js';
 
 /** How long a refused upgrade's socket stays open for its answer to arrive, in ms. */
 const REFUSAL_LINGER_MS = 1000;
@@ -24,9 +23,9 @@ const REFUSAL_LINGER_MS = 1000;
 /** Whether an upgrade may go on (false: it has been answered); a promise of it when the fleet's rate limit decides. */
 export type UpgradeAdmission = (request: IncomingMessage, socket: Duplex) => boolean | Promise<boolean>;
 
-export function createUpgradeAdmission(gateway: Pick<Gateway, 'rateLimit' | 'addressOf'>, config: WebSocketConfig): UpgradeAdmission {
+export function createUpgradeAdmission(gateway: Pick<WebSocketGateway, 'admission' | 'addressOf'>, config: WebSocketConfig): UpgradeAdmission {
   const max = config.webSocket.maxSocketsPerClient;
-  const keyOf = config.apiKeys.length > 0 ? createApiKeyMatcher(config.apiKeys) : () => undefined;
+  const { admission } = gateway;
   /** Places held, by client. */
   const held = new Map<string, number>();
 
@@ -46,7 +45,9 @@ export function createUpgradeAdmission(gateway: Pick<Gateway, 'rateLimit' | 'add
   };
 
   return (request, socket) => {
-    const key = keyOf(upgradeHeaders(request));
+    // The key names the client here, it does not admit: one may come later, in `connectionParams`.
+    const keyed = admission.key(upgradeHeaders(request));
+    const key = isRefusal(keyed) ? undefined : keyed.client;
     const client = clientKey(key, request, gateway.addressOf);
     if ((held.get(client) ?? 0) >= max) {
       refuse(socket, 429, 'TOO_MANY_CONNECTIONS', `Too many WebSocket connections: this client holds ${max}, the most one client may; close one first`);
@@ -61,7 +62,7 @@ export function createUpgradeAdmission(gateway: Pick<Gateway, 'rateLimit' | 'add
       });
       return false;
     };
-    const verdict = gateway.rateLimit.take(key, request);
+    const verdict = admission.rate.take(key, request);
     return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
   };
 }

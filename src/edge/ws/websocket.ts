@@ -31,14 +31,13 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { handleProtocols, makeServer } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Gateway } from '../../app/gateway.js';
 import type { Logger } from '../../base/logger.js';
 import { createConnection, keepAlive } from './connection.js';
-import type { WebSocketConfig } from './guards.js';
+import type { WebSocketConfig, WebSocketGateway } from './guards.js';
 import { createSocketOperations, type SocketOperation } from './operations.js';
 import { createUpgradeAdmission, refuse } from './upgrade.js';
 
-export type { WebSocketConfig } from './guards.js';
+export type { WebSocketConfig, WebSocketGateway } from './guards.js';
 
 export interface WebSocketOptions {
   logger: Logger;
@@ -64,7 +63,7 @@ const KEEP_ALIVE_MS = 12_000;
 const CLOSE_GRACE_MS = 1000;
 
 /** Serves GraphQL over WebSocket on `server`'s upgrades to the GraphQL endpoint. */
-export function attachWebSocket(server: Server, gateway: Gateway, config: WebSocketConfig, options: WebSocketOptions): WebSocketTransport {
+export function attachWebSocket(server: Server, gateway: WebSocketGateway, config: WebSocketConfig, options: WebSocketOptions): WebSocketTransport {
   const { logger, keepAliveMs = KEEP_ALIVE_MS } = options;
   const endpoint = gateway.yoga.graphqlEndpoint;
   const graphqlWs = makeServer(createSocketOperations(gateway, config, logger));

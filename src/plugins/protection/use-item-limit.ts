@@ -6,26 +6,17 @@
  * { availability(first: 1000) }` ask for 1.5 million entries, megabytes of answer and seconds of
  * CPU. The static cost (use-query-limits.ts) cannot see that: it does not multiply by list sizes.
  *
- * The count multiplies by list bounds through nesting: a list takes its size from its `first`
- * (literal or variable, the schema's default when absent), the `items` of a page from the page's
- * `pageSize`, and a list with no bound of its own (a site's points, a point's lanes) counts as
- * `UNBOUNDED_LIST_SIZE` entries. Each entry counts once, at every level:
- * `searchProducts(first: 100) { availability(first: 1000) { stock } }` is 100 + 100 × 1000.
- * Runs after the argument checks, so every bound it reads is within its own range. A
- * subscription is counted per event, before it starts: each event resolves its whole selection.
+ * The count is graph/items.ts's. Runs after the argument checks, so every bound it reads is
+ * within its own range. A subscription is counted per event, before it starts: each event
+ * resolves its whole selection.
  */
-import {
-  getArgumentValues, getNamedType, getNullableType, GraphQLError, isInterfaceType, isListType, isObjectType, Kind,
-  type FieldNode, type GraphQLNamedType, type GraphQLSchema, type SelectionSetNode,
-} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { coded } from '../../base/graph-errors.js';
+import { countItems } from '../../graph/items.js';
 import type { RequestScope } from '../../request/scope.js';
-import { beforeEveryOperation, isRunning, runningOperation, type RunningOperation } from '../../graph/running-operation.js';
+import { beforeEveryOperation, isRunning, runningOperation } from '../../graph/running-operation.js';
 
 export const ITEM_LIMIT_EXCEEDED = 'ITEM_LIMIT_EXCEEDED';
-
-/** Entries a list with no bound of its own counts as: more than the demo data's 3 points a site. */
-const UNBOUNDED_LIST_SIZE = 5;
 
 export function useItemLimit(maxItems: number): Plugin<{ scope?: RequestScope }> {
   return beforeEveryOperation<{ scope?: RequestScope }>((args, refuse) => {
@@ -36,70 +27,12 @@ export function useItemLimit(maxItems: number): Plugin<{ scope?: RequestScope }>
     args.contextValue.scope?.dispose();
     refuse({
       errors: [
-        new GraphQLError(
+        coded(
+          ITEM_LIMIT_EXCEEDED,
           `This operation could return about ${items} list entries, more than one operation may; ask for fewer (a smaller first or pageSize), or split it`,
-          { extensions: { code: ITEM_LIMIT_EXCEEDED, items } },
+          { extensions: { items } },
         ),
       ],
     });
   });
-}
-
-interface Counter {
-  schema: GraphQLSchema;
-  running: RunningOperation;
-  /** Entries per spread of a fragment, by name and the page size it sits under: each counted once. */
-  fragments: Map<string, number>;
-}
-
-// Private: counts by running operation: the lean path asks whether an answer is large before
-// this plugin asks whether it is too large, and both read the same count.
-const counted = new WeakMap<RunningOperation, number>();
-
-/** The list entries the running operation could return at most (worked out once per running operation). */
-export function countItems(schema: GraphQLSchema, running: RunningOperation): number {
-  let items = counted.get(running);
-  if (items === undefined) {
-    const root = schema.getRootType(running.operation.operation);
-    items = root ? itemsIn({ schema, running, fragments: new Map() }, running.operation.selectionSet, root, undefined) : 0;
-    counted.set(running, items);
-  }
-  return items;
-}
-
-// Private: the entries under one object of type `parent`; `pageSize` is its own, when it is a page.
-function itemsIn(c: Counter, selectionSet: SelectionSetNode, parent: GraphQLNamedType, pageSize: number | undefined): number {
-  let items = 0;
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) {
-      items += itemsOfField(c, selection, parent, pageSize);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const condition = selection.typeCondition && c.schema.getType(selection.typeCondition.name.value);
-      items += itemsIn(c, selection.selectionSet, condition ?? parent, pageSize);
-    } else {
-      const key = `${selection.name.value}:${pageSize ?? ''}`;
-      if (!c.fragments.has(key)) {
-        const fragment = c.running.fragments[selection.name.value];
-        const condition = fragment && c.schema.getType(fragment.typeCondition.name.value);
-        c.fragments.set(key, fragment && condition ? itemsIn(c, fragment.selectionSet, condition, pageSize) : 0);
-      }
-      items += c.fragments.get(key) ?? 0;
-    }
-  }
-  return items;
-}
-
-function itemsOfField(c: Counter, node: FieldNode, parent: GraphQLNamedType, pageSize: number | undefined): number {
-  if (!node.selectionSet || (!isObjectType(parent) && !isInterfaceType(parent))) return 0; // leaves are no entries
-  const field = parent.getFields()[node.name.value];
-  if (field === undefined) return 0;
-  const args = field.args.length > 0 ? getArgumentValues(field, node, c.running.variables) : {};
-  const inner = itemsIn(c, node.selectionSet, getNamedType(field.type), numberOr(args.pageSize, undefined));
-  if (!isListType(getNullableType(field.type))) return inner;
-  const size = numberOr(args.first, pageSize ?? UNBOUNDED_LIST_SIZE);
-  return size * (1 + inner);
-}
-
-function numberOr<T>(value: unknown, fallback: T): number | T {
-  return typeof value === 'number' ? value : fallback;
 }

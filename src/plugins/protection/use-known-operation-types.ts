@@ -5,7 +5,8 @@
  * through to execution, whose "Schema is not configured to execute mutation operation." carries
  * no code; graphql-js 17's `KnownOperationTypesRule` refuses it the same way, in the same words.
  */
-import { GraphQLError, type ValidationRule } from 'graphql';
+import type { ValidationRule } from 'graphql';
+import { coded } from '../../base/graph-errors.js';
 import type { Plugin } from 'graphql-yoga';
 
 export function useKnownOperationTypes(): Plugin {
@@ -15,9 +16,6 @@ export function useKnownOperationTypes(): Plugin {
 export const knownOperationTypes: ValidationRule = (context) => ({
   OperationDefinition(node) {
     if (context.getSchema().getRootType(node.operation) !== undefined) return;
-    context.reportError(new GraphQLError(`The ${node.operation} operation is not supported by the schema.`, {
-      nodes: node,
-      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
-    }));
+    context.reportError(coded('GRAPHQL_VALIDATION_FAILED', `The ${node.operation} operation is not supported by the schema.`, { nodes: node }));
   },
 });

@@ -1,26 +1,19 @@
 /**
- * Allow-list mode (`PERSISTED_OPERATIONS_FILE`): only the operations of the file run, asked for
- * by hash the way persisted-query clients send it (`extensions.persistedQuery.sha256Hash`). A
- * request with a document is refused (`PERSISTED_QUERY_ONLY`), whether or not it also carries a
- * hash, so nothing can be registered; an unknown hash is `PERSISTED_QUERY_NOT_IN_LIST`. Listed
- * documents are still parsed and validated, limits included, like any other.
+ * Allow-list mode (`PERSISTED_OPERATIONS_FILE`) on yoga's path: the rule is the admission's
+ * (edge/admission/persisted.ts); a listed request runs its listed document, which is still
+ * parsed and validated, limits included, like any other.
  */
-import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import type { Plugin } from 'graphql-yoga';
-import type { PersistedOperations } from '../../base/config/persisted-operations.js';
+import type { Admission } from '../../edge/admission/admission.js';
+import { isRefusal, refusalError } from '../../edge/admission/refusal.js';
 
-export function useAllowList({ documents }: PersistedOperations): Plugin {
-  return usePersistedOperations({
-    getPersistedOperation: (hash) => documents.get(hash.toLowerCase()) ?? null,
-    allowArbitraryOperations: false,
-    customErrors: {
-      notFound: refusal('The operation is not in the persisted operations list.', 'PERSISTED_QUERY_NOT_IN_LIST', 404),
-      persistedQueryOnly: refusal('Only persisted operations may run here; send the hash of a listed one.', 'PERSISTED_QUERY_ONLY', 400),
-      keyNotFound: refusal('Only persisted operations may run here; send the hash of a listed one.', 'PERSISTED_QUERY_ID_REQUIRED', 400),
+export function useAllowList(admission: Pick<Admission, 'persisted'>): Plugin {
+  return {
+    onParams({ params, setParams }) {
+      const listed = admission.persisted(params);
+      if (listed === undefined) return;
+      if (isRefusal(listed)) throw refusalError(listed);
+      setParams({ query: listed.query, operationName: params.operationName, variables: params.variables, extensions: params.extensions });
     },
-  });
-}
-
-function refusal(message: string, code: string, status: number) {
-  return { message, extensions: { code, http: { status } } };
+  };
 }

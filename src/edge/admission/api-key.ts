@@ -1,0 +1,77 @@
+/**
+ * The API-key check (`GATEWAY_API_KEYS`): a request carries its key as `x-api-key: <key>` or
+ * `Authorization: Bearer <key>`; other schemes count as none. Keys are compared in constant
+ * time: each configured key and the presented one are hashed (SHA-256, so lengths never differ)
+ * and every configured digest is compared with `timingSafeEqual`, without stopping at a match.
+ * The key itself is never kept; an accepted client is known by its key's fingerprint
+ * (`key:<12 hex digits>`). A refusal is 401 with `WWW-Authenticate: Bearer` saying whether a key
+ * was missing or wrong.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { refusal, type Admitted, type Refusal } from './refusal.js';
+
+/** What the key check reads of a request: Fetch's `Headers`, or a door's own reader. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
+
+/** Paths answered without a key: probes carry no credentials. */
+export const OPEN_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The client a request's key names (`key:<fingerprint>`), or undefined when it presents no valid key. */
+export function createApiKeyMatcher(keys: readonly string[]): (headers: HeaderReader) => string | undefined {
+  const digests = keys.map(digest);
+  return (headers) => {
+    const presented = presentedKey(headers);
+    const match = presented === undefined ? undefined : matchDigest(digests, digest(presented));
+    return match === undefined ? undefined : `key:${match.toString('hex').slice(0, 12)}`;
+  };
+}
+
+/**
+ * The key check of a request: its client, or its refusal. Without keys every request is
+ * admitted, as nobody.
+ */
+export function createKeyCheck(keys: readonly string[]): (headers: HeaderReader) => Admitted | Refusal {
+  // One answer for every request: the lean path asks on each one.
+  const nobody: Admitted = Object.freeze({ client: undefined });
+  if (keys.length === 0) return () => nobody;
+  const clientOf = createApiKeyMatcher(keys);
+  return (headers) => {
+    const client = clientOf(headers);
+    return client !== undefined ? { client } : keyRefusal(presentsKey(headers));
+  };
+}
+
+/** The refusal of a request without a valid key: `presented` says whether it sent a wrong one. */
+export function keyRefusal(presented: boolean): Refusal {
+  const challenge = presented ? 'Bearer realm="vending-graph", error="invalid_token"' : 'Bearer realm="vending-graph"';
+  return refusal('UNAUTHENTICATED', presented ? 'The API key is not valid' : 'An API key is required', { 'www-authenticate': challenge });
+}
+
+/** Whether a request presents a key at all (valid or not). */
+export function presentsKey(headers: HeaderReader): boolean {
+  return presentedKey(headers) !== undefined;
+}
+
+// Private: `x-api-key`, else the token of `Authorization: Bearer`.
+function presentedKey(headers: HeaderReader): string | undefined {
+  const apiKey = headers.get('x-api-key')?.trim();
+  if (apiKey) return apiKey;
+  return BEARER.exec(headers.get('authorization') ?? '')?.[1];
+}
+
+function digest(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+// Private: the configured digest equal to `presented`, comparing with every one of them.
+function matchDigest(digests: readonly Buffer[], presented: Buffer): Buffer | undefined {
+  let match: Buffer | undefined;
+  for (const candidate of digests) {
+    if (timingSafeEqual(candidate, presented)) match = candidate;
+  }
+  return match;
+}

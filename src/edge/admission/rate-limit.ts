@@ -1,0 +1,105 @@
+/**
+ * The rate limit per client (`RATE_LIMIT_PER_MINUTE`; 0 is off): a token bucket per client
+ * holding the per-minute budget, refilled continuously (edge/rate-limit/token-buckets.ts). A
+ * request over the budget is refused with 429, `RATE_LIMITED` and `Retry-After` (seconds).
+ *
+ * The client is its API key when one was accepted (the key check runs first), else its IP
+ * address: the socket's, or with `TRUST_PROXY` the one the trusted proxies name
+ * (request/client-address.ts). A batch (`BATCHING_LIMIT`) of n operations takes n − 1 more once
+ * read, all or none: a client retries a whole request, not the operations a partial answer left
+ * out; a batch larger than the per-minute budget can never fit, and says so (no `Retry-After`).
+ *
+ * With `REDIS_URL` the buckets are the fleet's (edge/rate-limit/fleet-buckets.ts) and a verdict
+ * comes back as a promise; while Redis does not answer the in-process buckets decide. A verdict
+ * the lean path reached is kept for its request, so that yoga, which it may hand the request to,
+ * neither counts it again nor decides otherwise.
+ */
+import type { IncomingMessage } from 'node:http';
+import { socketAddress, type AddressOf } from '../../request/client-address.js';
+import { clientKey } from '../../request/record.js';
+import type { FleetBuckets } from '../rate-limit/fleet-buckets.js';
+import { createTokenBuckets, type TakeResult, type TokenBucketOptions } from '../rate-limit/token-buckets.js';
+import { refusal, type Refusal } from './refusal.js';
+
+/** Paths never limited: probes and metrics scrapes. */
+export const UNLIMITED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+const MINUTE_MS = 60_000;
+
+export interface RateLimitOptions extends Omit<TokenBucketOptions, 'capacity' | 'refillMs'> {
+  /** `BATCHING_LIMIT` (0: batching off). A larger batch is not counted: yoga refuses it anyway. Default: no limit. */
+  batchingLimit?: number;
+  /** The fleet's buckets (`REDIS_URL`), made for the limit's capacity and refill time in ms. Default: none. */
+  shared?: (capacity: number, refillMs: number) => FleetBuckets;
+  /** Where a request without an API key comes from (`TRUST_PROXY`). Default: its socket's address. */
+  addressOf?: AddressOf;
+}
+
+/** A verdict: at once without Redis, a promise when the fleet's bucket decides. */
+export type Verdict = TakeResult | Promise<TakeResult>;
+
+export interface RateLimit {
+  /** Whether requests are limited at all. */
+  readonly on: boolean;
+  /** Takes one request from the client's bucket, and keeps the verdict for `req` (see `arrive`). */
+  admit(client: string | undefined, req: IncomingMessage): boolean | Promise<boolean>;
+  /** Takes one request, with the seconds to wait when there is none; nothing kept. */
+  take(client: string | undefined, req: IncomingMessage | undefined): Verdict;
+  /** The verdict on a request arriving at yoga: the one kept by `admit` for it (once), else a fresh `take`. */
+  arrive(client: string | undefined, req: IncomingMessage | undefined): Verdict;
+  /** A batch of `operations`: the n − 1 more it takes, and its refusal when they do not fit. */
+  batch(client: string | undefined, req: IncomingMessage | undefined, operations: number): Refusal | undefined | Promise<Refusal | undefined>;
+  /** The refusal of a request the bucket had no token for. */
+  refusal(taken: TakeResult): Refusal | undefined;
+}
+
+export function createRateLimit(perMinute: number, options: RateLimitOptions = {}): RateLimit {
+  if (perMinute === 0) {
+    const allowed = { allowed: true } as const;
+    return { on: false, admit: () => true, take: () => allowed, arrive: () => allowed, batch: () => undefined, refusal: () => undefined };
+  }
+  const { batchingLimit = Number.POSITIVE_INFINITY, shared, addressOf = socketAddress, ...bucketOptions } = options;
+  const buckets = createTokenBuckets({ ...bucketOptions, capacity: perMinute, refillMs: MINUTE_MS });
+  const fleet = shared?.(perMinute, MINUTE_MS);
+  const takeOf = (client: string, count = 1): Verdict => {
+    const verdict = fleet?.take(client, count);
+    return verdict === undefined ? buckets.take(client, count) : verdict.then((taken) => taken ?? buckets.take(client, count));
+  };
+  // Verdicts the lean path reached for requests it may hand to yoga (a WeakMap: one never read goes with its request).
+  const verdicts = new WeakMap<IncomingMessage, TakeResult>();
+  const keep = (req: IncomingMessage, taken: TakeResult) => {
+    verdicts.set(req, taken);
+    return taken.allowed;
+  };
+  const take = (client: string | undefined, req: IncomingMessage | undefined) => takeOf(clientKey(client, req, addressOf));
+  return {
+    on: true,
+    take,
+    admit(client, req) {
+      const verdict = take(client, req);
+      return verdict instanceof Promise ? verdict.then((taken) => keep(req, taken)) : keep(req, verdict);
+    },
+    arrive(client, req) {
+      const kept = req && verdicts.get(req);
+      if (kept === undefined) return take(client, req);
+      verdicts.delete(req!);
+      return kept;
+    },
+    batch(client, req, operations) {
+      if (operations < 2 || operations > batchingLimit) return undefined;
+      const asked = `a batch of ${operations} operations counts as ${operations} requests`;
+      if (operations > perMinute) {
+        return refusal('RATE_LIMITED', `Too many requests: ${asked}, more than the ${perMinute} per minute allowed; send fewer at once`);
+      }
+      const decide = (taken: TakeResult) =>
+        taken.allowed ? undefined : refusal('RATE_LIMITED', `Too many requests: ${asked}, at most ${perMinute} per minute; retry in ${taken.retryAfterS} s`, retryAfter(taken.retryAfterS));
+      const verdict = takeOf(clientKey(client, req, addressOf), operations - 1);
+      return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
+    },
+    refusal: (taken) =>
+      taken.allowed ? undefined : refusal('RATE_LIMITED', `Too many requests: at most ${perMinute} per minute; retry in ${taken.retryAfterS} s`, retryAfter(taken.retryAfterS)),
+  };
+}
+
+function retryAfter(seconds: number): Record<string, string> {
+  return { 'retry-after': String(seconds) };
+}

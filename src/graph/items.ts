@@ -1,0 +1,77 @@
+/**
+ * The list entries an operation could return at most, multiplying by list bounds through
+ * nesting: a list takes its size from its `first` (literal or variable, the schema's default when
+ * absent), the `items` of a page from the page's `pageSize`, and a list with no bound of its own
+ * (a site's points, a point's lanes) counts as `UNBOUNDED_LIST_SIZE` entries. Each entry counts
+ * once, at every level: `searchProducts(first: 100) { availability(first: 1000) { stock } }` is
+ * 100 + 100 × 1000. Read by the item limit (plugins/protection/use-item-limit.ts) and by the
+ * lean path (edge/lean/lean-path.ts), which starts a large answer in its own turn.
+ */
+import {
+  getArgumentValues, getNamedType, getNullableType, isInterfaceType, isListType, isObjectType, Kind,
+  type FieldNode, type GraphQLNamedType, type GraphQLSchema, type SelectionSetNode,
+} from 'graphql';
+import type { RunningOperation } from './running-operation.js';
+
+/** Entries a list with no bound of its own counts as: more than the demo data's 3 points a site. */
+const UNBOUNDED_LIST_SIZE = 5;
+
+interface Counter {
+  schema: GraphQLSchema;
+  running: RunningOperation;
+  /** Entries per spread of a fragment, by name and the page size it sits under: each counted once. */
+  fragments: Map<string, number>;
+}
+
+// Private: counts by running operation: the lean path asks whether an answer is large before
+// the item limit (plugins/protection/use-item-limit.ts) asks whether it is too large; both read
+// the same count.
+const counted = new WeakMap<RunningOperation, number>();
+
+/** The list entries the running operation could return at most (worked out once per running operation). */
+export function countItems(schema: GraphQLSchema, running: RunningOperation): number {
+  let items = counted.get(running);
+  if (items === undefined) {
+    const root = schema.getRootType(running.operation.operation);
+    items = root ? itemsIn({ schema, running, fragments: new Map() }, running.operation.selectionSet, root, undefined) : 0;
+    counted.set(running, items);
+  }
+  return items;
+}
+
+// Private: the entries under one object of type `parent`; `pageSize` is its own, when it is a page.
+function itemsIn(c: Counter, selectionSet: SelectionSetNode, parent: GraphQLNamedType, pageSize: number | undefined): number {
+  let items = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      items += itemsOfField(c, selection, parent, pageSize);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const condition = selection.typeCondition && c.schema.getType(selection.typeCondition.name.value);
+      items += itemsIn(c, selection.selectionSet, condition ?? parent, pageSize);
+    } else {
+      const key = `${selection.name.value}:${pageSize ?? ''}`;
+      if (!c.fragments.has(key)) {
+        const fragment = c.running.fragments[selection.name.value];
+        const condition = fragment && c.schema.getType(fragment.typeCondition.name.value);
+        c.fragments.set(key, fragment && condition ? itemsIn(c, fragment.selectionSet, condition, pageSize) : 0);
+      }
+      items += c.fragments.get(key) ?? 0;
+    }
+  }
+  return items;
+}
+
+function itemsOfField(c: Counter, node: FieldNode, parent: GraphQLNamedType, pageSize: number | undefined): number {
+  if (!node.selectionSet || (!isObjectType(parent) && !isInterfaceType(parent))) return 0; // leaves are no entries
+  const field = parent.getFields()[node.name.value];
+  if (field === undefined) return 0;
+  const args = field.args.length > 0 ? getArgumentValues(field, node, c.running.variables) : {};
+  const inner = itemsIn(c, node.selectionSet, getNamedType(field.type), numberOr(args.pageSize, undefined));
+  if (!isListType(getNullableType(field.type))) return inner;
+  const size = numberOr(args.first, pageSize ?? UNBOUNDED_LIST_SIZE);
+  return size * (1 + inner);
+}
+
+function numberOr<T>(value: unknown, fallback: T): number | T {
+  return typeof value === 'number' ? value : fallback;
+}

@@ -1,0 +1,200 @@
+/**
+ * One door policy: each refusal, sent through every door a request can arrive by, gets the same
+ * `extensions.code`, and the same HTTP status on the two HTTP doors. The doors:
+ *
+ * - yoga: a gateway with the lean path off (`leanPath: false`), so yoga's HTTP layer reads it;
+ * - lean: the same POST to a gateway with the lean path on. The lean path asks the admission
+ *   first; what it refuses or is unsure of it hands to yoga, which asks the admission again.
+ *   Counting the admission's key checks tells which: one, the lean path answered it itself; two,
+ *   yoga did (every gateway here has API keys, so yoga's plugin checks each request it reads);
+ * - ws: graphql-ws's client over `ws`, on the lean gateway's socket.
+ *
+ * Where a row does not apply to a door, the table says why instead of an expectation.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from 'graphql-ws';
+import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { sha256Hex } from '../../../src/base/config/persisted-operations.js';
+import { startPair, type Pair } from '../http/side-by-side.js';
+
+const HTTP_KEY = 'door-test-http-key-0001';
+const WS_KEY = 'door-test-socket-key-0002';
+const KEYS = { GATEWAY_API_KEYS: `${HTTP_KEY},${WS_KEY}` };
+const CITIES = '{ cities { total } }';
+const LISTED = '{ cities { items { name } } }';
+
+const dir = mkdtempSync(join(tmpdir(), 'vending-graph-doors-'));
+const listFile = join(dir, 'list.json');
+writeFileSync(listFile, JSON.stringify({ [sha256Hex(LISTED)]: LISTED }));
+
+/** The gateways' settings, by name: rows that need another than `main` name theirs. */
+const ENVS: Record<string, Record<string, string>> = {
+  main: { ...KEYS, CSRF_PREVENTION: 'true', INTROSPECTION: 'false', MAX_QUERY_BYTES: '1024', MAX_VARIABLES_BYTES: '1024' },
+  rate: { ...KEYS, RATE_LIMIT_PER_MINUTE: '2' },
+  cost: { ...KEYS, MAX_QUERY_COST: '4' },
+  budget: { ...KEYS, MAX_UPSTREAM_CALLS_PER_OPERATION: '1' },
+  list: { ...KEYS, PERSISTED_OPERATIONS_FILE: listFile, MAX_QUERY_BYTES: '1024' },
+};
+
+interface Params {
+  query: string;
+  variables?: Record<string, unknown>;
+  extensions?: Record<string, unknown>;
+}
+
+interface Row {
+  name: string;
+  env?: keyof typeof ENVS;
+  params: Params;
+  code: string;
+  /** The HTTP status on both HTTP doors. */
+  status: number;
+  /** The key sent (default: a valid one); null for none. */
+  key?: string | null;
+  /**
+   * Requests sent first, all answered, to spend the rate limit's budget, over HTTP and over
+   * WebSocket (whose upgrade counts for its address: the key comes later, in `connectionParams`).
+   */
+  spend?: { http: number; ws: number };
+  /** Who answers it on the lean gateway: the lean path itself, or yoga after the lean path handed it over. */
+  lean: 'own' | 'yoga' | { na: string };
+  /** WebSocket: the code in an `error` or `next` message, or a close (the key is checked once, at `connection_init`). */
+  ws?: { close: number } | { na: string };
+  /** An HTTP request other than a JSON POST (CSRF's simple request). */
+  http?: { method: 'GET'; headers?: Record<string, string> };
+  /** The HTTP answer's headers that must be there, the same on both doors. */
+  headers?: string[];
+}
+
+const deep = '{ sites(pageSize: 1) { items { points { site { points { site { code } } } } } } }';
+const aliases = `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: cities(pageSize: 1) { total }`).join(' ')} }`;
+const hashOf = (query: string) => ({ persistedQuery: { version: 1, sha256Hash: sha256Hex(query) } });
+
+const ROWS: Row[] = [
+  { name: 'no API key', key: null, params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'yoga', ws: { close: 4403 }, headers: ['www-authenticate'] },
+  { name: 'a wrong API key', key: 'not-a-key-of-this-gateway', params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'yoga', ws: { close: 4403 }, headers: ['www-authenticate'] },
+  { name: 'over the rate limit', env: 'rate', spend: { http: 2, ws: 2 }, params: { query: CITIES }, code: 'RATE_LIMITED', status: 429, lean: 'yoga', headers: ['retry-after'] },
+  { name: 'a query over MAX_QUERY_BYTES', params: { query: `${'#'.repeat(1100)}\n${CITIES}` }, code: 'QUERY_TOO_LARGE', status: 413, lean: 'yoga' },
+  { name: 'variables over MAX_VARIABLES_BYTES', params: { query: CITIES, variables: { junk: 'x'.repeat(1100) } }, code: 'VARIABLES_TOO_LARGE', status: 413, lean: 'yoga' },
+  { name: 'a syntax error', params: { query: '{ cities { ' }, code: 'GRAPHQL_PARSE_FAILED', status: 400, lean: 'yoga' },
+  { name: 'an unknown field', params: { query: '{ nope }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'yoga' },
+  { name: 'a mutation', params: { query: 'mutation { __typename }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'yoga' },
+  { name: 'too deep', params: { query: deep }, code: 'DEPTH_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
+  { name: 'too many aliases', params: { query: aliases }, code: 'ALIAS_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
+  { name: 'too costly', env: 'cost', params: { query: '{ cities(pageSize: 1) { total page } }' }, code: 'COST_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
+  { name: 'introspection, disabled', params: { query: '{ __schema { types { name } } }' }, code: 'INTROSPECTION_DISABLED', status: 400, lean: 'yoga' },
+  { name: 'a bad argument', params: { query: '{ cities(page: 0) { total } }' }, code: 'BAD_USER_INPUT', status: 200, lean: 'own' },
+  { name: 'over the item limit', params: { query: '{ searchProducts(first: 100) { availability(first: 1000) { stock } } }' }, code: 'ITEM_LIMIT_EXCEEDED', status: 200, lean: 'own' },
+  { name: 'over the upstream budget', env: 'budget', params: { query: '{ sites(pageSize: 100) { items { code points { cargoLanes { stock product { productName } } } } } }' }, code: 'UPSTREAM_BUDGET_EXCEEDED', status: 200, lean: 'own' },
+  ...([
+    ['a document in allow-list mode', { query: CITIES }, 'PERSISTED_QUERY_ONLY', 400],
+    ['a hash not in the list', { query: '', extensions: hashOf(CITIES) }, 'PERSISTED_QUERY_NOT_IN_LIST', 404],
+    ['neither document nor hash in allow-list mode', { query: '' }, 'PERSISTED_QUERY_ID_REQUIRED', 400],
+    // The doors disagreed on these two before they shared the rule (WebSocket ran the listed
+    // document of a hash without `version: 1`, and refused a long document as not persisted).
+    ['a listed hash without version 1', { query: '', extensions: { persistedQuery: { sha256Hash: sha256Hex(LISTED) } } }, 'PERSISTED_QUERY_ID_REQUIRED', 400],
+    ['a document over MAX_QUERY_BYTES in allow-list mode', { query: `${'#'.repeat(1100)}\n${CITIES}` }, 'QUERY_TOO_LARGE', 413],
+  ] as const).map(([name, params, code, status]): Row => ({
+    name, env: 'list', params, code, status, lean: { na: 'the lean path is off in allow-list mode (app/gateway.ts): every request is yoga\'s' },
+  })),
+  {
+    name: 'a GET without a CSRF header', params: { query: CITIES }, http: { method: 'GET' }, code: 'CSRF_HEADER_REQUIRED', status: 403,
+    lean: { na: 'the lean path serves JSON POSTs only, which are preflighted: CSRF never refuses one' },
+    ws: { na: 'a WebSocket has no simple request, and no client is known by a cookie (edge/ws/websocket.ts)' },
+  },
+];
+
+const pairs = new Map<string, Promise<Pair>>();
+const pairFor = (env: string) => {
+  if (!pairs.has(env)) pairs.set(env, startPair(ENVS[env]));
+  return pairs.get(env)!;
+};
+afterAll(async () => {
+  for (const pair of pairs.values()) await (await pair).close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface HttpAnswer {
+  status: number;
+  codes: unknown[];
+  messages: string[];
+  headers: Headers;
+}
+
+// Private: the row's request to `url` (without an empty query: GraphQL over HTTP has none).
+async function sendHttp(url: string, row: Row, key: string | null): Promise<HttpAnswer> {
+  const { query, ...rest } = row.params;
+  const params = { ...(query === '' ? {} : { query }), ...rest };
+  const headers: Record<string, string> = { accept: 'application/graphql-response+json', ...(key !== null && { 'x-api-key': key }) };
+  const response = row.http?.method === 'GET'
+    ? await fetch(`${url}/graphql?${new URLSearchParams({ query })}`, { headers })
+    : await fetch(`${url}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(params) });
+  const body = (await response.json()) as { errors?: Array<{ extensions?: { code?: unknown }; message: string }> };
+  const errors = body.errors ?? [];
+  return { status: response.status, codes: errors.map((error) => error.extensions?.code), messages: errors.map((error) => error.message), headers: response.headers };
+}
+
+type WsOutcome = { codes: unknown[] } | { close: number; reason: string };
+
+// Private: the row's operation over a connection of its own, after `spend` answered ones.
+async function sendWs(wsUrl: string, row: Row, key: string | null): Promise<WsOutcome> {
+  // Not lazy: one connection for every operation of the row, not one per operation.
+  const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, lazy: false, onNonLazyError: () => {}, connectionParams: key === null ? {} : { 'x-api-key': key } });
+  const run = (params: Params) => new Promise<WsOutcome>((resolve) => {
+    const codes: unknown[] = [];
+    client.subscribe(params, {
+      next: (result) => void codes.push(...(result.errors ?? []).map((error) => error.extensions?.code)),
+      error: (error) => {
+        if (Array.isArray(error)) return resolve({ codes: error.map((one: { extensions?: { code?: unknown } }) => one.extensions?.code) });
+        const { code, reason } = error as { code: number; reason: string };
+        resolve({ close: code, reason: String(reason) });
+      },
+      complete: () => resolve({ codes }),
+    });
+  });
+  try {
+    for (let i = 0; i < (row.spend?.ws ?? 0); i += 1) expect(await run({ query: CITIES })).toEqual({ codes: [] });
+    return await run(row.params);
+  } finally {
+    await client.dispose();
+  }
+}
+
+describe('one admission for every door', () => {
+  it.each(ROWS.map((row) => [row.name, row] as const))('refuses %s with the same code at every door', async (_name, row) => {
+    const pair = await pairFor(row.env ?? 'main');
+    const key = row.key === undefined ? HTTP_KEY : row.key;
+    for (let i = 0; i < (row.spend?.http ?? 0); i += 1) {
+      for (const h of [pair.yoga, pair.lean]) expect((await sendHttp(h.url, { ...row, params: { query: CITIES } }, key)).codes).toEqual([]);
+    }
+
+    const yoga = await sendHttp(pair.yoga.url, row, key);
+    expect([yoga.status, yoga.codes]).toEqual([row.status, [row.code]]);
+
+    if (typeof row.lean === 'string') {
+      // The key checks the lean gateway's admission makes for this request: its lean path's, and yoga's if it was handed over.
+      const admission = pair.lean.gateway.admission;
+      const check = admission.key;
+      let checks = 0;
+      admission.key = (headers) => ((checks += 1), check(headers));
+      try {
+        const lean = await sendHttp(pair.lean.url, row, key);
+        expect([lean.status, lean.codes]).toEqual([row.status, [row.code]]);
+        for (const name of row.headers ?? []) expect([name, lean.headers.get(name)]).toEqual([name, yoga.headers.get(name)]);
+      } finally {
+        admission.key = check;
+      }
+      expect(checks).toBe(row.lean === 'own' ? 1 : 2);
+    }
+    for (const name of row.headers ?? []) expect(yoga.headers.get(name)).toBeTruthy();
+
+    if (row.ws !== undefined && 'na' in row.ws) return;
+    const ws = await sendWs(pair.lean.wsUrl, row, row.key === undefined ? WS_KEY : row.key);
+    if (row.ws === undefined) expect(ws).toEqual({ codes: [row.code] });
+    // The key is checked once per connection: refused, it closes with graphql-ws's 4403, saying what HTTP's 401 says.
+    else expect(ws).toEqual({ close: row.ws.close, reason: yoga.messages[0] });
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * The admission's rules on their own (edge/admission/): what each check answers, without a door;
+ * test/e2e/protection/doors.test.ts sends the same refusals through every door.
+ */
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../../../src/base/config/persisted-operations.js';
+import { createAdmission } from '../../../../src/edge/admission/admission.js';
+import { createKeyCheck, type HeaderReader } from '../../../../src/edge/admission/api-key.js';
+import { csrfRefusal } from '../../../../src/edge/admission/csrf.js';
+import { allowListed } from '../../../../src/edge/admission/persisted.js';
+import { refusalError } from '../../../../src/edge/admission/refusal.js';
+
+const headers = (values: Record<string, string>): HeaderReader => ({ get: (name) => values[name] ?? null });
+const KEY = 'a-key-long-enough-0001';
+const LISTED = '{ cities { total } }';
+const list = { file: 'list.json', documents: new Map([[sha256Hex(LISTED), LISTED]]) };
+const req = (address: string) => ({ socket: { remoteAddress: address }, headers: {} }) as unknown as IncomingMessage;
+
+describe('the admission rules', () => {
+  it('knows a client by its key’s fingerprint, and says whether a refused one was missing or wrong', () => {
+    const check = createKeyCheck([KEY]);
+    expect(check(headers({ 'x-api-key': KEY }))).toEqual({ client: expect.stringMatching(/^key:[0-9a-f]{12}$/) });
+    expect(check(headers({ authorization: `Bearer ${KEY}` }))).toEqual(check(headers({ 'x-api-key': KEY })));
+    expect(check(headers({}))).toMatchObject({ code: 'UNAUTHENTICATED', status: 401, message: 'An API key is required', headers: { 'www-authenticate': 'Bearer realm="vending-graph"' } });
+    expect(check(headers({ 'x-api-key': 'wrong' }))).toMatchObject({ message: 'The API key is not valid' });
+    // Another scheme presents no key.
+    expect(check(headers({ authorization: `Basic ${KEY}` }))).toMatchObject({ message: 'An API key is required' });
+    expect(createKeyCheck([])(headers({}))).toEqual({ client: undefined });
+  });
+
+  it('applies one allow-list rule: a document, no hash, an unknown hash, a listed one', () => {
+    expect(allowListed(list, { query: LISTED })).toMatchObject({ code: 'PERSISTED_QUERY_ONLY', status: 400 });
+    expect(allowListed(list, { query: '' })).toMatchObject({ code: 'PERSISTED_QUERY_ID_REQUIRED', status: 400 });
+    expect(allowListed(list, { extensions: { persistedQuery: { sha256Hash: sha256Hex(LISTED) } } })).toMatchObject({ code: 'PERSISTED_QUERY_ID_REQUIRED' });
+    expect(allowListed(list, { extensions: { persistedQuery: { version: 1, sha256Hash: sha256Hex('{ x }') } } })).toMatchObject({ code: 'PERSISTED_QUERY_NOT_IN_LIST', status: 404 });
+    expect(allowListed(list, { extensions: { persistedQuery: { version: 1, sha256Hash: sha256Hex(LISTED).toUpperCase() } } })).toEqual({ query: LISTED });
+  });
+
+  it('asks a CSRF header of simple requests only', () => {
+    expect(csrfRefusal(headers({}))).toMatchObject({ code: 'CSRF_HEADER_REQUIRED', status: 403 });
+    expect(csrfRefusal(headers({ 'content-type': 'text/plain;charset=utf-8' }))).toMatchObject({ code: 'CSRF_HEADER_REQUIRED' });
+    expect(csrfRefusal(headers({ 'content-type': 'application/x-www-form-urlencoded', 'apollo-require-preflight': 'true' }))).toBeUndefined();
+    expect(csrfRefusal(headers({ 'content-type': 'application/json' }))).toBeUndefined();
+  });
+
+  it('checks the query before the variables, and variables given as JSON text as well', () => {
+    const admission = createAdmission({ apiKeys: [], rateLimitPerMinute: 0, csrfPrevention: false, maxQueryBytes: 1024, maxVariablesBytes: 1024 });
+    const long = 'x'.repeat(1025);
+    expect(admission.parameters(long, { v: long })).toMatchObject({ code: 'QUERY_TOO_LARGE', status: 413 });
+    expect(admission.parameters('{ a }', JSON.stringify({ v: long }))).toMatchObject({ code: 'VARIABLES_TOO_LARGE', status: 413 });
+    expect(admission.parameters('{ a }', { v: 'short' })).toBeUndefined();
+    expect(admission.persisted({ query: '{ a }' })).toBeUndefined();
+  });
+
+  it('keeps the lean path’s verdict for yoga, once, and refuses with Retry-After', () => {
+    let now = 0;
+    const { rate } = createAdmission({ apiKeys: [], rateLimitPerMinute: 1, csrfPrevention: false, maxQueryBytes: 1024, maxVariablesBytes: 1024 }, { now: () => now });
+    const first = req('10.0.0.1');
+    expect(rate.admit(undefined, first)).toBe(true);
+    expect(rate.arrive(undefined, first)).toEqual({ allowed: true }); // kept: not taken again
+    const taken = rate.arrive(undefined, first); // read once: this one is taken, and the bucket is empty
+    expect(taken).toEqual({ allowed: false, retryAfterS: 60 });
+    expect(rate.refusal(taken as { allowed: false; retryAfterS: number })).toMatchObject({ code: 'RATE_LIMITED', status: 429, headers: { 'retry-after': '60' } });
+    expect(rate.take(undefined, req('10.0.0.2'))).toEqual({ allowed: true });
+    expect(rate.batch(undefined, req('10.0.0.3'), 2)).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect((rate.batch(undefined, req('10.0.0.3'), 2) as { headers?: object }).headers).toBeUndefined();
+    now += 60_000;
+    expect(rate.take(undefined, first)).toEqual({ allowed: true });
+  });
+
+  it('turns a refusal into the GraphQL error yoga answers with its status and headers', () => {
+    const error = refusalError(createKeyCheck([KEY])(headers({})) as never);
+    expect(error.extensions).toEqual({ code: 'UNAUTHENTICATED', http: { status: 401, headers: { 'www-authenticate': 'Bearer realm="vending-graph"' } } });
+  });
+});
