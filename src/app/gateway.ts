@@ -5,7 +5,7 @@
  *   HTTP → yoga → resolvers → per-request loaders → shared cache → upstream api → client → token
  */
 import { readFileSync } from 'node:fs';
-import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { createLruCache, type LruCacheOptions } from '../cache/lru-cache.js';
 import type { Clock } from '../cache/cache.js';
 import type { Config, UpstreamConfig } from '../base/config/config.js';
@@ -31,7 +31,8 @@ import { createRateLimit, type RateLimit } from '../plugins/protection/use-rate-
 import { useRequestLog } from '../plugins/operations/use-request-log.js';
 import { useTracing } from '../plugins/operations/use-tracing.js';
 import { batchingOptions, corsOptions, protectionPlugins } from '../plugins/protection/use-protection.js';
-import { createResponseCache } from '../plugins/serving/use-response-cache.js';
+import { useResponseCache } from '../plugins/serving/use-response-cache.js';
+import { createResponseCache } from '../response-cache/store.js';
 import { answerScope } from '../response-cache/scope.js';
 import { useHttpCaching } from '../plugins/serving/use-http-caching.js';
 import { useGraphQLPath } from '../plugins/serving/use-graphql-path.js';
@@ -41,6 +42,7 @@ import { useKnownOperationTypes } from '../plugins/protection/use-known-operatio
 import { useParameterLimits } from '../plugins/protection/use-parameter-limits.js';
 import { useSchemaSdl } from '../plugins/explorer/use-schema-sdl.js';
 import { useRequestScope } from '../plugins/serving/use-request-scope.js';
+import { useRequest } from '../plugins/serving/use-request.js';
 import { useIncrementalDelivery } from '../plugins/serving/use-incremental-delivery.js';
 import { useUpstreamBudget } from '../plugins/protection/use-upstream-budget.js';
 import { useCompiledExecution } from '../plugins/serving/use-compiled-execution.js';
@@ -74,6 +76,11 @@ export interface GatewayDependencies {
    * HTTP layer. Default true; tests turn it off to compare both paths.
    */
   leanPath?: boolean;
+  /**
+   * A test hook: the yoga plugins as wired, filtered or reordered (test/e2e/serving/storable.test.ts
+   * removes the request log, to show no answer's storability depends on it). Default: as wired.
+   */
+  plugins?: (plugins: Plugin[], named: { requestLog: Plugin }) => Plugin[];
 }
 
 export interface Gateway {
@@ -99,7 +106,7 @@ export interface Gateway {
 
 const TYPE_DEFS = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
 
-export function createGateway(config: GatewayConfig, { logger, clock, wallClock, demoPageDirectory, leanPath = true }: GatewayDependencies): Gateway {
+export function createGateway(config: GatewayConfig, { logger, clock, wallClock, demoPageDirectory, leanPath = true, plugins = (all) => all }: GatewayDependencies): Gateway {
   const { upstream } = config;
   // Shared components log through `log`: a line written on a request's behalf carries its id.
   const log = withRequestIds(logger);
@@ -183,6 +190,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
   // Set by drain() or close(): readiness falls, nothing else changes.
   let stopping = false;
   const parserCaches = createParserCaches();
+  const requestLog = useRequestLog(metrics);
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
     context: createContextFactory(sources, { ...config, index, siteTime, live, addressOf }),
@@ -195,9 +203,11 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
     // No file uploads in a read-only graph; a multipart body gets useReadableBody's 415.
     multipart: false,
     parserAndValidationCache: parserCaches,
-    plugins: [
+    plugins: plugins([
       useTracing(tracing),
-      useRequestLog(logger, metrics),
+      // The request object, around the whole request (request/request.ts); its log line reads it.
+      useRequest(logger),
+      requestLog,
       useGraphQLPath(),
       useHealth(client, { redisState: scaleOut?.state, stopping: () => stopping }),
       useDemoPage(demoPageDirectory),
@@ -215,14 +225,14 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       useIncrementalDelivery(),
       // Cache-Control, Age and Vary for browsers and CDNs, from what the response cache knows (README: HTTP caching and CDNs).
       useHttpCaching({ clock: clock ?? performance, apiKeys: config.apiKeys.length > 0, cors: config.corsOrigins.length > 0 }),
-      responseCache.plugin,
+      useResponseCache(responseCache),
       // Arguments first: a bad one is named as such, never counted or priced (use-argument-checks.ts).
       useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime }),
       useItemLimit(config.maxItemsPerOperation),
       useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
       // Last: it only swaps the executor, for what every check above let through (use-compiled-execution.ts).
       useCompiledExecution(config.executionCompiled),
-    ],
+    ] as Plugin[], { requestLog }),
   });
 
   // Tracing's spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.

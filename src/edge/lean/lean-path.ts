@@ -21,7 +21,7 @@
  *   at once; the fleet's bucket in Redis answers later, and until then the request is this
  *   path's, which hands it to yoga itself if it is refused or not one to serve here.
  *
- * The record, the log line and the metrics are the request log's (use-request-log.ts).
+ * The request object, the log line and the metrics are the other doors' (request/request.ts, request/log.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
@@ -30,15 +30,16 @@ import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from '../../graph/context.js';
 import type { Logger } from '../../base/logger.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
-import { createRequestRecord, REQUEST_ID_HEADER, requestIdFrom, runInRequest, type RequestRecord } from '../../request/record.js';
-import { logAndCount, noteErrorCodes } from '../../plugins/operations/use-request-log.js';
+import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/record.js';
+import { createRequest as createRequestRecord, type GatewayRequest as RequestRecord } from '../../request/request.js';
+import { logAndCount, noteErrorCodes } from '../../request/log.js';
 import type { HeaderReader } from '../../plugins/protection/use-api-keys.js';
 import { parametersTooLarge, type ParameterLimits } from '../../plugins/protection/use-parameter-limits.js';
 import type { RateLimit } from '../../plugins/protection/use-rate-limit.js';
 import { maskError } from '../../graph/mask-error.js';
 import { countItems } from '../../plugins/protection/use-item-limit.js';
 import { isRunning, runningOperation } from '../../graph/running-operation.js';
-import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../plugins/serving/use-response-cache.js';
+import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './request.js';

@@ -33,9 +33,10 @@ import type { ConnectionInitMessage, ServerOptions, SubscribePayload } from 'gra
 import type { Extra } from 'graphql-ws/use/ws';
 import type { Gateway } from '../../app/gateway.js';
 import type { Logger } from '../../base/logger.js';
-import { createRequestRecord, requestIdFrom, runInRequest, type RequestRecord } from '../../request/record.js';
-import { recordCounts } from '../../plugins/operations/use-request-log.js';
-import { storedAnswerServed } from '../../plugins/serving/use-response-cache.js';
+import { requestIdFrom, runInRequest } from '../../request/record.js';
+import { createRequest as createRequestRecord, type GatewayRequest as RequestRecord } from '../../request/request.js';
+import { recordCounts } from '../../request/log.js';
+import { storedAnswerServed } from '../../response-cache/store.js';
 import type { Connection } from './connection.js';
 import { admittedQuery, coded, createConnectionCheck, type WebSocketConfig } from './guards.js';
 import type { Registered } from './registry.js';

@@ -17,7 +17,7 @@ export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
           if (Symbol.asyncIterator in result) {
             // An answer in parts (@defer, @stream) is one operation: the deadline holds until its
             // last part, which carries the notes. It is never replayed, whole or in parts.
-            if (record !== undefined) record.dataExpiresAt = Number.NEGATIVE_INFINITY;
+            record?.unrepeatable();
             return {
               onNext({ result: part, setResult: setPart }) {
                 if (!('hasNext' in part) || part.hasNext !== false) return;
@@ -30,9 +30,7 @@ export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
           scope?.dispose();
           // An answer made of the time now, or stating its data's age, is true when made, not
           // when replayed: its data is as good as expired for the response cache.
-          if (record !== undefined && (scope?.timeDependent === true || scope?.dataAge !== undefined)) {
-            record.dataExpiresAt = Number.NEGATIVE_INFINITY;
-          }
+          if (scope?.timeDependent === true || scope?.dataAge !== undefined) record?.unrepeatable();
           const extensions = notesOf(scope);
           if (extensions !== undefined) setResult({ ...result, extensions: { ...result.extensions, ...extensions } });
           return undefined;
