@@ -78,9 +78,9 @@ export interface GatewayDependencies {
   leanPath?: boolean;
   /**
    * A test hook: the yoga plugins as wired, filtered or reordered (test/e2e/serving/storable.test.ts
-   * removes the request log, to show no answer's storability depends on it). Default: as wired.
+   * removes the request log or the request scope, to show no answer's storability depends on them). Default: as wired.
    */
-  plugins?: (plugins: Plugin[], named: { requestLog: Plugin }) => Plugin[];
+  plugins?: (plugins: Plugin[], named: { requestLog: Plugin; requestScope: Plugin }) => Plugin[];
 }
 
 export interface Gateway {
@@ -191,6 +191,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
   let stopping = false;
   const parserCaches = createParserCaches();
   const requestLog = useRequestLog(metrics);
+  const requestScope = useRequestScope();
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
     context: createContextFactory(sources, { ...config, index, siteTime, live, addressOf }),
@@ -220,7 +221,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       useParameterLimits(config),
       ...protectionPlugins(config),
       useReadableBody(),
-      useRequestScope(),
+      requestScope,
       // @defer and @stream: answers in parts over multipart/mixed or SSE (README: Incremental delivery).
       useIncrementalDelivery(),
       // Cache-Control, Age and Vary for browsers and CDNs, from what the response cache knows (README: HTTP caching and CDNs).
@@ -232,7 +233,7 @@ export function createGateway(config: GatewayConfig, { logger, clock, wallClock,
       useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
       // Last: it only swaps the executor, for what every check above let through (use-compiled-execution.ts).
       useCompiledExecution(config.executionCompiled),
-    ] as Plugin[], { requestLog }),
+    ] as Plugin[], { requestLog, requestScope }),
   });
 
   // Tracing's spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.

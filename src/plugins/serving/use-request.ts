@@ -41,8 +41,9 @@ export function useRequest(logger: Logger): Plugin {
       return {
         onExecuteDone({ result }) {
           if (!(Symbol.asyncIterator in result)) return undefined;
-          // An answer in parts (@defer, @stream). Its parts reach this hook before they are
-          // masked: the code noted is the one the client gets.
+          // An answer in parts (@defer, @stream) is never replayed, whole or in parts. Its parts
+          // reach this hook before they are masked: the code noted is the one the client gets.
+          request.unrepeatable();
           return {
             onNext({ result: part }) {
               for (const error of part.errors ?? []) request.note({ errors: [maskError(error, '')] });
