@@ -1,6 +1,6 @@
 /**
  * The address a request came from, for the limits counted per client (the rate limit, the live
- * subscriptions' per-client limit: request-record.ts's `clientKey`).
+ * subscriptions' per-client limit: request/record.ts's `clientKey`).
  *
  * By default it is the socket's: a client cannot choose it, and `X-Forwarded-For` is ignored, since
  * anyone can send that header. Behind reverse proxies, every client would then share the nearest

@@ -11,6 +11,7 @@
  */
 import type { Logger } from '../base/logger.js';
 import { codeOf } from '../base/errors.js';
+import type { LookupResult } from '../cache/cache.js';
 
 /** A result, as far as storing it goes: its errors. */
 export interface ResultErrors {
@@ -52,6 +53,8 @@ export interface GatewayRequest {
   readonly errorCodes: Set<string>;
   /** Adds the codes of a (masked) result's errors. */
   note(result: ResultErrors): void;
+  /** A shared-cache lookup made for this request, and when the data it served stops being fresh. */
+  lookedUp(result: LookupResult, expiresAt: number): void;
   /** The answer reads the time now, states its data's age or comes in parts: never to be replayed. */
   unrepeatable(): void;
   /** Whether the answer is one operation, with no error (noted, or in `result`) and nothing stale. */
@@ -88,6 +91,12 @@ export function createRequest(id: string, logger: Logger): GatewayRequest {
     errorCodes: new Set(),
     note(result) {
       for (const error of result.errors ?? []) this.errorCodes.add(codeOf(error));
+    },
+    lookedUp(result, expiresAt) {
+      this.dataExpiresAt = Math.min(this.dataExpiresAt, expiresAt);
+      if (result === 'hit') this.cacheHits += 1;
+      else if (result === 'miss') this.cacheMisses += 1;
+      else this.cacheStale += 1;
     },
     unrepeatable() {
       this.dataExpiresAt = Number.NEGATIVE_INFINITY;
