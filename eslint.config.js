@@ -45,19 +45,6 @@ const zones = [
   },
 ];
 
-// TEMPORARY (issue 24, point 1; the lead removes it after merging): the zones, less the upward
-// imports edge/lean/ and edge/ws/ still make, for those files only (the override below).
-const edge = zones.findIndex((zone) => zone.target.includes('./src/edge'));
-const upward = [
-  ...zones.filter((_, i) => i !== edge),
-  { ...zones[edge], from: './src/main.ts' },
-  { ...zones[edge], from: './src/app', except: ['./gateway.ts'] },
-  { ...zones[edge], from: './src/plugins', except: [
-    './operations/use-request-log.ts', './protection/use-api-keys.ts', './protection/use-parameter-limits.ts',
-    './protection/use-rate-limit.ts', './protection/use-item-limit.ts', './serving/use-response-cache.ts',
-  ] },
-];
-
 // Folders of bench/, highest first, below its entries (bench/README.md).
 const benchLayers = [
   ['bench/run.ts', 'bench/profile.ts', 'bench/soak.ts', 'bench/soak-live.ts', 'bench/report.ts'],
@@ -112,24 +99,11 @@ export default tseslint.config(
     ignores: ['src/base/clock.ts', 'src/mock-upstream/**'],
     rules: { 'no-restricted-syntax': ['error', ...clockReads] },
   },
-  // TEMPORARY: imports that still run up; moved by the admission work (issue 24, point 1).
-  // The lead removes this block and `upward` after merging. Violations when written:
-  // edge/lean/lean-path.ts:34,35,36,37,39,41 and edge/lean/request.ts:10 -> plugins/;
-  // edge/ws/guards.ts:11,12, edge/ws/operations.ts:37,38, edge/ws/upgrade.ts:18 -> plugins/;
-  // edge/ws/operations.ts:34, edge/ws/upgrade.ts:15, edge/ws/websocket.ts:34 -> app/gateway.ts.
-  {
-    files: [
-      'src/edge/lean/lean-path.ts', 'src/edge/lean/request.ts', 'src/edge/ws/guards.ts',
-      'src/edge/ws/operations.ts', 'src/edge/ws/upgrade.ts', 'src/edge/ws/websocket.ts',
-    ],
-    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: upward }] },
-  },
   // TEMPORARY: files that still read the time directly; fixed by the clock work (issue 24, point 6).
   // The lead removes this block after merging.
   {
     files: [
-      'src/data/sources.ts', 'src/edge/ws/operations.ts', 'src/plugins/operations/use-request-log.ts',
-      'src/request/record.ts', 'src/request/scope.ts',
+      'src/data/sources.ts',
     ],
     rules: { 'no-restricted-syntax': 'off' },
   },

@@ -5,7 +5,7 @@
  *   HTTP → yoga → resolvers → per-request loaders → shared cache → upstream api → client → token
  */
 import { readFileSync } from 'node:fs';
-import { createSchema, createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { createLruCache, type LruCacheOptions } from '../cache/lru-cache.js';
 import { systemClock, type Clock } from '../base/clock.js';
 import { codeOf } from '../base/errors.js';
@@ -33,7 +33,8 @@ import { createAdmission, type Admission } from '../edge/admission/admission.js'
 import { useRequestLog } from '../plugins/operations/use-request-log.js';
 import { useTracing } from '../plugins/operations/use-tracing.js';
 import { batchingOptions, corsOptions, protectionPlugins } from '../plugins/protection/use-protection.js';
-import { createResponseCache } from '../plugins/serving/use-response-cache.js';
+import { useResponseCache } from '../plugins/serving/use-response-cache.js';
+import { createResponseCache } from '../response-cache/store.js';
 import { answerScope } from '../response-cache/scope.js';
 import { useHttpCaching } from '../plugins/serving/use-http-caching.js';
 import { useGraphQLPath } from '../plugins/serving/use-graphql-path.js';
@@ -43,6 +44,7 @@ import { useKnownOperationTypes } from '../plugins/protection/use-known-operatio
 import { useParameterLimits } from '../plugins/protection/use-parameter-limits.js';
 import { useSchemaSdl } from '../plugins/explorer/use-schema-sdl.js';
 import { useRequestScope } from '../plugins/serving/use-request-scope.js';
+import { useRequest } from '../plugins/serving/use-request.js';
 import { useIncrementalDelivery } from '../plugins/serving/use-incremental-delivery.js';
 import { useUpstreamBudget } from '../plugins/protection/use-upstream-budget.js';
 import { useCompiledExecution } from '../plugins/serving/use-compiled-execution.js';
@@ -75,6 +77,11 @@ export interface GatewayDependencies {
    * HTTP layer. Default true; tests turn it off to compare both paths.
    */
   leanPath?: boolean;
+  /**
+   * A test hook: the yoga plugins as wired, filtered or reordered (test/e2e/serving/storable.test.ts
+   * removes the request log or the request scope, to show no answer's storability depends on them). Default: as wired.
+   */
+  plugins?: (plugins: Plugin[], named: { requestLog: Plugin; requestScope: Plugin }) => Plugin[];
 }
 
 export interface Gateway {
@@ -97,7 +104,7 @@ export interface Gateway {
 
 const TYPE_DEFS = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
 
-export function createGateway(config: GatewayConfig, { logger, clock = systemClock, demoPageDirectory, leanPath = true }: GatewayDependencies): Gateway {
+export function createGateway(config: GatewayConfig, { logger, clock = systemClock, demoPageDirectory, leanPath = true, plugins = (all) => all }: GatewayDependencies): Gateway {
   // The fleet's buckets keep Redis's time unless a test set the wall (see `clock`).
   const wallClock = clock.wall === systemClock.wall ? undefined : clock.wall;
   const { upstream } = config;
@@ -184,6 +191,8 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // Set by drain() or close(): readiness falls, nothing else changes.
   let stopping = false;
   const parserCaches = createParserCaches();
+  const requestLog = useRequestLog(metrics);
+  const requestScope = useRequestScope();
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
     context: createContextFactory(sources, { ...config, index, siteTime, live, addressOf }),
@@ -196,9 +205,11 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     // No file uploads in a read-only graph; a multipart body gets useReadableBody's 415.
     multipart: false,
     parserAndValidationCache: parserCaches,
-    plugins: [
+    plugins: plugins([
       useTracing(tracing),
-      useRequestLog(logger, metrics),
+      // The request object, around the whole request (request/request.ts); its log line reads it.
+      useRequest(logger),
+      requestLog,
       useGraphQLPath(),
       useHealth(client, { redisState: scaleOut?.state, stopping: () => stopping }),
       useDemoPage(demoPageDirectory),
@@ -211,19 +222,19 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       useParameterLimits(admission),
       ...protectionPlugins(config, admission),
       useReadableBody(),
-      useRequestScope(),
+      requestScope,
       // @defer and @stream: answers in parts over multipart/mixed or SSE (README: Incremental delivery).
       useIncrementalDelivery(),
       // Cache-Control, Age and Vary for browsers and CDNs, from what the response cache knows (README: HTTP caching and CDNs).
       useHttpCaching({ clock, apiKeys: config.apiKeys.length > 0, cors: config.corsOrigins.length > 0 }),
-      responseCache.plugin,
+      useResponseCache(responseCache),
       // Arguments first: a bad one is named as such, never counted or priced (use-argument-checks.ts).
       useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime }),
       useItemLimit(config.maxItemsPerOperation),
       useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
       // Last: it only swaps the executor, for what every check above let through (use-compiled-execution.ts).
       useCompiledExecution(config.executionCompiled),
-    ],
+    ] as Plugin[], { requestLog, requestScope }),
   });
 
   // Tracing's spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.

@@ -1,6 +1,7 @@
 /**
- * The per-request context: the request's scope (deadline, disconnect, stale record) and fresh
- * DataLoaders bound to it over the shared, cache-backed sources.
+ * The per-request context: the request object its door made (request/request.ts: client, what
+ * happened), the execution's scope (deadline, disconnect, stale serves: request/scope.ts), its
+ * upstream budget and fresh DataLoaders bound to them over the shared, cache-backed sources.
  *
  * A subscription lives on past any request's deadline, and each of its events must show data as
  * fresh as a query made then would: `renew()` gives the context a new scope, new loaders and a
@@ -15,9 +16,13 @@ import type { AddressOf } from '../request/client-address.js';
 import type { Sources } from '../data/sources.js';
 import { viewOf, type CatalogView } from '../catalog/view.js';
 import { createRequestScope, type RequestScope } from '../request/scope.js';
+import { currentRequest } from '../request/record.js';
+import type { GatewayRequest } from '../request/request.js';
 import { createUpstreamCharges } from './budget/charges.js';
 
 export interface GatewayContext {
+  /** The request this runs for, as its door made it; undefined only outside every door. */
+  gatewayRequest: GatewayRequest | undefined;
   loaders: Loaders;
   /** The catalog index as this request sees it; `undefined` when it is off (`INDEX_ENABLED=false`). */
   catalog: CatalogView | undefined;
@@ -50,9 +55,11 @@ export interface ContextSettings {
 export function createContextFactory(sources: Sources, settings: ContextSettings) {
   const chargesOf = createUpstreamCharges(settings.maxUpstreamCallsPerOperation);
   return ({ request }: YogaInitialContext): GatewayContext => {
+    // Every door runs the execution in its request's async context (request/record.ts).
+    const gatewayRequest = currentRequest();
     // The first scope's budget is the request's (a batch's operations share it); an event's is its own.
     const start = (budgetOf: object) => {
-      const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs);
+      const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs, gatewayRequest);
       const chargeUpstreamCall = chargesOf(budgetOf);
       // Not `{ ...scope }`: spreading would read its signal, which is made on first use.
       const loads = {
@@ -67,7 +74,8 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
       return { scope, loaders: createLoaders(sources, loads), catalog: settings.index && viewOf(settings.index, loads) };
     };
     return {
-      ...start(request),
+      ...start(gatewayRequest ?? request),
+      gatewayRequest,
       maxPageSize: settings.maxPageSize,
       siteTime: settings.siteTime,
       live: settings.live,

@@ -1,6 +1,7 @@
 /**
  * The observers handed to the upstream client, the token manager and the shared cache: each
- * event moves the metrics and, when it happens on a request's behalf, that request's counts.
+ * event moves the metrics and, when it happens on a request's behalf, that request's counts
+ * (request/request.ts).
  */
 import type { CacheObserver } from '../cache/cache.js';
 import type { TokenObserver, UpstreamObserver } from '../upstream/http/observer.js';
@@ -29,12 +30,7 @@ export function createObservers(metrics: GatewayMetrics): Observers {
     cache: {
       onLookup(kind, result, expiresAt) {
         metrics.cacheLookup(kind, result);
-        const record = currentRequest();
-        if (record === undefined) return;
-        record.dataExpiresAt = Math.min(record.dataExpiresAt, expiresAt);
-        if (result === 'hit') record.cacheHits += 1;
-        else if (result === 'miss') record.cacheMisses += 1;
-        else record.cacheStale += 1;
+        currentRequest()?.lookedUp(result, expiresAt);
       },
     },
   };

@@ -1,15 +1,19 @@
 /**
- * Each GraphQL request's scope (the plugin that ends it: plugins/serving/use-request-scope.ts):
- * one signal that aborts when the request's deadline
- * (`REQUEST_TIMEOUT_MS`) passes or its client disconnects, and the record of stale data served
- * to it. Loads waiting on the signal stop at once, so the response carries what has resolved
+ * Each execution's scope (the plugin that ends it: plugins/serving/use-request-scope.ts): one
+ * signal that aborts when the deadline (`REQUEST_TIMEOUT_MS`) passes or the client disconnects,
+ * and the stale data served to it. A subscription's events each get a new one (graph/context.ts),
+ * so it is the execution's, not the request's (request/request.ts), which it tells itself when the
+ * answer is true only when made: nothing between them has to pass it on. Loads waiting on the signal stop at once, so the response carries what has resolved
  * plus coded errors; upstream calls nobody else waits for are cancelled (cache/in-flight.ts).
  * Stale data served because a refresh failed is listed in `extensions.stale`; answers that used
  * the catalog index say how old its data was in `extensions.dataAge` (whole seconds, the oldest).
  */
+import { systemClock } from '../base/clock.js';
 import { setMaxListeners } from 'node:events';
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import type { LoadScope, StaleServe } from '../cache/cache.js';
+import { coded } from '../base/graph-errors.js';
+import type { GatewayRequest } from './request.js';
 
 export interface RequestScope extends LoadScope {
   signal: AbortSignal;
@@ -28,13 +32,16 @@ export interface RequestScope extends LoadScope {
 }
 
 /**
- * The scope of a request that arrived now. Its signal, the deadline timer and the listener on the
+ * The scope of an execution that starts now, for `request` (told when its answer reads the time or
+ * states its data's age: not to be replayed). Its signal, the deadline timer and the listener on the
  * client's signal are made when a load first waits on them: a request served from cached data
  * never does, and an AbortController, a timer and an event listener per request were a tenth of
  * the executed path's CPU (`node --cpu-prof`). The deadline counts from now either way.
  */
-export function createRequestScope(clientSignal: () => AbortSignal | undefined, timeoutMs: number): RequestScope {
-  const deadline = performance.now() + timeoutMs;
+export function createRequestScope(
+  clientSignal: () => AbortSignal | undefined, timeoutMs: number, request?: Pick<GatewayRequest, 'unrepeatable'>,
+): RequestScope {
+  const deadline = systemClock.monotonic() + timeoutMs;
   let controller: AbortController | undefined;
   let timer: NodeJS.Timeout | undefined;
   let client: AbortSignal | undefined;
@@ -49,7 +56,7 @@ export function createRequestScope(clientSignal: () => AbortSignal | undefined, 
       controller = new AbortController();
       // Every load the request waits for listens on this one signal: many listeners are expected.
       setMaxListeners(0, controller.signal);
-      const left = deadline - performance.now();
+      const left = deadline - systemClock.monotonic();
       if (left <= 0) controller.abort(requestTimeout(timeoutMs));
       else if (!disposed) {
         const aborting = controller;
@@ -68,9 +75,15 @@ export function createRequestScope(clientSignal: () => AbortSignal | undefined, 
       return dataAge;
     },
     onStale: (serve) => void stale.set(serve.key, serve),
-    onDataAge: (ageSeconds) => void (dataAge = Math.max(dataAge ?? 0, ageSeconds)),
-    timeLeftMs: () => deadline - performance.now(),
-    readsTheTime: () => void (timeDependent = true),
+    onDataAge(ageSeconds) {
+      dataAge = Math.max(dataAge ?? 0, ageSeconds);
+      request?.unrepeatable();
+    },
+    timeLeftMs: () => deadline - systemClock.monotonic(),
+    readsTheTime() {
+      timeDependent = true;
+      request?.unrepeatable();
+    },
     get timeDependent() {
       return timeDependent;
     },
@@ -82,8 +95,7 @@ export function createRequestScope(clientSignal: () => AbortSignal | undefined, 
   };
 }
 
+// Private: inside an answer (status 200), not the registry's 408 for a request not received in time.
 function requestTimeout(timeoutMs: number): GraphQLError {
-  return new GraphQLError(`The request did not complete within ${timeoutMs} ms`, {
-    extensions: { code: 'REQUEST_TIMEOUT' },
-  });
+  return coded('REQUEST_TIMEOUT', `The request did not complete within ${timeoutMs} ms`, { status: 200 });
 }

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { systemClock, type Clock } from '../../src/base/clock.js';
 import { loadConfig, type UpstreamConfig } from '../../src/base/config/config.js';
 import { upstreamConfigFor } from '../../src/app/demo.js';
-import { createGateway, type Gateway } from '../../src/app/gateway.js';
+import { createGateway, type Gateway, type GatewayDependencies } from '../../src/app/gateway.js';
 import { createLogger } from '../../src/base/logger.js';
 import { listen } from '../../src/edge/server.js';
 import { attachWebSocket, type WebSocketTransport } from '../../src/edge/ws/websocket.js';
@@ -64,6 +64,8 @@ export interface HarnessOptions {
   leanPath?: boolean;
   /** WebSocket pings' interval, in ms (attachWebSocket's `keepAliveMs`). Default its own. */
   keepAliveMs?: number;
+  /** The gateway's yoga plugins, filtered or reordered (createGateway's test hook). Default: as wired. */
+  plugins?: GatewayDependencies['plugins'];
 }
 
 /** A clock whose monotonic face starts at `start` and moves by `advance`; its wall face is `wall`. */
@@ -89,7 +91,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
       ...config,
       upstream: { ...upstreamConfigFor(mock), ...options.upstream },
     },
-    { logger, clock, demoPageDirectory: options.demoPageDirectory, leanPath: options.leanPath },
+    { logger, clock, demoPageDirectory: options.demoPageDirectory, leanPath: options.leanPath, plugins: options.plugins },
   );
   const server = await listen(gateway.serve, { ...config, port: 0, host: '127.0.0.1' });
   const websocket = attachWebSocket(server.server, gateway, config, { logger, keepAliveMs: options.keepAliveMs });

@@ -23,7 +23,7 @@
  *   at once; the fleet's bucket in Redis answers later, and until then the request is this
  *   path's, which hands it to yoga itself if it is refused or not one to serve here.
  *
- * The record, the log line and the metrics are the request log's (use-request-log.ts).
+ * The request object, the log line and the metrics are the other doors' (request/request.ts, request/log.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
@@ -32,14 +32,15 @@ import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from '../../graph/context.js';
 import type { Logger } from '../../base/logger.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
-import { createRequestRecord, REQUEST_ID_HEADER, requestIdFrom, runInRequest, type RequestRecord } from '../../request/record.js';
-import { logAndCount, noteErrorCodes } from '../../plugins/operations/use-request-log.js';
+import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/record.js';
+import { createRequest, type GatewayRequest } from '../../request/request.js';
+import { logAndCount, noteErrorCodes } from '../../request/log.js';
 import type { Admission } from '../admission/admission.js';
 import { isRefusal } from '../admission/refusal.js';
 import { maskError } from '../../graph/mask-error.js';
 import { countItems } from '../../graph/items.js';
 import { isRunning, runningOperation } from '../../graph/running-operation.js';
-import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../plugins/serving/use-response-cache.js';
+import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './request.js';
@@ -100,7 +101,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const client = keyed.client;
     const accept = headers.accept ?? '';
     const text = body.length <= MAX_KNOWN_BODY_BYTES ? `${accept}\n${body.toString('latin1')}` : undefined;
-    const record = createRequestRecord(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger);
+    const record = createRequest(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger);
     // Counted here, where yoga's plugin would count it (after the API key, before any parse): a
     // request handed to yoga from here on is not counted again there, and a refused one gets the
     // plugin's 429 (edge/admission/rate-limit.ts keeps the verdict). The fleet's bucket (Redis) answers
@@ -115,7 +116,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
 
   // Private: an admitted request: the stored answer to the same bytes seen before, else its parse.
   function serveAdmitted(
-    req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: RequestRecord,
+    req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
     client: string | undefined, mediaType: string, accept: string, text: string | undefined,
   ): boolean {
     return runInRequest(record, () => {
@@ -132,7 +133,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // Private: a request read in full: its parameters, yoga's parse and validation, the stored
   // answer or an execution.
   function serveParsed(
-    req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: RequestRecord,
+    req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
     client: string | undefined, mediaType: string, accept: string, text: string | undefined,
   ): boolean {
     const params = leanParams(req.body!);
@@ -179,7 +180,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     return true;
   }
 
-  function answerStored(record: RequestRecord, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void {
+  function answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void {
     record.graphql = true;
     record.client = client;
     record.operations.push(operation);
@@ -187,7 +188,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   }
 
   async function answer(
-    enveloped: Enveloped, args: ExecutionArgs, request: LeanRequest, record: RequestRecord, res: ServerResponse, mediaType: string,
+    enveloped: Enveloped, args: ExecutionArgs, request: LeanRequest, record: GatewayRequest, res: ServerResponse, mediaType: string,
   ): Promise<void> {
     let result: ExecutionResult;
     try {
@@ -214,7 +215,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
 
   // Private: the answer, with the headers every POST on the GraphQL endpoint gets (its request id;
   // `no-store`, as use-http-caching.ts says of every POST), then its log line and metrics.
-  function send(res: ServerResponse, record: RequestRecord, status: number, body: Uint8Array, headers: Record<string, string>): void {
+  function send(res: ServerResponse, record: GatewayRequest, status: number, body: Uint8Array, headers: Record<string, string>): void {
     if (!res.destroyed) {
       headers['content-length'] = String(body.byteLength);
       headers['cache-control'] = 'no-store';

@@ -28,6 +28,7 @@
  * made for the operation, carrying the upgrade request's headers; its signal aborts when the
  * operation ends or the client leaves.
  */
+import { systemClock } from '../../base/clock.js';
 import type { IncomingMessage } from 'node:http';
 import { getOperationAST, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
 import type { ConnectionInitMessage, ServerOptions, SubscribePayload } from 'graphql-ws';
@@ -35,9 +36,10 @@ import type { Extra } from 'graphql-ws/use/ws';
 import type { Logger } from '../../base/logger.js';
 import { codeOf } from '../../base/errors.js';
 import { coded } from '../../base/graph-errors.js';
-import { createRequestRecord, requestIdFrom, runInRequest, type RequestRecord } from '../../request/record.js';
-import { recordCounts } from '../../plugins/operations/use-request-log.js';
-import { storedAnswerServed } from '../../plugins/serving/use-response-cache.js';
+import { requestIdFrom, runInRequest } from '../../request/record.js';
+import { createRequest, type GatewayRequest } from '../../request/request.js';
+import { recordCounts } from '../../request/log.js';
+import { storedAnswerServed } from '../../response-cache/store.js';
 import type { Connection } from './connection.js';
 import { refusalError } from '../admission/refusal.js';
 import { admittedQuery, createConnectionCheck, type WebSocketConfig, type WebSocketGateway } from './guards.js';
@@ -52,7 +54,7 @@ export interface ConnectionState {
 
 /** An operation of a socket, as its registry holds it. */
 export interface SocketOperation extends Registered {
-  record: RequestRecord;
+  record: GatewayRequest;
   operation: string;
   /** `next` messages sent. */
   events: number;
@@ -187,7 +189,7 @@ const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 
 // Private: an operation that just arrived, with its record (a request's, known by the connection's client).
 function startOperation(id: string, state: ConnectionState, payload: SubscribePayload, logger: Logger): SocketOperation {
-  const record = createRequestRecord(requestIdFrom(undefined), logger);
+  const record = createRequest(requestIdFrom(undefined), logger);
   record.graphql = true;
   record.client = state.client;
   const name = payload.operationName;
@@ -197,7 +199,7 @@ function startOperation(id: string, state: ConnectionState, payload: SubscribePa
 
 // Private: the operation's log line, as the request log writes an HTTP request's (no status: none was sent).
 function logLine({ record, operation, events }: SocketOperation, ended: 'done' | 'refused'): { outcome: 'ok' | 'error'; durationMs: number } {
-  const durationMs = performance.now() - record.startedAt;
+  const durationMs = systemClock.monotonic() - record.startedAt;
   const outcome = ended === 'done' && record.errorCodes.size === 0 ? 'ok' : 'error';
   record.logLine({
     transport: 'websocket', operation, outcome, durationMs: Math.round(durationMs * 10) / 10, events, ...recordCounts(record),

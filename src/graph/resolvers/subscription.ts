@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { eachEventRenewing, type GatewayContext } from '../context.js';
 import type { ProductStockUpdateResolvers, SubscriptionResolvers } from '../../generated/resolvers-types.js';
 import type { LiveEvent } from '../../live/live-stock.js';
-import { clientKey, currentRequest } from '../../request/record.js';
+import { clientKey } from '../../request/record.js';
 import { ARGUMENT_RULES as RULES } from '../arguments/rules.js';
 
 export const Subscription: SubscriptionResolvers = {
@@ -39,5 +39,5 @@ function valueOf<T>(event: LiveEvent<T>): T {
 // Private: who holds the subscription, for its limit, as the rate limit knows its client (the
 // SSE request, or the WebSocket's upgrade request, is the context's `req`).
 function clientOf(context: GatewayContext & { req?: IncomingMessage }): string {
-  return clientKey(currentRequest()?.client, context.req, context.addressOf);
+  return clientKey(context.gatewayRequest?.client, context.req, context.addressOf);
 }

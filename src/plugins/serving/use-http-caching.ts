@@ -21,13 +21,17 @@
  *   (`multipart/mixed`, `text/event-stream`), and refusals before GraphQL runs (401, 413, 415,
  *   429…).
  *
+ * Whether an answer is whole is the request object's to say (request/request.ts), from the result
+ * this plugin saw: nothing else has to have noted its errors.
+ *
  * `ETag` and the `304` answer to `If-None-Match` stay the response cache's (use-response-cache.ts).
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../base/clock.js';
-import { answeredWhole, currentRequest, type RequestRecord } from '../../request/record.js';
+import { currentRequest } from '../../request/record.js';
+import type { GatewayRequest, ResultErrors } from '../../request/request.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
-import { storedAnswerServed } from './use-response-cache.js';
+import { storedAnswerServed } from '../../response-cache/store.js';
 
 export interface HttpCachingOptions {
   /** The shared data cache's clock (the record's expiry times and the response cache's come from it). */
@@ -44,10 +48,15 @@ const PLAIN_JSON = new Set(['application/json', 'application/graphql-response+js
 export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Plugin {
   const vary = ['Accept', ...(apiKeys ? ['Authorization', 'x-api-key'] : []), ...(cors ? ['Origin'] : [])];
   const scope = apiKeys ? 'private' : 'public';
+  // The result each request got (a whole one), for its errors.
+  const results = new WeakMap<Request, ResultErrors>();
   let graphqlEndpoint = '/graphql';
   return {
     onYogaInit({ yoga }) {
       graphqlEndpoint = yoga.graphqlEndpoint;
+    },
+    onResultProcess({ request, result }) {
+      if (!Array.isArray(result) && !(Symbol.asyncIterator in result)) results.set(request, result);
     },
     onResponse({ request, response }) {
       const url = new URL(request.url, 'http://localhost');
@@ -63,7 +72,7 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
   // Private: whole seconds of freshness left (and the age, when stored), or undefined for no-store.
   function cacheableFor(request: Request, url: URL, response: Response): { maxAgeS: number; ageS?: number } | undefined {
     const record = currentRequest();
-    if (request.method !== 'GET' || record === undefined || !complete(record, response)) return undefined;
+    if (request.method !== 'GET' || record === undefined || !complete(record, response, results.get(request))) return undefined;
     if (ambiguousRequest(request, url)) return undefined;
     const now = clock.monotonic();
     const stored = storedAnswerServed(request);
@@ -76,10 +85,10 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
 }
 
 // Private: one operation, answered whole as plain JSON, with no error and nothing stale.
-function complete(record: RequestRecord, response: Response): boolean {
+function complete(record: GatewayRequest, response: Response, result: ResultErrors | undefined): boolean {
   const mediaType = response.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
   const status = response.status === 200 ? PLAIN_JSON.has(mediaType) : response.status === 304;
-  return status && answeredWhole(record);
+  return status && record.whole(result);
 }
 
 // Private: sets a header, replacing any value. @whatwg-node's Headers, built from an object whose

@@ -1,9 +1,9 @@
 /**
  * Ends each execution's request scope (request/scope.ts) and reports stale data in the answer's
- * `extensions.stale`, and the catalog index's age in `extensions.dataAge`.
+ * `extensions.stale`, and the catalog index's age in `extensions.dataAge`. Whether the answer may
+ * be stored is not its business: the scope tells the request object itself (request/request.ts).
  */
 import type { Plugin } from 'graphql-yoga';
-import { currentRequest } from '../../request/record.js';
 import type { RequestScope } from '../../request/scope.js';
 
 /** Ends each execution's scope and reports stale data in the result's `extensions.stale`. */
@@ -13,11 +13,9 @@ export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
       const { scope } = args.contextValue;
       return {
         onExecuteDone({ result, setResult }) {
-          const record = currentRequest();
           if (Symbol.asyncIterator in result) {
             // An answer in parts (@defer, @stream) is one operation: the deadline holds until its
-            // last part, which carries the notes. It is never replayed, whole or in parts.
-            if (record !== undefined) record.dataExpiresAt = Number.NEGATIVE_INFINITY;
+            // last part, which carries the notes.
             return {
               onNext({ result: part, setResult: setPart }) {
                 if (!('hasNext' in part) || part.hasNext !== false) return;
@@ -28,11 +26,6 @@ export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
             };
           }
           scope?.dispose();
-          // An answer made of the time now, or stating its data's age, is true when made, not
-          // when replayed: its data is as good as expired for the response cache.
-          if (record !== undefined && (scope?.timeDependent === true || scope?.dataAge !== undefined)) {
-            record.dataExpiresAt = Number.NEGATIVE_INFINITY;
-          }
           const extensions = notesOf(scope);
           if (extensions !== undefined) setResult({ ...result, extensions: { ...result.extensions, ...extensions } });
           return undefined;

@@ -7,7 +7,8 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/base/logger.js';
-import { createRequestRecord, runInRequest } from '../../../src/request/record.js';
+import { runInRequest } from '../../../src/request/record.js';
+import { createRequest } from '../../../src/request/request.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { startHeldGateway, type HeldGateway } from '../../helpers/held-upstream.js';
 import { until } from '../../helpers/http.js';
@@ -53,7 +54,7 @@ describe('the live polls\' share of the upstream', () => {
     h = await startGateway({ env: { LIVE_POLL_S: '0.1' } });
     const code = h.mock.catalog.sites[0]!.code;
     // A watcher that arrives while a request is served (the timer starts with it).
-    const record = createRequestRecord('the-subscriber', createLogger('silent', new PassThrough()));
+    const record = createRequest('the-subscriber', createLogger('silent', new PassThrough()));
     const reads: unknown[] = [];
     const unwatch = runInRequest(record, () => h!.gateway.live.poller.watchSite(code, (read) => reads.push(read)));
     try {

@@ -1,0 +1,179 @@
+/**
+ * The response cache's store: whole answers, as the bytes sent, kept for identical operations
+ * (the key: key.ts) until the first of their data stops being fresh. Every door uses it: yoga's
+ * path through plugins/serving/use-response-cache.ts, the lean path (edge/lean/lean-path.ts) and
+ * the WebSocket door (edge/ws/operations.ts) directly.
+ *
+ * - Only what the request object calls storable is stored (request/request.ts `storable`): one
+ *   operation, no error, nothing stale, nothing stating its data's age or made of the time now,
+ *   data whose freshness is known. The store asks it; no plugin has to have noted anything.
+ * - Memory: bounded in bytes, each entry counted with its key and a fixed overhead; an answer
+ *   over a tenth of the whole is not stored.
+ * - With `REDIS_URL`, a level the replicas share sits behind this one (cache/redis-answers.ts,
+ *   shared.ts): a miss here asks it, a hit there is kept here for the freshness it has left, and
+ *   every answer stored here is written there too.
+ */
+import { LRUCache } from 'lru-cache';
+import type { DocumentNode, ExecutionArgs } from 'graphql';
+import type { Clock } from '../base/clock.js';
+import { answerEtag } from '../cache/answer-codec.js';
+import type { SharedAnswers } from '../cache/redis-answers.js';
+import { currentRequest } from '../request/record.js';
+import type { GatewayRequest, ResultErrors } from '../request/request.js';
+import { createKeyMaker } from './key.js';
+import { createSharedLookUp } from './shared.js';
+import { createUnstorableDocuments } from './unstorable.js';
+
+export interface ResponseCacheOptions {
+  /** Bytes the stored answers may take together, keys included; 0 turns the cache off. */
+  maxBytes: number;
+  /** The clock of expiry times (its monotonic face, as the data cache's). */
+  clock: Clock;
+  /** Answers the replicas share (with `REDIS_URL`): read on a miss here, written with every answer stored here. Default: none. */
+  shared?: SharedAnswers;
+}
+
+/** An answer as stored: its bytes, media type and ETag, with its times. */
+export interface StoredResponse extends StoredAnswerTimes {
+  body: Uint8Array;
+  contentType: string;
+  etag: string;
+}
+
+/**
+ * When a stored answer was stored and when the first of its data stops being fresh (the data
+ * cache's clock, ms). An answer another replica stored has its times moved onto this clock.
+ */
+export interface StoredAnswerTimes {
+  storedAt: number;
+  expiresAt: number;
+}
+
+/**
+ * Stores an answer just made, if it may be stored; its ETag when it was. `result`, when the door
+ * has it, is asked for errors too (the request object need not have noted them).
+ */
+export type StoreAnswer = (status: number, body: ArrayBuffer | Uint8Array, contentType: string, result?: ResultErrors) => string | undefined;
+
+// Private: per request, the stored answer it was served (storedAnswerServed), or how to store the
+// answer it misses (answerToStore). Keyed by the request object, so that gateways sharing this
+// module never see each other's requests; the lean path's requests are objects of their own.
+const served = new WeakMap<object, StoredResponse>();
+const toStore = new WeakMap<object, StoreAnswer>();
+
+/** The stored answer `request` was served from the response cache, if it was. */
+export function storedAnswerServed(request: object): StoredResponse | undefined {
+  return served.get(request);
+}
+
+/** How to store the answer `request` is about to get, when it missed the response cache. */
+export function answerToStore(request: object): StoreAnswer | undefined {
+  return toStore.get(request);
+}
+
+/** An answer larger than this share of the whole cache is not stored. */
+const MAX_ENTRY_SHARE = 0.1;
+/** Bytes counted for an entry besides its body: key, ETag, content type and the LRU's own. */
+const ENTRY_OVERHEAD_BYTES = 256;
+
+/** The response cache: its lookups, for every door, and what its plugin needs besides. */
+export interface ResponseCache {
+  /** Whether it is on (`RESPONSE_CACHE_MAX_BYTES` > 0). */
+  readonly on: boolean;
+  /**
+   * The key looked up for these execution arguments (no context needed) and `Accept` header;
+   * undefined: never stored. Made once per arguments object: the lean path makes it before it
+   * builds a context, and the plugin finds it made when the same arguments execute.
+   */
+  keyOf(args: ExecutionArgs, accept: string): string | undefined;
+  /** The stored answer under a key `keyOf` made; a hit is recorded on the current request. */
+  stored(key: string): StoredResponse | undefined;
+  /**
+   * After a miss of `stored`: the answer the replicas share under `key`, kept here and recorded
+   * as `stored` records a hit. No promise (`undefined`) when no shared level is in use, or when
+   * these arguments asked already: executed after a shared miss, they do not ask again.
+   */
+  sharedStored(args: ExecutionArgs, key: string): Promise<StoredResponse | undefined> | undefined;
+  /** `request` (a `Request`, or the lean path's) is answered with `hit`: storedAnswerServed finds it. */
+  serve(request: object, hit: StoredResponse): void;
+  /** `request` missed `key`: answerToStore finds how to store its answer, as `gatewayRequest` says it may. */
+  miss(request: object, key: string, document: DocumentNode, gatewayRequest: GatewayRequest): void;
+}
+
+export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOptions): ResponseCache {
+  if (maxBytes === 0) {
+    return { on: false, keyOf: () => undefined, stored: () => undefined, sharedStored: () => undefined, serve() {}, miss() {} };
+  }
+  const maxEntryBytes = Math.floor(maxBytes * MAX_ENTRY_SHARE);
+  const entries = new LRUCache<string, StoredResponse>({
+    maxSize: maxBytes,
+    maxEntrySize: maxEntryBytes,
+    sizeCalculation: entrySize,
+    perf: { now: () => clock.monotonic() },
+    // lru-cache reuses a clock reading for 1 ms by default; an answer must not outlive its data.
+    ttlResolution: 0,
+  });
+  const documents = createUnstorableDocuments();
+  const sharedStored = createSharedLookUp(shared, (key, answer) => {
+    const now = clock.monotonic();
+    const entry = { body: answer.body, contentType: answer.contentType, etag: answer.etag, storedAt: now - answer.ageMs, expiresAt: now + answer.ttlMs };
+    entries.set(key, entry, { ttl: answer.ttlMs });
+    return entry;
+  });
+  return {
+    on: true,
+    keyOf: createKeyMaker(documents.worthKeying),
+    stored(key) {
+      const hit = entries.get(key);
+      const request = currentRequest();
+      if (hit !== undefined && request !== undefined) request.responseCache = 'hit';
+      return hit;
+    },
+    sharedStored,
+    serve: (request, hit) => void served.set(request, hit),
+    miss(request, key, document, gatewayRequest) {
+      gatewayRequest.responseCache = 'miss';
+      toStore.set(request, (status, body, contentType, result) => store(key, document, gatewayRequest, status, body, contentType, result));
+    },
+  };
+
+  // Private: a complete answer made from data whose freshness is known, kept until that data
+  // stops being fresh. Offered all the same when declined: the document learns it (unstorable.ts).
+  function store(
+    key: string, document: DocumentNode, request: GatewayRequest, status: number, body: ArrayBuffer | Uint8Array, contentType: string,
+    result: ResultErrors | undefined,
+  ): string | undefined {
+    const storable = status === 200 ? request.storable(result) : undefined;
+    const storedAt = storable === undefined ? undefined : clock.monotonic();
+    const ttl = storable === undefined || storedAt === undefined ? 0 : Math.floor(storable.until - storedAt);
+    documents.offered(document, ttl > 0);
+    if (storable === undefined || storedAt === undefined || ttl <= 0) return undefined;
+    // A view into a larger buffer (Node's pool for small strings) would keep all of it alive.
+    const bytes = !(body instanceof Uint8Array) ? new Uint8Array(body) : body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
+    const etag = answerEtag(bytes);
+    const entry = { body: bytes, contentType, etag, storedAt, expiresAt: storable.until };
+    entries.set(key, entry, { ttl });
+    // Shared exactly when kept here: an answer over the entry cap is neither.
+    if (shared !== undefined && entrySize(entry, key) <= maxEntryBytes) shared.write(key, { body: bytes, contentType, etag, ageMs: 0, ttlMs: ttl });
+    return etag;
+  }
+}
+
+/**
+ * `If-None-Match` against a stored strong ETag, by RFC 9110 §13.1.2: `*` matches; otherwise a
+ * comma-separated list of entity tags, compared weakly (a `W/` prefix is ignored).
+ */
+export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  for (const candidate of ifNoneMatch.split(',')) {
+    const tag = candidate.trim();
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
+  }
+  return false;
+}
+
+// Private: the bytes an entry is counted for: its body, key, ETag and a fixed overhead.
+function entrySize(entry: StoredResponse, key: string): number {
+  return entry.body.byteLength + key.length + entry.etag.length + ENTRY_OVERHEAD_BYTES;
+}

@@ -1,0 +1,56 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/base/logger.js';
+import { coded } from '../../../src/base/graph-errors.js';
+import { createRequest } from '../../../src/request/request.js';
+import { createRequestScope } from '../../../src/request/scope.js';
+
+const request = () => {
+  const made = createRequest('r-1', createLogger('silent', new PassThrough()));
+  made.operations.push('Product');
+  return made;
+};
+
+describe('the request object says whether its answer may be stored', () => {
+  it('stores one operation made of fresh data until the first of it expires', () => {
+    const r = request();
+    r.lookedUp('miss', 5000);
+    r.lookedUp('hit', 3000);
+    expect(r.storable({})).toEqual({ until: 3000 });
+    expect([r.cacheHits, r.cacheMisses]).toEqual([1, 1]);
+  });
+
+  it('refuses a result with errors that nobody noted before', () => {
+    const r = request();
+    r.lookedUp('miss', 5000);
+    expect(r.storable({ errors: [coded('UPSTREAM_UNAVAILABLE')] })).toBeUndefined();
+    expect(r.errorCodes.size).toBe(0);
+  });
+
+  it('refuses what it noted: errors, stale data, no known freshness, two operations', () => {
+    const noted = request();
+    noted.lookedUp('miss', 5000);
+    noted.note({ errors: [coded('NOT_FOUND')] });
+    expect(noted.storable()).toBeUndefined();
+    const stale = request();
+    stale.lookedUp('stale', 5000);
+    expect(stale.storable()).toBeUndefined();
+    expect(request().storable()).toBeUndefined();
+    const batch = request();
+    batch.lookedUp('miss', 5000);
+    batch.operations.push('Other');
+    expect(batch.storable()).toBeUndefined();
+  });
+
+  it('refuses an answer its scope saw read the time now or state its data\'s age', () => {
+    for (const mark of ['time', 'age'] as const) {
+      const r = request();
+      r.lookedUp('miss', 5000);
+      const scope = createRequestScope(() => undefined, 1000, r);
+      if (mark === 'time') scope.readsTheTime();
+      else scope.onDataAge?.(3);
+      scope.dispose();
+      expect(r.storable()).toBeUndefined();
+    }
+  });
+});
