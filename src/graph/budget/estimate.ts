@@ -25,6 +25,7 @@ import { CITIES_BY_CODE_KEY, type ListFacts } from '../../data/sources.js';
 import { siteKey } from '../../live/watch-loop.js';
 import { DETAILS, LISTS, type DetailKind, type ListKind } from '../../upstream/operations.js';
 import { decodeId } from '../ids.js';
+import { FIELDS_NEEDING_POINTS } from '../resolvers/query.js';
 import { fieldsOf as fieldsIn } from '../selection.js';
 
 /** What the estimate needs to know of the gateway's state. */
@@ -46,8 +47,6 @@ interface Walker {
 
 /** What a root field costs, given its arguments (the schema's defaults where left out). */
 type RootPricing = (w: Walker, field: FieldNode, args: Record<string, unknown>) => void;
-/** Site fields only list-with-points (of the two site lists) answers (as `Query.sites` plans). */
-const SITE_FIELDS_NEEDING_POINTS = ['points', 'city', 'stockSummary'];
 /** The page-size cap assumed until the upstream shows its own (the mock's default; the real one is not documented). */
 const ASSUMED_CAP = 50;
 
@@ -84,7 +83,7 @@ export const ROOT_FIELDS: Record<string, RootPricing> = {
   'Query.sites': (w, field, args) => {
     const items = childFields(w, field, 'items');
     if (args.cityCode != null || args.enabledOnly === true) return siteFields(w, items, 'sitesWithPoints');
-    const kind = items.some((f) => SITE_FIELDS_NEEDING_POINTS.includes(f.name.value)) ? 'sitesWithPoints' : 'sites';
+    const kind = items.some((f) => FIELDS_NEEDING_POINTS.includes(f.name.value)) ? 'sitesWithPoints' : 'sites';
     listPages(w, kind, Number(args.page), Number(args.pageSize));
     siteFields(w, items, kind);
   },
