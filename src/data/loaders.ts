@@ -5,7 +5,7 @@
  * another except through the shared cache, whose keys never carry a token.
  */
 import DataLoader from 'dataloader';
-import type { ListKind } from '../upstream/api.js';
+import type { DetailKind, DetailRecord, ListKind } from '../upstream/operations.js';
 import type { CityRecord, PageResult, ProductRecord, SiteRecord } from '../upstream/records.js';
 import type { KindRecord, SiteCity, Sources, SourceScope } from './sources.js';
 
@@ -18,6 +18,11 @@ export interface Loaders {
    */
   productNow(goodsCode: string): ProductRecord | null | undefined;
   siteByCode: DataLoader<string, SiteRecord | null>;
+  /**
+   * The records of a detail operation by code (null: no such record). `siteByCode` is
+   * `byCode('site')`; products take `productByGoodsCode`, which plans a walk where it is cheaper.
+   */
+  byCode<K extends DetailKind>(kind: K): DataLoader<string, DetailRecord<K> | null>;
   cityByCode: DataLoader<string, CityRecord | null>;
   cityBySiteCode: DataLoader<string, SiteCity | null>;
   /** Starts loading the product list in the background for a page of `sites` sites' lanes. */
@@ -36,12 +41,21 @@ export function createLoaders(sources: Sources, scope: SourceScope): Loaders {
   // Each loader is made when the request first uses it: most requests use one or two of them.
   let pages: DataLoader<PageKey, PageResult<unknown>, string> | undefined;
   let productByGoodsCode: Loaders['productByGoodsCode'] | undefined;
-  let siteByCode: Loaders['siteByCode'] | undefined;
+  const byCode = new Map<DetailKind, DataLoader<string, unknown>>();
   let cityByCode: Loaders['cityByCode'] | undefined;
   let cityBySiteCode: Loaders['cityBySiteCode'] | undefined;
   // Each product is looked up (and counted) once per request, as the DataLoader would.
   const productsNow = new Map<string, ProductRecord | null>();
+  const detailLoader = <K extends DetailKind>(kind: K) => {
+    let loader = byCode.get(kind);
+    if (loader === undefined) {
+      loader = new DataLoader((codes) => settle(codes.map((code) => sources.detail(kind, code, scope))));
+      byCode.set(kind, loader);
+    }
+    return loader as DataLoader<string, DetailRecord<K> | null>;
+  };
   return {
+    byCode: detailLoader,
     productNow(goodsCode) {
       if (productsNow.has(goodsCode)) return productsNow.get(goodsCode);
       const product = sources.productNow(goodsCode);
@@ -52,7 +66,7 @@ export function createLoaders(sources: Sources, scope: SourceScope): Loaders {
       return (productByGoodsCode ??= new DataLoader((codes) => sources.products(codes, scope)));
     },
     get siteByCode() {
-      return (siteByCode ??= new DataLoader((codes) => settle(codes.map((code) => sources.site(code, scope)))));
+      return detailLoader('site');
     },
     get cityByCode() {
       return (cityByCode ??= new DataLoader(async (codes) => {

@@ -13,6 +13,8 @@
  *    the operation and its arguments, never the token. With REDIS_URL a Redis level under it is
  *    shared by the replicas (cache/lru-cache.ts); `peek` still sees this process only.
  *
+ * Keys, TTLs and walk sizes are those of the table of operations (upstream/operations.ts).
+ *
  * Lists prime entities: a list-with-points page stores each site under `site:<code>` (with its
  * points) and its city under `siteCity:<code>`; a product list page stores `product:<goodsCode>`.
  * The site-to-city index is what lets `Site.city` work for sources that carry no city (plain
@@ -24,7 +26,8 @@
  * for the walk rather than asking for its detail.
  */
 import type { Cache, LoadScope } from '../cache/cache.js';
-import type { ListKind, UpstreamApi } from '../upstream/api.js';
+import type { UpstreamApi } from '../upstream/api.js';
+import { DETAILS, LISTS, type DetailKind, type DetailRecord, type Freshness, type ListKind, type ListRecord } from '../upstream/operations.js';
 import type { CityRecord, PageResult, ProductRecord, SiteRecord, UpstreamPage } from '../upstream/records.js';
 import { readAll, readRange, type CapState, type PageFetcher } from './page-range.js';
 
@@ -41,12 +44,13 @@ export interface SourceTtls {
   productsMs: number;
 }
 
-export interface KindRecord {
-  cities: CityRecord;
-  sites: SiteRecord;
-  sitesWithPoints: SiteRecord;
-  products: ProductRecord;
-}
+/** The record of each list. */
+export type KindRecord = { [K in ListKind]: ListRecord<K> };
+
+/** Every city by code, built from a walk of the city list. */
+export const CITIES_BY_CODE_KEY = 'cities:byCode';
+/** The city of a site, primed by list-with-points. */
+export const siteCityKey = (code: string) => `siteCity:${code}`;
 
 /** A caller's scope, plus the charge for each upstream call made on its behalf (its budget). */
 export interface SourceScope extends LoadScope {
@@ -70,6 +74,8 @@ export interface Sources {
   /** Every city by code. */
   cities(scope: SourceScope): Promise<Map<string, CityRecord>>;
   site(code: string, scope: SourceScope): Promise<SiteRecord | null>;
+  /** One record of a detail operation (null: no such record), through the cache. */
+  detail<K extends DetailKind>(kind: K, code: string, scope: SourceScope): Promise<DetailRecord<K> | null>;
   /** A product cached and fresh right now (null: known not to exist), counted as a hit; else undefined. */
   productNow(goodsCode: string): ProductRecord | null | undefined;
   /** Products by goods code, through the product list when that costs fewer calls. */
@@ -104,8 +110,6 @@ export interface ListSnapshot<T> {
   failed: boolean;
 }
 
-/** Page size used when walking a whole list. */
-export const WALK_PAGE_SIZE = 100;
 /**
  * How long a detail waits for a walk in flight that will bring its entity, in ms: a walk is a
  * fill, whose holder renews its lock while it works (redis/fill.ts), so a slow one is alive. At
@@ -119,36 +123,29 @@ const PRODUCT_PROBE_MIN = 3;
 
 export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): Sources {
   // What each list's silent page-size cap and size turned out to be, for the life of the process.
-  const facts: Record<ListKind, CapState & { total: number | undefined }> = {
-    cities: { cap: undefined, total: undefined },
-    sites: { cap: undefined, total: undefined },
-    sitesWithPoints: { cap: undefined, total: undefined },
-    products: { cap: undefined, total: undefined },
-  };
-  const ttlOf: Record<ListKind, number> = {
-    cities: ttl.citiesMs,
-    sites: ttl.sitesMs,
-    sitesWithPoints: ttl.sitesMs,
-    products: ttl.productsMs,
-  };
-  const listCalls: { [K in ListKind]: (p: number, s: number, signal: AbortSignal) => Promise<UpstreamPage<KindRecord[K]>> } = {
-    cities: (p, s, signal) => api.listCities(p, s, { signal }),
-    sites: (p, s, signal) => api.listSites(p, s, { signal }),
-    sitesWithPoints: (p, s, signal) => api.listSitesWithPoints(p, s, { signal }).then(primeSites),
-    products: (p, s, signal) => api.listProducts(p, s, { signal }).then(primeProducts),
-  };
+  const facts = Object.fromEntries(Object.keys(LISTS).map((kind) => [kind, { cap: undefined, total: undefined }])) as
+    Record<ListKind, CapState & { total: number | undefined }>;
+  const ttlOfClass: Record<Freshness, number> = { cities: ttl.citiesMs, sites: ttl.sitesMs, products: ttl.productsMs };
+  const ttlOf = (kind: ListKind | DetailKind) => ttlOfClass[(kind in LISTS ? LISTS[kind as ListKind] : DETAILS[kind as DetailKind]).freshness];
+  const walkSize = (kind: ListKind) => LISTS[kind].walkPageSize;
+  // The list whose walk brings each detail's records (an entity asked for during it waits for it).
+  const walkerOf: Partial<Record<DetailKind, ListKind>> = Object.fromEntries(
+    Object.entries(LISTS).flatMap(([kind, list]) => (list.primes === undefined ? [] : [[list.primes, kind]])),
+  );
 
-  function primeSites(result: UpstreamPage<SiteRecord>) {
-    for (const site of result.items.filter(isRecord)) {
-      cache.set(`site:${site.code}`, site, ttl.sitesMs);
-      const city = cityOfSite(site);
-      if (city !== null) cache.set(`siteCity:${site.code}`, city, ttl.citiesMs);
-    }
-    return result;
-  }
-  function primeProducts(result: UpstreamPage<ProductRecord>) {
-    for (const product of result.items.filter(isRecord)) {
-      cache.set(`product:${product.goodsCode}`, product, ttl.productsMs);
+  const listCall = <K extends ListKind>(kind: K, p: number, s: number, signal: AbortSignal) =>
+    api.list(kind, p, s, { signal }).then((result) => prime(kind, result as UpstreamPage<KindRecord[K]>));
+
+  // A page that carries whole records of a detail stores each under that detail's key.
+  function prime<K extends ListKind>(kind: K, result: UpstreamPage<KindRecord[K]>) {
+    const primes = LISTS[kind].primes;
+    if (primes === undefined) return result;
+    const { key, codeOf } = DETAILS[primes] as { key(code: string): string; codeOf(record: KindRecord[K]): string };
+    for (const record of result.items.filter(isRecord)) {
+      const code = codeOf(record);
+      cache.set(key(code), record, ttlOf(primes));
+      const city = kind === 'sitesWithPoints' ? cityOfSite(record as SiteRecord) : null;
+      if (city !== null) cache.set(siteCityKey(code), city, ttl.citiesMs);
     }
     return result;
   }
@@ -158,7 +155,7 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
   // level), tells the list's size: the product plan needs it.
   function fetcher<K extends ListKind>(kind: K, scope: SourceScope): PageFetcher<KindRecord[K]> {
     return async (p, s) => {
-      const result = await cache.getOrLoad(`${kind}:${p}:${s}`, ttlOf[kind], charged(scope, (signal) => listCalls[kind](p, s, signal)), scope);
+      const result = await cache.getOrLoad(LISTS[kind].key(p, s), ttlOf(kind), charged(scope, (signal) => listCall(kind, p, s, signal)), scope);
       facts[kind].total = result.total;
       return result;
     };
@@ -166,7 +163,7 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
 
   // A page learnt on the way (page 1 at the cap, seen while discovering the cap) is kept.
   const remember = <K extends ListKind>(kind: K) => (p: number, s: number, result: UpstreamPage<KindRecord[K]>) =>
-    cache.set(`${kind}:${p}:${s}`, result, ttlOf[kind]);
+    cache.set(LISTS[kind].key(p, s), result, ttlOf(kind));
 
   // One client page of a list, assembled from cached upstream pages.
   const read = <K extends ListKind>(kind: K, page: number, pageSize: number, scope: SourceScope) =>
@@ -174,30 +171,33 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
 
   // A whole list, as one shared load; its pages belong to that load, not to whoever started it.
   const walk = <K extends ListKind>(kind: K, scope: SourceScope): Promise<(KindRecord[K] | null)[]> =>
-    cache.getOrLoad(`${kind}:walk`, ttlOf[kind], async (signal) => {
+    cache.getOrLoad(LISTS[kind].walkKey, ttlOf(kind), async (signal) => {
       const pages: SourceScope = { signal, chargeUpstreamCall: () => scope.chargeUpstreamCall?.() };
-      return readAll(fetcher(kind, pages), facts[kind], WALK_PAGE_SIZE, remember(kind));
+      return readAll(fetcher(kind, pages), facts[kind], walkSize(kind), remember(kind));
     }, scope);
 
   // An entity asked for while a walk of the list that carries it runs, here or on another replica,
   // waits for the walk (up to WALK_WAIT_MS): its pages prime the entity, and a detail call of its
   // own would be one call more (a cold fleet of replicas made several so, per walk).
-  const afterWalkOf = async (kind: 'products' | 'sitesWithPoints', entityKey: string, scope: SourceScope) => {
-    if (cache.peek(entityKey) !== undefined) return;
+  const afterWalkOf = async (kind: DetailKind, entityKey: string, scope: SourceScope) => {
+    const list = walkerOf[kind];
+    if (list === undefined || cache.peek(entityKey) !== undefined) return;
     const waitMs = Math.min(WALK_WAIT_MS, scope.timeLeftMs === undefined ? WALK_WAIT_MS : scope.timeLeftMs() / 2);
-    if (waitMs > 0) await cache.settled(`${kind}:walk`, waitMs, scope.signal);
+    if (waitMs > 0) await cache.settled(LISTS[list].walkKey, waitMs, scope.signal);
   };
 
-  const product = async (goodsCode: string, scope: SourceScope) => {
-    await afterWalkOf('products', `product:${goodsCode}`, scope);
-    return cache.getOrLoad(`product:${goodsCode}`, ttl.productsMs, charged(scope, (signal) => api.productDetail(goodsCode, { signal })), scope);
-  };
+  async function detail<K extends DetailKind>(kind: K, code: string, scope: SourceScope): Promise<DetailRecord<K> | null> {
+    const key = DETAILS[kind].key(code);
+    await afterWalkOf(kind, key, scope);
+    return cache.getOrLoad(key, ttlOf(kind), charged(scope, (signal) => api.detail(kind, code, { signal })), scope);
+  }
+  const product = (goodsCode: string, scope: SourceScope) => detail('product', goodsCode, scope);
 
   // Whether walking the product list costs fewer calls than `unknown` product details.
   async function walkIsCheaper(unknown: number, scope: SourceScope): Promise<boolean> {
     if (unknown < 2) return false;
     if (facts.products.total === undefined && unknown >= PRODUCT_PROBE_MIN) {
-      await read('products', 1, WALK_PAGE_SIZE, scope).catch(() => undefined);
+      await read('products', 1, walkSize('products'), scope).catch(() => undefined);
     }
     return walkPages() < unknown;
   }
@@ -205,7 +205,8 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
   // Upstream pages a walk of the product list takes (Infinity while its size is unknown).
   function walkPages(): number {
     const { total, cap } = facts.products;
-    return total === undefined ? Number.POSITIVE_INFINITY : Math.ceil(total / Math.min(cap ?? WALK_PAGE_SIZE, WALK_PAGE_SIZE));
+    const size = walkSize('products');
+    return total === undefined ? Number.POSITIVE_INFINITY : Math.ceil(total / Math.min(cap ?? size, size));
   }
 
   return {
@@ -214,17 +215,15 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       return { items: items.filter(isRecord), total };
     },
     cities: (scope) =>
-      cache.getOrLoad('cities:byCode', ttl.citiesMs, async () => {
+      cache.getOrLoad(CITIES_BY_CODE_KEY, ttl.citiesMs, async () => {
         const all = await walk('cities', scope);
         return new Map(all.filter(isRecord).map((city) => [city.code, city]));
       }, scope),
-    async site(code, scope) {
-      await afterWalkOf('sitesWithPoints', `site:${code}`, scope);
-      return cache.getOrLoad(`site:${code}`, ttl.sitesMs, charged(scope, (signal) => api.siteDetail(code, { signal })), scope);
-    },
-    productNow: (goodsCode) => cache.fresh<ProductRecord | null>(`product:${goodsCode}`),
+    site: (code, scope) => detail('site', code, scope),
+    detail,
+    productNow: (goodsCode) => cache.fresh<ProductRecord | null>(DETAILS.product.key(goodsCode)),
     async products(goodsCodes, scope) {
-      const unknown = goodsCodes.filter((code) => cache.peek(`product:${code}`) === undefined).length;
+      const unknown = goodsCodes.filter((code) => cache.peek(DETAILS.product.key(code)) === undefined).length;
       // A failed walk is no failure: the details below are asked for one by one instead. What the
       // walk brought is taken from it, not from the cache: a walk another replica made arrives
       // whole, while the entries it primed may still be on their way to Redis.
@@ -233,16 +232,16 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       return Promise.all(goodsCodes.map((code) => byCode.get(code) ?? product(code, scope).catch((error: unknown) => toError(error))));
     },
     prefetchProducts(sites, scope) {
-      if (cache.peek(`products:walk`) !== undefined) return;
+      if (cache.peek(LISTS.products.walkKey) !== undefined) return;
       // The walk's own first page (same upstream pages, so nothing is asked twice).
-      read('products', 1, WALK_PAGE_SIZE, scope)
+      read('products', 1, walkSize('products'), scope)
         .then(() => {
           if (walkPages() <= sites) return walk('products', scope);
         })
         .catch(() => undefined);
     },
     async citiesOfSites(siteCodes, scope) {
-      const known = siteCodes.map((code) => cache.peek<SiteCity>(`siteCity:${code}`) ?? null);
+      const known = siteCodes.map((code) => cache.peek<SiteCity>(siteCityKey(code)) ?? null);
       if (!known.includes(null)) return known;
       // One walk per sites TTL, however many requests miss. Its sites say their cities even where
       // the entries it primed are not in this process's cache: evicted, or primed by another
@@ -254,12 +253,12 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       let failed = false;
       const { walkedAt, records } = await cache.getOrLoad(`index:${kind}`, ttlMs, async (signal) => {
         const fetchPage: PageFetcher<KindRecord[typeof kind]> = async (p, s) => {
-          const result = await listCalls[kind](p, s, signal);
+          const result = await listCall(kind, p, s, signal);
           facts[kind].total = result.total;
           remember(kind)(p, s, result);
           return result;
         };
-        const items = await readAll(fetchPage, facts[kind], WALK_PAGE_SIZE, remember(kind));
+        const items = await readAll(fetchPage, facts[kind], walkSize(kind), remember(kind));
         return { walkedAt: Date.now(), records: items.filter(isRecord) };
       }, { onStale: () => void (failed = true) });
       return { records, ageMs: Math.max(0, Date.now() - walkedAt), failed };

@@ -7,10 +7,11 @@
 import { systemClock, type Clock } from '../base/clock.js';
 import type { CatalogIndex } from '../catalog/catalog-index.js';
 import type { LiveConfig } from '../base/config/config.js';
-import { WALK_PAGE_SIZE, type Sources } from '../data/sources.js';
+import type { Sources } from '../data/sources.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { LiveBus } from '../redis/live-bus.js';
 import type { UpstreamApi } from '../upstream/api.js';
+import { LISTS } from '../upstream/operations.js';
 import { createFleetPoller } from './fleet-poller.js';
 import { createLiveStock, type LiveStock } from './live-stock.js';
 import { limitApi, pollConcurrency } from './poll-share.js';
@@ -30,8 +31,11 @@ export function createLive(config: LiveConfig, { api, sources, index, metrics, b
   upstreamMaxConcurrency: number;
 }): Live {
   const options = {
-    api: limitApi(api, pollConcurrency(upstreamMaxConcurrency)),
-    intervalMs: config.pollS * 1000, pageSize: WALK_PAGE_SIZE, onRound: (round: PollRound) => metrics.liveRound(round),
+    api: limitApi({
+      siteDetail: (code) => api.detail('site', code),
+      listSitesWithPoints: (page, pageSize) => api.list('sitesWithPoints', page, pageSize),
+    }, pollConcurrency(upstreamMaxConcurrency)),
+    intervalMs: config.pollS * 1000, pageSize: LISTS.sitesWithPoints.walkPageSize, onRound: (round: PollRound) => metrics.liveRound(round),
     knownCap: () => sources.facts('sitesWithPoints').cap,
     knownTotal: () => sources.facts('sitesWithPoints').total ?? sources.facts('sites').total,
   };

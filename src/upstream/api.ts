@@ -1,102 +1,72 @@
 /**
- * The upstream's seven operations, typed and normalised. Knows the paths and the upstream's
- * habits (not-found answers, the two plain site lists); knows nothing of caching or GraphQL.
+ * The upstream's operations (upstream/operations.ts), called and normalised. Knows the
+ * upstream's habits (not-found answers, the two plain site lists); knows nothing of caching or
+ * GraphQL. Any operation of the table is called the same way: by its name.
  */
 import type { Logger } from '../base/logger.js';
 import type { UpstreamClient, UpstreamRequestOptions } from './contracts.js';
 import { UpstreamError } from './errors.js';
-import {
-  isEmptyResult,
-  isRaw,
-  normaliseCity,
-  normalisePage,
-  normaliseProduct,
-  normaliseSite,
-  type DefectReporter,
-} from './normalise.js';
-import type { CityRecord, ProductRecord, SiteRecord, UpstreamPage } from './records.js';
+import { isEmptyResult, isRaw, normalisePage, type DefectReporter } from './normalise.js';
+import { DETAILS, LISTS, type DetailKind, type DetailRecord, type ListKind, type ListRecord } from './operations.js';
+import type { UpstreamPage } from './records.js';
 
-/** The list operations, by the name the rest of the gateway uses for them. */
-export type ListKind = 'cities' | 'sites' | 'sitesWithPoints' | 'products';
+export type { DetailKind, ListKind } from './operations.js';
 
 export interface UpstreamApi {
-  listCities(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<UpstreamPage<CityRecord>>;
-  /** Plain sites (no points, no city): `/api/site/list`, or `/api/sites/list` where the first is missing. */
-  listSites(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<UpstreamPage<SiteRecord>>;
-  listSitesWithPoints(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<UpstreamPage<SiteRecord>>;
-  listProducts(page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<UpstreamPage<ProductRecord>>;
-  /** The site with its points, or `null` when the upstream does not know the code. */
-  siteDetail(siteCode: string, options?: UpstreamRequestOptions): Promise<SiteRecord | null>;
-  /** The product, or `null` when the upstream does not know the goods code. */
-  productDetail(goodsCode: string, options?: UpstreamRequestOptions): Promise<ProductRecord | null>;
+  /** One page of a list; where a list has more than one path, the next is asked where one answers 404. */
+  list<K extends ListKind>(kind: K, page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<UpstreamPage<ListRecord<K>>>;
+  /** The record, or `null` when the upstream does not know the code. */
+  detail<K extends DetailKind>(kind: K, code: string, options?: UpstreamRequestOptions): Promise<DetailRecord<K> | null>;
 }
-
-const PLAIN_SITE_PATHS = ['/api/site/list', '/api/sites/list'] as const;
 
 export function createUpstreamApi(client: UpstreamClient, logger?: Logger): UpstreamApi {
   const report: DefectReporter = (what) => logger?.warn({ defect: what }, 'dropped a broken upstream item');
-  // Which of the two equivalent plain site lists answers; switches when one answers 404.
-  let plainSitePath = 0;
+  // Which of a list's equivalent paths answers; switches when one answers 404.
+  const pathOf: Partial<Record<ListKind, number>> = {};
 
-  async function list<T>(
-    path: string,
-    page: number,
-    pageSize: number,
-    one: (raw: Record<string, unknown>, report: DefectReporter) => T | null,
-    options?: UpstreamRequestOptions,
-  ): Promise<UpstreamPage<T>> {
+  async function page<K extends ListKind>(kind: K, path: string, page: number, pageSize: number, options?: UpstreamRequestOptions) {
     const result = await client.get(path, { page, pageSize }, options);
-    const normalised = normalisePage(result, one, path, (page - 1) * pageSize, report);
+    const read = LISTS[kind].read as (raw: Record<string, unknown>, report: DefectReporter) => ListRecord<K> | null;
+    const normalised = normalisePage(result, read, path, (page - 1) * pageSize, report);
     if (normalised === null) {
       throw new UpstreamError('UPSTREAM_UNAVAILABLE', `The upstream answered ${path} with a malformed list`, { path });
     }
     return normalised;
   }
 
-  async function detail<T>(
-    path: string,
-    query: Record<string, string>,
-    one: (raw: Record<string, unknown>) => T | null,
-    options?: UpstreamRequestOptions,
-  ): Promise<T | null> {
+  async function list<K extends ListKind>(kind: K, p: number, pageSize: number, options?: UpstreamRequestOptions) {
+    const { paths } = LISTS[kind];
+    const first = pathOf[kind] ?? 0;
+    try {
+      return await page(kind, paths[first]!, p, pageSize, options);
+    } catch (error) {
+      if (paths.length < 2 || !(error instanceof UpstreamError && error.status === 404)) throw error;
+      const next = (first + 1) % paths.length;
+      pathOf[kind] = next;
+      logger?.warn({ path: paths[first] }, 'list path answered 404; using the other one');
+      return page(kind, paths[next]!, p, pageSize, options);
+    }
+  }
+
+  async function detail<K extends DetailKind>(kind: K, code: string, options?: UpstreamRequestOptions): Promise<DetailRecord<K> | null> {
+    const { paths: [path], param } = DETAILS[kind];
+    const read = DETAILS[kind].read as (raw: Record<string, unknown>, report: DefectReporter) => DetailRecord<K> | null;
     let result: unknown;
     try {
-      result = await client.get(path, query, options);
+      result = await client.get(path, { [param]: code }, options);
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
     }
     if (isEmptyResult(result)) return null;
-    const record = isRaw(result) ? one(result) : null;
+    const record = isRaw(result) ? read(result, report) : null;
     if (record === null) {
       throw new UpstreamError('UPSTREAM_UNAVAILABLE', `The upstream answered ${path} with a malformed record`, { path });
     }
     return record;
   }
 
-  async function listSites(page: number, pageSize: number, options?: UpstreamRequestOptions) {
-    const first = plainSitePath;
-    try {
-      return await list(PLAIN_SITE_PATHS[first]!, page, pageSize, normaliseSite, options);
-    } catch (error) {
-      if (!(error instanceof UpstreamError && error.status === 404)) throw error;
-      plainSitePath = 1 - first;
-      logger?.warn({ path: PLAIN_SITE_PATHS[first] }, 'plain site list answered 404; using the other one');
-      return list(PLAIN_SITE_PATHS[1 - first]!, page, pageSize, normaliseSite, options);
-    }
-  }
-
-  return {
-    listCities: (page, pageSize, options) => list('/api/city/list', page, pageSize, normaliseCity, options),
-    listSites,
-    listSitesWithPoints: (page, pageSize, options) =>
-      list('/api/site/list-with-points', page, pageSize, normaliseSite, options),
-    listProducts: (page, pageSize, options) =>
-      list('/api/products/list', page, pageSize, normaliseProduct, options),
-    siteDetail: (siteCode, options) =>
-      detail('/api/site/detail', { siteCode }, (raw) => normaliseSite(raw, report), options),
-    productDetail: (goodsCode, options) => detail('/api/product/detail', { goodsCode }, normaliseProduct, options),
-  };
+  return { list, detail };
 }
 
 // Private: the upstream's way of saying "no such record" is not documented; accept an error

@@ -8,15 +8,24 @@
  * Before the gateway has seen a list, its cap is taken to be `ASSUMED_CAP` and a walk counts as
  * one call; the execution-time hard stop (the request scope's charge) covers what that misses.
  *
+ * Keys, walk sizes and costs are those of the table of operations (upstream/operations.ts), and
+ * arguments left out take the schema's defaults. Every root field is priced in `ROOT_FIELDS`; a
+ * test runs every field against the upstream and fails where one that calls it is priced 0
+ * (test/unit/graph/budget/pricing.test.ts).
+ *
  * Fields answered from the catalog index cost the operation nothing: the index is shared work,
  * built at most once per refresh interval whoever asks, and not charged to whoever asks first.
  * Its sites carry their points and city, as list-with-points does.
  */
-import { valueFromASTUntyped, type FieldNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  valueFromASTUntyped, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLSchema, type OperationDefinitionNode,
+} from 'graphql';
 import { MAX_WALK_CALLS } from '../../data/page-range.js';
-import type { ListFacts } from '../../data/sources.js';
-import type { ListKind } from '../../upstream/api.js';
+import { CITIES_BY_CODE_KEY, type ListFacts } from '../../data/sources.js';
+import { siteKey } from '../../live/watch-loop.js';
+import { DETAILS, LISTS, type DetailKind, type ListKind } from '../../upstream/operations.js';
 import { decodeId } from '../ids.js';
+import { FIELDS_NEEDING_POINTS } from '../resolvers/query.js';
 import { fieldsOf as fieldsIn } from '../selection.js';
 
 /** What the estimate needs to know of the gateway's state. */
@@ -32,13 +41,12 @@ interface Walker {
   planner: Planner;
   fragments: Record<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
-  /** Planned upstream calls by key: the same call counts once. */
-  calls: Set<string>;
+  /** Planned upstream calls by key, with their cost: the same call counts once. */
+  calls: Map<string, number>;
 }
 
-const WALK_PAGE_SIZE = 100;
-/** Site fields only list-with-points (of the two site lists) answers (as `Query.sites` plans). */
-const SITE_FIELDS_NEEDING_POINTS = ['points', 'city', 'stockSummary'];
+/** What a root field costs, given its arguments (the schema's defaults where left out). */
+type RootPricing = (w: Walker, field: FieldNode, args: Record<string, unknown>) => void;
 /** The page-size cap assumed until the upstream shows its own (the mock's default; the real one is not documented). */
 const ASSUMED_CAP = 50;
 
@@ -47,65 +55,72 @@ export function estimateUpstreamCalls(
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Record<string, unknown>,
   planner: Planner,
+  schema: GraphQLSchema,
 ): number {
-  const walker: Walker = { planner, fragments, variables, calls: new Set() };
-  for (const field of fieldsOf(walker, operation.selectionSet)) rootField(walker, field);
-  return walker.calls.size;
+  const walker: Walker = { planner, fragments, variables, calls: new Map() };
+  const root = schema.getRootType(operation.operation);
+  for (const field of fieldsOf(walker, operation.selectionSet)) {
+    const coordinate = `${root?.name ?? ''}.${field.name.value}`;
+    // Only introspection (`__typename`, `__schema`) is not in the table: the schema's own fields
+    // all are (a test fails otherwise), and validation refused any other.
+    if (Object.hasOwn(ROOT_FIELDS, coordinate)) ROOT_FIELDS[coordinate]!(walker, field, argumentsOf(walker, field, root?.getFields()[field.name.value]));
+  }
+  let calls = 0;
+  for (const cost of walker.calls.values()) calls += cost;
+  return calls;
 }
 
-function rootField(w: Walker, field: FieldNode): void {
-  const args = argumentsOf(w, field);
-  const page = Number(args.page ?? 1);
-  const pageSize = Number(args.pageSize ?? 10);
-  switch (field.name.value) {
-    case 'cities':
-    case 'products':
-      return listPages(w, field.name.value, page, pageSize);
-    case 'city':
-      walkOnce(w, 'cities', 'cities:byCode');
-      return cityFields(w, fieldsOf(w, field.selectionSet));
-    case 'sites': {
-      const items = childFields(w, field, 'items');
-      if (args.cityCode != null || args.enabledOnly === true) return siteFields(w, items, 'sitesWithPoints');
-      const kind = items.some((f) => SITE_FIELDS_NEEDING_POINTS.includes(f.name.value)) ? 'sitesWithPoints' : 'sites';
-      listPages(w, kind, page, pageSize);
-      return siteFields(w, items, kind);
-    }
-    case 'site':
-      lookup(w, `site:${String(args.code)}`);
-      return siteFields(w, fieldsOf(w, field.selectionSet), 'detail');
-    case 'product':
-      lookup(w, `product:${String(args.goodsCode)}`);
-      return productFields(w, fieldsOf(w, field.selectionSet));
-    case 'sitesNear':
-      return siteFields(w, childFields(w, field, 'site'), 'sitesWithPoints');
-    case 'searchProducts':
-      return productFields(w, fieldsOf(w, field.selectionSet));
-    case 'node':
-      return nodeField(w, field, String(args.id));
-    // A subscription is priced per event: what resolving one event's selection costs, plus the
-    // named sites only it may make the poller read each round (a walk of every site is shared by
-    // all watchers, like the catalog index, and charged to none).
-    case 'siteStock':
-      w.calls.add(`watch:site:${String(args.code)}`);
-      return siteFields(w, fieldsOf(w, field.selectionSet), 'detail');
-    case 'productStock': {
-      const fields = fieldsOf(w, field.selectionSet);
-      const product = fields.filter((f) => f.name.value === 'product');
-      if (product.length > 0) lookup(w, `product:${String(args.goodsCode)}`);
-      productFields(w, product.flatMap((f) => fieldsOf(w, f.selectionSet)));
-      return productFields(w, fields);
-    }
-    case 'stockAlerts': {
-      const named = Array.isArray(args.siteCodes) && args.cityCode == null ? args.siteCodes.map(String) : undefined;
-      for (const code of named ?? []) w.calls.add(`watch:site:${code}`);
-      const source = named === undefined ? 'sitesWithPoints' : 'detail';
-      siteFields(w, childFields(w, field, 'site'), source);
-      pointFields(w, childFields(w, field, 'point'), source);
-      return laneFields(w, childFields(w, field, 'lane').map((f) => f.name.value), source);
-    }
-  }
-}
+const list = (kind: ListKind): RootPricing => (w, _, args) => listPages(w, kind, Number(args.page), Number(args.pageSize));
+
+/** Every root field of the schema, and what it costs. */
+export const ROOT_FIELDS: Record<string, RootPricing> = {
+  'Query.cities': list('cities'),
+  'Query.products': list('products'),
+  'Query.city': (w, field) => {
+    walkOnce(w, 'cities', CITIES_BY_CODE_KEY);
+    cityFields(w, fieldsOf(w, field.selectionSet));
+  },
+  'Query.sites': (w, field, args) => {
+    const items = childFields(w, field, 'items');
+    if (args.cityCode != null || args.enabledOnly === true) return siteFields(w, items, 'sitesWithPoints');
+    const kind = items.some((f) => FIELDS_NEEDING_POINTS.includes(f.name.value)) ? 'sitesWithPoints' : 'sites';
+    listPages(w, kind, Number(args.page), Number(args.pageSize));
+    siteFields(w, items, kind);
+  },
+  'Query.site': (w, field, args) => {
+    detail(w, 'site', String(args.code));
+    siteFields(w, fieldsOf(w, field.selectionSet), 'detail');
+  },
+  'Query.product': (w, field, args) => {
+    detail(w, 'product', String(args.goodsCode));
+    productFields(w, fieldsOf(w, field.selectionSet));
+  },
+  'Query.sitesNear': (w, field) => siteFields(w, childFields(w, field, 'site'), 'sitesWithPoints'),
+  'Query.searchProducts': (w, field) => productFields(w, fieldsOf(w, field.selectionSet)),
+  'Query.node': (w, field, args) => nodeField(w, field, String(args.id)),
+  // A subscription is priced per event: what resolving one event's selection costs, plus the
+  // named sites only it may make the poller read each round (a walk of every site is shared by
+  // all watchers, like the catalog index, and charged to none).
+  'Subscription.siteStock': (w, field, args) => {
+    watch(w, String(args.code));
+    siteFields(w, fieldsOf(w, field.selectionSet), 'detail');
+  },
+  'Subscription.productStock': (w, field, args) => {
+    const fields = fieldsOf(w, field.selectionSet);
+    const product = fields.filter((f) => f.name.value === 'product');
+    if (product.length > 0) detail(w, 'product', String(args.goodsCode));
+    productFields(w, product.flatMap((f) => fieldsOf(w, f.selectionSet)));
+    productFields(w, fields);
+  },
+  'Subscription.stockAlerts': (w, field, args) => {
+    const named = Array.isArray(args.siteCodes) && args.cityCode == null ? args.siteCodes.map(String) : undefined;
+    for (const code of named ?? []) watch(w, code);
+    const source = named === undefined ? 'sitesWithPoints' : 'detail';
+    siteFields(w, childFields(w, field, 'site'), source);
+    pointFields(w, childFields(w, field, 'point'), source);
+    laneFields(w, childFields(w, field, 'lane').map((f) => f.name.value), source);
+  },
+};
 
 function nodeField(w: Walker, field: FieldNode, id: string): void {
   const decoded = decodeId(id);
@@ -113,11 +128,11 @@ function nodeField(w: Walker, field: FieldNode, id: string): void {
   const [key] = decoded.keys;
   const selected = fieldsOf(w, field.selectionSet);
   if (decoded.type === 'Product') {
-    lookup(w, `product:${key}`);
+    detail(w, 'product', String(key));
     return productFields(w, selected);
   }
-  if (decoded.type === 'City') return walkOnce(w, 'cities', 'cities:byCode');
-  lookup(w, `site:${key}`);
+  if (decoded.type === 'City') return walkOnce(w, 'cities', CITIES_BY_CODE_KEY);
+  detail(w, 'site', String(key));
   if (decoded.type === 'Site') siteFields(w, selected, 'detail');
   else pointFields(w, selected, 'detail');
 }
@@ -140,7 +155,7 @@ function siteFields(w: Walker, fields: FieldNode[], source: SiteSource): void {
   for (const field of fields) {
     if (field.name.value === 'city') {
       if (source !== 'sitesWithPoints') walkOnce(w, 'sitesWithPoints');
-      if (fieldsOf(w, field.selectionSet).some((f) => f.name.value === 'cityId')) walkOnce(w, 'cities', 'cities:byCode');
+      if (fieldsOf(w, field.selectionSet).some((f) => f.name.value === 'cityId')) walkOnce(w, 'cities', CITIES_BY_CODE_KEY);
       cityFields(w, fieldsOf(w, field.selectionSet));
     }
     if (field.name.value === 'points') pointFields(w, fieldsOf(w, field.selectionSet), source);
@@ -163,31 +178,47 @@ function laneFields(w: Walker, lanes: string[], source: SiteSource): void {
 
 // Private: the upstream pages behind one client page.
 function listPages(w: Walker, kind: ListKind, page: number, pageSize: number): void {
+  const { key, cost } = LISTS[kind];
   const cap = w.planner.facts(kind).cap ?? ASSUMED_CAP;
-  if (pageSize <= cap) return lookup(w, `${kind}:${page}:${pageSize}`);
+  if (pageSize <= cap) return lookup(w, key(page, pageSize), cost);
   const offset = (page - 1) * pageSize;
   for (let p = Math.floor(offset / cap) + 1; p <= Math.floor((offset + pageSize - 1) / cap) + 1; p += 1) {
-    lookup(w, `${kind}:${p}:${cap}`);
+    lookup(w, key(p, cap), cost);
   }
 }
 
 // Private: every page of a list not cached, unless the walk (or what is built from it) is.
 function walkOnce(w: Walker, kind: ListKind, builtKey?: string): void {
-  if (w.planner.isCached(`${kind}:walk`) || (builtKey !== undefined && w.planner.isCached(builtKey))) return;
+  const { walkKey, walkPageSize, key, cost } = LISTS[kind];
+  if (w.planner.isCached(walkKey) || (builtKey !== undefined && w.planner.isCached(builtKey))) return;
   const { cap, total } = w.planner.facts(kind);
-  const size = Math.min(cap ?? WALK_PAGE_SIZE, WALK_PAGE_SIZE);
+  const size = Math.min(cap ?? walkPageSize, walkPageSize);
   // As many pages as a walk would ask for (it stops at MAX_WALK_CALLS whatever `total` says: an
   // upstream answering a total of a billion must not make every estimate count ten million).
   const pages = total === undefined ? 1 : Math.min(MAX_WALK_CALLS, Math.max(1, Math.ceil(total / size)));
-  for (let p = 1; p <= pages; p += 1) lookup(w, `${kind}:${p}:${size}`);
+  for (let p = 1; p <= pages; p += 1) lookup(w, key(p, size), cost);
 }
 
-function lookup(w: Walker, key: string): void {
-  if (!w.planner.isCached(key)) w.calls.add(key);
+function detail(w: Walker, kind: DetailKind, code: string): void {
+  lookup(w, DETAILS[kind].key(code), DETAILS[kind].cost);
 }
 
-function argumentsOf(w: Walker, field: FieldNode): Record<string, unknown> {
-  return Object.fromEntries((field.arguments ?? []).map((arg) => [arg.name.value, valueFromASTUntyped(arg.value, w.variables)]));
+// Private: a site the poller reads each round for this subscriber alone: one detail a round.
+function watch(w: Walker, code: string): void {
+  w.calls.set(`watch:${siteKey(code)}`, DETAILS.site.cost);
+}
+
+function lookup(w: Walker, key: string, cost: number): void {
+  if (!w.planner.isCached(key)) w.calls.set(key, cost);
+}
+
+// Private: the field's arguments as given, and the schema's defaults of those left out.
+function argumentsOf(w: Walker, field: FieldNode, definition: GraphQLField<unknown, unknown> | undefined): Record<string, unknown> {
+  const given: Record<string, unknown> = Object.fromEntries(
+    (field.arguments ?? []).map((arg) => [arg.name.value, valueFromASTUntyped(arg.value, w.variables)]),
+  );
+  for (const arg of definition?.args ?? []) given[arg.name] ??= arg.defaultValue;
+  return given;
 }
 
 function childFields(w: Walker, field: FieldNode, child: string): FieldNode[] {

@@ -12,8 +12,8 @@ import { selectedFieldsOf, selectsPath } from '../selection.js';
 const PREFETCH_MIN_SITES = 5;
 const LANE_PRODUCTS = ['items', 'points', 'cargoLanes', 'product'];
 
-/** Site fields that only list-with-points (or a per-site lookup) can answer. */
-const FIELDS_NEEDING_POINTS = ['points', 'city', 'stockSummary'];
+/** Site fields that only list-with-points (or a per-site lookup) can answer (the budget's estimate plans by them too). */
+export const FIELDS_NEEDING_POINTS = ['points', 'city', 'stockSummary'];
 
 export const Query: QueryResolvers = {
   node: (_, args, { loaders }) => resolveNode(RULES['Query.node'](args), loaders),

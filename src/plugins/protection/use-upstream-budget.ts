@@ -25,7 +25,7 @@ export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ sc
   return beforeEveryOperation<{ scope?: RequestScope; request?: Request }>((args, refuse) => {
     const running = runningOperation(args);
     if (!isRunning(running)) return;
-    const estimate = estimateUpstreamCalls(running.operation, running.fragments, running.variables, planner);
+    const estimate = estimateUpstreamCalls(running.operation, running.fragments, running.variables, planner, args.schema);
     const request = args.contextValue.request ?? args.contextValue;
     const before = admitted.get(request) ?? 0;
     if (before + estimate <= budget) {

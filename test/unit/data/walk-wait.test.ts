@@ -17,11 +17,11 @@ function hangingWalkApi() {
   const calls = { details: 0, pages: 0 };
   const hang = (signal?: AbortSignal) => new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
   const api = {
-    listSitesWithPoints: (_page: number, _size: number, options?: { signal?: AbortSignal }) => {
+    list: (_kind: string, _page: number, _size: number, options?: { signal?: AbortSignal }) => {
       calls.pages += 1;
       return hang(options?.signal);
     },
-    siteDetail: async (code: string) => {
+    detail: async (_kind: string, code: string) => {
       calls.details += 1;
       return site(code);
     },

@@ -1,0 +1,94 @@
+/**
+ * The one table of the upstream's GET operations: for each, its paths and parameters, how one
+ * record of its answer is read, the cache key of one call, which TTL keeps its answers (its
+ * freshness class), the page size of a walk (lists) and what one call costs the budget.
+ * upstream/api.ts calls them, data/sources.ts caches them, graph/budget/estimate.ts prices them;
+ * none of them spells a path, a key or a walk size of its own.
+ *
+ * It sits in upstream/, not data/, because api.ts needs it and nothing in upstream/ imports from
+ * a layer above; data/ and graph/ read it from here. It knows nothing of GraphQL.
+ *
+ * Seven paths, six operations: the two plain site lists are one operation, the second path the
+ * stand-in for the first where that one answers 404.
+ */
+import { normaliseCity, normaliseProduct, normaliseSite, type DefectReporter } from './normalise.js';
+import type { CityRecord, ProductRecord, SiteRecord } from './records.js';
+
+/** Which TTL keeps an operation's answers: `SourceTtls` in data/sources.ts (`CACHE_TTL_<CLASS>_S`). */
+export type Freshness = 'cities' | 'sites' | 'products';
+
+interface Operation<T> {
+  /** The path; with more than one, equivalent paths, the next asked where one answers 404. */
+  paths: readonly [string, ...string[]];
+  freshness: Freshness;
+  /** Upstream calls one call costs the budget. */
+  cost: number;
+  /** One record of the answer; null when it is too broken to use (no code). */
+  read(raw: Record<string, unknown>, report: DefectReporter): T | null;
+}
+
+/** A list: `page` and `pageSize` (from 1), answered `{ items, total }`. */
+export interface ListOperation<T> extends Operation<T> {
+  /** Page size used when walking the whole list. */
+  walkPageSize: number;
+  /** The cache key of one upstream page. */
+  key(page: number, pageSize: number): string;
+  /** The cache key of a walk of the whole list (one shared load). */
+  walkKey: string;
+  /** The detail whose records its pages carry whole: each is cached under that detail's key too. */
+  primes?: DetailKind;
+}
+
+/** One record by its code, the one query parameter; "no such record" is answered `null`. */
+export interface DetailOperation<T> extends Operation<T> {
+  /** The query parameter carrying the code. */
+  param: string;
+  /** The cache key of one record (also where a list primes it). */
+  key(code: string): string;
+  /** The code of a record it answers. */
+  codeOf(record: T): string;
+}
+
+/** Page size of a walk: the most records one upstream page is asked for. */
+const WALK_PAGE_SIZE = 100;
+
+function list<T>(
+  name: string, paths: ListOperation<T>['paths'], freshness: Freshness, read: Operation<T>['read'], primes?: DetailKind,
+): ListOperation<T> {
+  return {
+    paths, freshness, read, cost: 1, walkPageSize: WALK_PAGE_SIZE, ...(primes ? { primes } : {}),
+    key: (page, pageSize) => `${name}:${page}:${pageSize}`,
+    walkKey: `${name}:walk`,
+  };
+}
+
+function detail<T>(
+  name: string, path: string, param: string, freshness: Freshness, read: Operation<T>['read'], codeOf: (record: T) => string,
+): DetailOperation<T> {
+  return { paths: [path], param, freshness, read, codeOf, cost: 1, key: (code) => `${name}:${code}` };
+}
+
+/** The list operations, by the name the rest of the gateway uses for them. */
+export const LISTS = {
+  cities: list<CityRecord>('cities', ['/api/city/list'], 'cities', normaliseCity),
+  /** Plain sites (no points, no city). */
+  sites: list<SiteRecord>('sites', ['/api/site/list', '/api/sites/list'], 'sites', normaliseSite),
+  /** Sites with their points and city. */
+  sitesWithPoints: list<SiteRecord>('sitesWithPoints', ['/api/site/list-with-points'], 'sites', normaliseSite, 'site'),
+  products: list<ProductRecord>('products', ['/api/products/list'], 'products', normaliseProduct, 'product'),
+};
+
+/** The detail operations, by name. */
+export const DETAILS = {
+  /** The site with its points (no city). */
+  site: detail<SiteRecord>('site', '/api/site/detail', 'siteCode', 'sites', normaliseSite, (site) => site.code),
+  product: detail<ProductRecord>('product', '/api/product/detail', 'goodsCode', 'products', normaliseProduct, (product) => product.goodsCode),
+};
+
+export type ListKind = keyof typeof LISTS;
+export type DetailKind = keyof typeof DETAILS;
+
+/** The record each operation answers. */
+export type RecordOf<O> = O extends Operation<infer T> ? T : never;
+export type ListRecord<K extends ListKind> = RecordOf<(typeof LISTS)[K]>;
+export type DetailRecord<K extends DetailKind> = RecordOf<(typeof DETAILS)[K]>;
