@@ -99,14 +99,7 @@ export default tseslint.config(
     ignores: ['src/base/clock.ts', 'src/mock-upstream/**'],
     rules: { 'no-restricted-syntax': ['error', ...clockReads] },
   },
-  // TEMPORARY: files that still read the time directly; fixed by the clock work (issue 24, point 6).
-  // The lead removes this block after merging.
-  {
-    files: [
-      'src/data/sources.ts',
-    ],
-    rules: { 'no-restricted-syntax': 'off' },
-  },
+
   {
     files: ['src/upstream/**', 'src/cache/**', 'src/mock-upstream/**'],
     rules: {

@@ -25,6 +25,7 @@
  * site or product asked for while its list is being walked (here or on another replica) waits
  * for the walk rather than asking for its detail.
  */
+import { systemClock } from '../base/clock.js';
 import type { Cache, LoadScope } from '../cache/cache.js';
 import type { UpstreamApi } from '../upstream/api.js';
 import { DETAILS, LISTS, type DetailKind, type DetailRecord, type Freshness, type ListKind, type ListRecord } from '../upstream/operations.js';
@@ -259,9 +260,9 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
           return result;
         };
         const items = await readAll(fetchPage, facts[kind], walkSize(kind), remember(kind));
-        return { walkedAt: Date.now(), records: items.filter(isRecord) };
+        return { walkedAt: systemClock.wall(), records: items.filter(isRecord) };
       }, { onStale: () => void (failed = true) });
-      return { records, ageMs: Math.max(0, Date.now() - walkedAt), failed };
+      return { records, ageMs: Math.max(0, systemClock.wall() - walkedAt), failed };
     },
     facts: (kind) => ({ cap: facts[kind].cap, total: facts[kind].total }),
     isCached: (key) => cache.peek(key) !== undefined,

@@ -3,9 +3,10 @@
  * refuses before it runs, by estimate.ts): each upstream call a request starts is counted, and
  * those beyond the budget are refused.
  */
-import { GraphQLError } from 'graphql';
+import type { ErrorCode } from '../../base/errors.js';
+import { coded } from '../../base/graph-errors.js';
 
-export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED';
+export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED' satisfies ErrorCode;
 
 /**
  * The hard stop: counts the upstream calls a request starts; refuses those beyond `budget`.
@@ -29,9 +30,7 @@ function createUpstreamCharge(budget: number): () => void {
   return () => {
     calls += 1;
     if (calls > budget) {
-      throw new GraphQLError(`This request needed more than ${budget} upstream calls and was stopped`, {
-        extensions: { code: UPSTREAM_BUDGET_EXCEEDED },
-      });
+      throw coded(UPSTREAM_BUDGET_EXCEEDED, `This request needed more than ${budget} upstream calls and was stopped`);
     }
   };
 }

@@ -11,8 +11,8 @@
  * It runs after the argument checks and the item limit (gateway.ts): a bad argument is named as
  * such, not priced.
  */
-import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { coded } from '../../base/graph-errors.js';
 import type { RequestScope } from '../../request/scope.js';
 import { beforeEveryOperation, isRunning, runningOperation } from '../../graph/running-operation.js';
 import { UPSTREAM_BUDGET_EXCEEDED } from '../../graph/budget/charges.js';
@@ -36,9 +36,10 @@ export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ sc
     const batch = before > 0 ? `, with the ${before} its batch's other operations could cost,` : ',';
     refuse({
       errors: [
-        new GraphQLError(
+        coded(
+          UPSTREAM_BUDGET_EXCEEDED,
           `This operation could cost about ${estimate} upstream calls${batch} more than one request may; ask for fewer or smaller pages, or split it`,
-          { extensions: { code: UPSTREAM_BUDGET_EXCEEDED, estimate } },
+          { extensions: { estimate } },
         ),
       ],
     });
