@@ -4,7 +4,8 @@
  * edge/lean/lean-path.ts, the WebSocket door edge/ws/operations.ts), so a guard is written once
  * and no two doors can disagree on it. The order is the same at every door:
  *
- *   path and method → API key → rate limit → CSRF → parameter limits → persisted operations
+ *   path (route.ts) → API key → rate limit → CSRF → media type (route.ts) → parameter limits →
+ *   persisted operations
  *
  * then yoga's parse and validate (the query limits) and execution (argument checks, item limit,
  * upstream budget), which every door runs through yoga's enveloped functions.

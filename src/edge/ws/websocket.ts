@@ -27,6 +27,7 @@
  * authenticates no client by cookie, so a page on another origin gains nothing a script
  * anywhere else could not do (it must still present an API key).
  */
+import { upgradePathRefusal } from '../admission/route.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { handleProtocols, makeServer } from 'graphql-ws';
@@ -78,7 +79,8 @@ export function attachWebSocket(server: Server, gateway: WebSocketGateway, confi
 
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (closing !== undefined) return refuse(socket, 503, 'SHUTTING_DOWN', 'The gateway is shutting down');
-    if (pathOf(request.url) !== endpoint) return refuse(socket, 404, 'NOT_FOUND', `GraphQL over WebSocket is served at ${endpoint} only`);
+    const misrouted = upgradePathRefusal(pathOf(request.url), endpoint);
+    if (misrouted !== undefined) return refuse(socket, misrouted.status, misrouted.code, misrouted.message);
     const proceed = (admitted: boolean) => {
       if (!admitted) return;
       // The verdict may have come from Redis while the gateway began to stop.

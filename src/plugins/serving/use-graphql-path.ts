@@ -1,11 +1,11 @@
 /**
- * GraphQL on exactly one path. yoga treats a request as GraphQL when its URL merely *ends* with
- * the endpoint (`/x/graphql`, `/graphql/`, `/anything?next=/graphql`), and such requests would
- * run past everything that looks at the path: the request log, the metrics, the response
- * cache's rules. Here they get 404, as any other unknown path does.
+ * GraphQL on exactly one path, on yoga's path: the admission's rule (edge/admission/route.ts).
+ * yoga treats a request as GraphQL when its URL merely *ends* with the endpoint; here such a
+ * request gets 404, before anything that looks at the path (request log, metrics, response cache).
  */
 import type { Plugin } from 'graphql-yoga';
-import { errorResponse } from './error-response.js';
+import { pathRefusal } from '../../edge/admission/route.js';
+import { refusalResponse } from '../protection/refusal-response.js';
 
 export function useGraphQLPath(): Plugin {
   let endpoint = '/graphql';
@@ -14,10 +14,8 @@ export function useGraphQLPath(): Plugin {
       endpoint = yoga.graphqlEndpoint;
     },
     onRequest({ request, url, endResponse, fetchAPI }) {
-      if (url.pathname === endpoint) return;
-      const routedAsGraphQL = request.url.endsWith(endpoint) || request.url.endsWith(`${endpoint}/`) || url.pathname === `${endpoint}/`;
-      if (!routedAsGraphQL) return;
-      endResponse(errorResponse(fetchAPI, 404, { message: `GraphQL is served at ${endpoint} only`, code: 'NOT_FOUND' }));
+      const refused = pathRefusal(request.url, url.pathname, endpoint);
+      if (refused !== undefined) endResponse(refusalResponse(fetchAPI, refused));
     },
   };
 }

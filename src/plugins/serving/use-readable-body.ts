@@ -16,9 +16,8 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { coded } from '../../base/graph-errors.js';
-import { errorResponse } from './error-response.js';
-
-const READABLE = 'application/json, application/graphql+json, application/graphql, application/x-www-form-urlencoded';
+import { UNREADABLE_BODY } from '../../edge/admission/route.js';
+import { refusalResponse } from '../protection/refusal-response.js';
 
 type RequestParser = (request: Request) => unknown;
 
@@ -26,10 +25,7 @@ export function useReadableBody(): Plugin {
   return {
     onRequestParse({ requestParser, setRequestParser, endResponse, fetchAPI }) {
       if (requestParser !== undefined) return setRequestParser(readable(requestParser) as typeof requestParser);
-      endResponse(errorResponse(fetchAPI, 415, {
-        message: `The request body must be one of: ${READABLE}; or send a GET`,
-        code: 'UNSUPPORTED_MEDIA_TYPE',
-      }, { accept: READABLE }));
+      endResponse(refusalResponse(fetchAPI, UNREADABLE_BODY));
     },
   };
 }

@@ -59,12 +59,20 @@ interface Row {
    * WebSocket (whose upgrade counts for its address: the key comes later, in `connectionParams`).
    */
   spend?: { http: number; ws: number };
-  /** Who answers it on the lean gateway: the lean path itself, or yoga after the lean path handed it over. */
-  lean: 'own' | 'yoga' | { na: string };
-  /** WebSocket: the code in an `error` or `next` message, or a close (the key is checked once, at `connection_init`). */
-  ws?: { close: number } | { na: string };
-  /** An HTTP request other than a JSON POST (CSRF's simple request). */
-  http?: { method: 'GET'; headers?: Record<string, string> };
+  /**
+   * Who answers it on the lean gateway: the lean path itself, or yoga after the lean path handed
+   * it over; `declined`: the lean path does not take it at all (another path, another media type).
+   */
+  lean: 'own' | 'yoga' | 'declined' | { na: string };
+  /** The key checks a declined request gets from yoga alone: none when it is refused before the key. */
+  yogaChecks?: number;
+  /**
+   * WebSocket: the code in an `error` or `next` message, or a close (the key is checked once, at
+   * `connection_init`), or the plain HTTP refusal of an upgrade to `upgrade` (a path).
+   */
+  ws?: { close: number } | { upgrade: string } | { na: string };
+  /** An HTTP request other than a JSON POST to the endpoint (CSRF's simple request, another path or media type). */
+  http?: { method?: 'GET'; path?: string; contentType?: string };
   /** The HTTP answer's headers that must be there, the same on both doors. */
   headers?: string[];
 }
@@ -74,6 +82,11 @@ const aliases = `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: cities(pageSiz
 const hashOf = (query: string) => ({ persistedQuery: { version: 1, sha256Hash: sha256Hex(query) } });
 
 const ROWS: Row[] = [
+  { name: 'another path routed as GraphQL', params: { query: CITIES }, http: { path: '/x/graphql' }, code: 'NOT_FOUND', status: 404, lean: 'declined', yogaChecks: 0, ws: { upgrade: '/x/graphql' } },
+  {
+    name: 'a body of a media type not read', params: { query: CITIES }, http: { contentType: 'application/xml' }, code: 'UNSUPPORTED_MEDIA_TYPE', status: 415,
+    lean: 'declined', yogaChecks: 1, headers: ['accept'], ws: { na: 'graphql-ws messages are JSON text frames: there is no media type to choose' },
+  },
   { name: 'no API key', key: null, params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'yoga', ws: { close: 4403 }, headers: ['www-authenticate'] },
   { name: 'a wrong API key', key: 'not-a-key-of-this-gateway', params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'yoga', ws: { close: 4403 }, headers: ['www-authenticate'] },
   { name: 'over the rate limit', env: 'rate', spend: { http: 2, ws: 2 }, params: { query: CITIES }, code: 'RATE_LIMITED', status: 429, lean: 'yoga', headers: ['retry-after'] },
@@ -129,15 +142,33 @@ async function sendHttp(url: string, row: Row, key: string | null): Promise<Http
   const { query, ...rest } = row.params;
   const params = { ...(query === '' ? {} : { query }), ...rest };
   const headers: Record<string, string> = { accept: 'application/graphql-response+json', ...(key !== null && { 'x-api-key': key }) };
+  const path = row.http?.path ?? '/graphql';
   const response = row.http?.method === 'GET'
-    ? await fetch(`${url}/graphql?${new URLSearchParams({ query })}`, { headers })
-    : await fetch(`${url}/graphql`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(params) });
+    ? await fetch(`${url}${path}?${new URLSearchParams({ query })}`, { headers })
+    : await fetch(`${url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': row.http?.contentType ?? 'application/json' }, body: JSON.stringify(params) });
   const body = (await response.json()) as { errors?: Array<{ extensions?: { code?: unknown }; message: string }> };
   const errors = body.errors ?? [];
   return { status: response.status, codes: errors.map((error) => error.extensions?.code), messages: errors.map((error) => error.message), headers: response.headers };
 }
 
-type WsOutcome = { codes: unknown[] } | { close: number; reason: string };
+type WsOutcome = { codes: unknown[] } | { close: number; reason: string } | { status: number; codes: unknown[] };
+
+// Private: an upgrade to `path`, refused in plain HTTP before any socket: its status and codes.
+function upgradeTo(wsUrl: string, path: string): Promise<WsOutcome> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(wsUrl.replace(/\/graphql$/, path));
+    socket.on('open', () => reject(new Error(`the upgrade to ${path} was accepted`)));
+    socket.on('error', () => {});
+    socket.on('unexpected-response', (_request, response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => {
+        const errors = (JSON.parse(body) as { errors: Array<{ extensions: { code: unknown } }> }).errors;
+        resolve({ status: response.statusCode!, codes: errors.map((error) => error.extensions.code) });
+      });
+    });
+  });
+}
 
 // Private: the row's operation over a connection of its own, after `spend` answered ones.
 async function sendWs(wsUrl: string, row: Row, key: string | null): Promise<WsOutcome> {
@@ -187,14 +218,18 @@ describe('one admission for every door', () => {
       } finally {
         admission.key = check;
       }
-      expect(checks).toBe(row.lean === 'own' ? 1 : 2);
+      expect(checks).toBe(row.lean === 'own' ? 1 : row.lean === 'declined' ? row.yogaChecks : 2);
     }
     for (const name of row.headers ?? []) expect(yoga.headers.get(name)).toBeTruthy();
 
     if (row.ws !== undefined && 'na' in row.ws) return;
+    if (row.ws !== undefined && 'upgrade' in row.ws) {
+      expect(await upgradeTo(pair.lean.wsUrl, row.ws.upgrade)).toEqual({ status: row.status, codes: [row.code] });
+      return;
+    }
     const ws = await sendWs(pair.lean.wsUrl, row, row.key === undefined ? WS_KEY : row.key);
     if (row.ws === undefined) expect(ws).toEqual({ codes: [row.code] });
     // The key is checked once per connection: refused, it closes with graphql-ws's 4403, saying what HTTP's 401 says.
-    else expect(ws).toEqual({ close: row.ws.close, reason: yoga.messages[0] });
+    else if ('close' in row.ws) expect(ws).toEqual({ close: row.ws.close, reason: yoga.messages[0] });
   });
 });

@@ -1,0 +1,31 @@
+/**
+ * The first two checks of the admission, path and media type, as every door applies them:
+ * GraphQL is served on exactly one path (yoga routes any URL that merely ends with the endpoint,
+ * `/x/graphql` or `/graphql/`, which would run past everything that looks at the path), and a
+ * body is read only in the media types below (multipart uploads are off in a read-only graph).
+ * yoga's path refuses with these (plugins/serving/use-graphql-path.ts, use-readable-body.ts),
+ * the WebSocket door refuses an upgrade to another path (edge/ws/websocket.ts), and the lean
+ * path takes only the endpoint and JSON, handing anything else to yoga, which refuses it here.
+ */
+import { refusal, type Refusal } from './refusal.js';
+
+/** The body media types a GraphQL request may have; a GET has none. */
+export const READABLE_TYPES = 'application/json, application/graphql+json, application/graphql, application/x-www-form-urlencoded';
+
+/**
+ * The refusal of an HTTP request routed as GraphQL to another path than `endpoint` (`url`: the
+ * request's URL as sent, path and query); undefined for the endpoint and for any other route.
+ */
+export function pathRefusal(url: string, pathname: string, endpoint: string): Refusal | undefined {
+  if (pathname === endpoint) return undefined;
+  const routedAsGraphQL = url.endsWith(endpoint) || url.endsWith(`${endpoint}/`) || pathname === `${endpoint}/`;
+  return routedAsGraphQL ? refusal('NOT_FOUND', `GraphQL is served at ${endpoint} only`) : undefined;
+}
+
+/** The refusal of a WebSocket upgrade to another path than `endpoint`: there is nothing else to upgrade to. */
+export function upgradePathRefusal(pathname: string, endpoint: string): Refusal | undefined {
+  return pathname === endpoint ? undefined : refusal('NOT_FOUND', `GraphQL over WebSocket is served at ${endpoint} only`);
+}
+
+/** The refusal of a body the gateway does not read, naming those it does. */
+export const UNREADABLE_BODY: Refusal = refusal('UNSUPPORTED_MEDIA_TYPE', `The request body must be one of: ${READABLE_TYPES}; or send a GET`, { accept: READABLE_TYPES });
