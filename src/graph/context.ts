@@ -57,9 +57,10 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
   return ({ request }: YogaInitialContext): GatewayContext => {
     // Every door runs the execution in its request's async context (request/record.ts).
     const gatewayRequest = currentRequest();
-    // The first scope's budget is the request's (a batch's operations share it); an event's is its own.
-    const start = (budgetOf: object) => {
-      const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs, gatewayRequest);
+    // The first scope's budget and deadline are the request's (a batch's operations share them,
+    // the deadline counting from its arrival); an event's are its own, from now.
+    const start = (budgetOf: object, from?: number) => {
+      const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs, gatewayRequest, from);
       const chargeUpstreamCall = chargesOf(budgetOf);
       // Not `{ ...scope }`: spreading would read its signal, which is made on first use.
       const loads = {
@@ -74,7 +75,7 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
       return { scope, loaders: createLoaders(sources, loads), catalog: settings.index && viewOf(settings.index, loads) };
     };
     return {
-      ...start(gatewayRequest ?? request),
+      ...start(gatewayRequest ?? request, gatewayRequest?.startedAt),
       gatewayRequest,
       maxPageSize: settings.maxPageSize,
       siteTime: settings.siteTime,

@@ -22,7 +22,7 @@ export interface ResultErrors {
 export interface GatewayRequest {
   /** The request id: the client's valid `x-request-id`, or a generated UUID. */
   readonly id: string;
-  /** When the request arrived, on the monotonic clock (base/clock.ts), in ms. */
+  /** When the request arrived, on the monotonic clock (base/clock.ts), in ms: its deadline (`REQUEST_TIMEOUT_MS`) counts from it. */
   readonly startedAt: number;
   /** A child logger whose lines carry `requestId`. */
   readonly logger: Logger;

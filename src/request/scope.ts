@@ -32,16 +32,19 @@ export interface RequestScope extends LoadScope {
 }
 
 /**
- * The scope of an execution that starts now, for `request` (told when its answer reads the time or
- * states its data's age: not to be replayed). Its signal, the deadline timer and the listener on the
+ * The scope of an execution for `request` (told when its answer reads the time or states its
+ * data's age: not to be replayed), whose deadline is `timeoutMs` after `from`: the request's
+ * arrival (`startedAt`) for its own operations, so that a batch shares one deadline; now, by
+ * default, for a subscription's next event. Its signal, the deadline timer and the listener on the
  * client's signal are made when a load first waits on them: a request served from cached data
  * never does, and an AbortController, a timer and an event listener per request were a tenth of
- * the executed path's CPU (`node --cpu-prof`). The deadline counts from now either way.
+ * the executed path's CPU (`node --cpu-prof`).
  */
 export function createRequestScope(
   clientSignal: () => AbortSignal | undefined, timeoutMs: number, request?: Pick<GatewayRequest, 'unrepeatable'>,
+  from: number = systemClock.monotonic(),
 ): RequestScope {
-  const deadline = systemClock.monotonic() + timeoutMs;
+  const deadline = from + timeoutMs;
   let controller: AbortController | undefined;
   let timer: NodeJS.Timeout | undefined;
   let client: AbortSignal | undefined;

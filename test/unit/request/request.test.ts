@@ -53,4 +53,16 @@ describe('the request object says whether its answer may be stored', () => {
       expect(r.storable()).toBeUndefined();
     }
   });
+
+  it('counts a scope\'s deadline from the moment given (the request\'s arrival), not from when the scope is made', () => {
+    const r = request();
+    const late = createRequestScope(() => undefined, 1000, r, r.startedAt - 1001);
+    expect(late.signal.aborted).toBe(true);
+    expect((late.signal.reason as { extensions?: { code?: unknown } }).extensions?.code).toBe('REQUEST_TIMEOUT');
+    expect(late.timeLeftMs()).toBeLessThan(0);
+    const fresh = createRequestScope(() => undefined, 60_000, r);
+    expect(fresh.signal.aborted).toBe(false);
+    late.dispose();
+    fresh.dispose();
+  });
 });
