@@ -60,7 +60,7 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
     // The first scope's budget and deadline are the request's (a batch's operations share them,
     // the deadline counting from its arrival); an event's are its own, from now.
     const start = (budgetOf: object, from?: number) => {
-      const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs, gatewayRequest, from);
+      const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs, { request: gatewayRequest, from });
       const chargeUpstreamCall = chargesOf(budgetOf);
       // Not `{ ...scope }`: spreading would read its signal, which is made on first use.
       const loads = {

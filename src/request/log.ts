@@ -3,18 +3,12 @@
  * (plugins/operations/use-request-log.ts), the lean path (edge/lean/lean-path.ts) and the
  * WebSocket door (edge/ws/operations.ts) write the same fields from the same request object.
  */
-import type { GraphQLError } from 'graphql';
 import { systemClock } from '../base/clock.js';
 import type { GatewayRequest } from './request.js';
 
 /** What the log counts requests in: observability/metrics.ts's `graphqlRequest` (declared here, below it). */
 export interface RequestMetrics {
   graphqlRequest(labels: { operation: string; ran: boolean }, outcome: 'ok' | 'error', durationMs: number): void;
-}
-
-/** Adds the codes of a (masked) result's errors to the request. */
-export function noteErrorCodes(request: GatewayRequest, result: { errors?: readonly (GraphQLError | Error)[] }): void {
-  request.note(result);
 }
 
 /** The request's log line and its request metrics. */

@@ -8,7 +8,7 @@
  * Stale data served because a refresh failed is listed in `extensions.stale`; answers that used
  * the catalog index say how old its data was in `extensions.dataAge` (whole seconds, the oldest).
  */
-import { systemClock } from '../base/clock.js';
+import { systemClock, type Clock } from '../base/clock.js';
 import { setMaxListeners } from 'node:events';
 import type { GraphQLError } from 'graphql';
 import type { LoadScope, StaleServe } from '../cache/cache.js';
@@ -31,6 +31,15 @@ export interface RequestScope extends LoadScope {
   dispose(): void;
 }
 
+export interface ScopeOptions {
+  /** Told when the answer reads the time or states its data's age. */
+  request?: Pick<GatewayRequest, 'unrepeatable'>;
+  /** Where the deadline counts from, on `clock`'s monotonic face. Default: now. */
+  from?: number;
+  /** Default `systemClock`; the deadline's timer is a real one either way. */
+  clock?: Clock;
+}
+
 /**
  * The scope of an execution for `request` (told when its answer reads the time or states its
  * data's age: not to be replayed), whose deadline is `timeoutMs` after `from`: the request's
@@ -41,10 +50,10 @@ export interface RequestScope extends LoadScope {
  * the executed path's CPU (`node --cpu-prof`).
  */
 export function createRequestScope(
-  clientSignal: () => AbortSignal | undefined, timeoutMs: number, request?: Pick<GatewayRequest, 'unrepeatable'>,
-  from: number = systemClock.monotonic(),
+  clientSignal: () => AbortSignal | undefined, timeoutMs: number, options: ScopeOptions = {},
 ): RequestScope {
-  const deadline = from + timeoutMs;
+  const { request, clock = systemClock } = options;
+  const deadline = (options.from ?? clock.monotonic()) + timeoutMs;
   let controller: AbortController | undefined;
   let timer: NodeJS.Timeout | undefined;
   let client: AbortSignal | undefined;
@@ -59,7 +68,7 @@ export function createRequestScope(
       controller = new AbortController();
       // Every load the request waits for listens on this one signal: many listeners are expected.
       setMaxListeners(0, controller.signal);
-      const left = deadline - systemClock.monotonic();
+      const left = deadline - clock.monotonic();
       if (left <= 0) controller.abort(requestTimeout(timeoutMs));
       else if (!disposed) {
         const aborting = controller;
@@ -82,7 +91,7 @@ export function createRequestScope(
       dataAge = Math.max(dataAge ?? 0, ageSeconds);
       request?.unrepeatable();
     },
-    timeLeftMs: () => deadline - systemClock.monotonic(),
+    timeLeftMs: () => deadline - clock.monotonic(),
     readsTheTime() {
       timeDependent = true;
       request?.unrepeatable();

@@ -34,7 +34,7 @@ import type { Logger } from '../../base/logger.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
 import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/record.js';
 import { createRequest, type GatewayRequest } from '../../request/request.js';
-import { logAndCount, noteErrorCodes } from '../../request/log.js';
+import { logAndCount } from '../../request/log.js';
 import type { Admission } from '../admission/admission.js';
 import { isRefusal } from '../admission/refusal.js';
 import { maskError } from '../../graph/mask-error.js';
@@ -200,7 +200,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     }
     const hit = storedAnswerServed(request);
     if (hit !== undefined) return send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' });
-    noteErrorCodes(record, result);
+    record.note(result);
     const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
     const bytes = Buffer.from(parts.body);
     const responseHeaders: Record<string, string> = lowerCased(parts.init.headers);

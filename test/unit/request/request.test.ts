@@ -46,7 +46,7 @@ describe('the request object says whether its answer may be stored', () => {
     for (const mark of ['time', 'age'] as const) {
       const r = request();
       r.lookedUp('miss', 5000);
-      const scope = createRequestScope(() => undefined, 1000, r);
+      const scope = createRequestScope(() => undefined, 1000, { request: r });
       if (mark === 'time') scope.readsTheTime();
       else scope.onDataAge?.(3);
       scope.dispose();
@@ -55,12 +55,17 @@ describe('the request object says whether its answer may be stored', () => {
   });
 
   it('counts a scope\'s deadline from the moment given (the request\'s arrival), not from when the scope is made', () => {
-    const r = request();
-    const late = createRequestScope(() => undefined, 1000, r, r.startedAt - 1001);
+    // A clock that moves only when told: no bound depends on how fast the test runs.
+    let now = 10_000;
+    const clock = { monotonic: () => now, wall: () => now };
+    const arrived = now;
+    now += 1500;
+    const late = createRequestScope(() => undefined, 1000, { from: arrived, clock });
+    expect(late.timeLeftMs()).toBe(-500);
     expect(late.signal.aborted).toBe(true);
     expect((late.signal.reason as { extensions?: { code?: unknown } }).extensions?.code).toBe('REQUEST_TIMEOUT');
-    expect(late.timeLeftMs()).toBeLessThan(0);
-    const fresh = createRequestScope(() => undefined, 60_000, r);
+    const fresh = createRequestScope(() => undefined, 1000, { clock });
+    expect(fresh.timeLeftMs()).toBe(1000);
     expect(fresh.signal.aborted).toBe(false);
     late.dispose();
     fresh.dispose();
