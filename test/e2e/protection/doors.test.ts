@@ -9,6 +9,9 @@
  *   yoga did (every gateway here has API keys, so yoga's plugin checks each request it reads);
  * - ws: graphql-ws's client over `ws`, on the lean gateway's socket.
  *
+ * A live subscription passes the same admission: the refusals made before GraphQL runs are sent
+ * again as subscriptions, over graphql-ws's `subscribe` and over SSE.
+ *
  * Where a row does not apply to a door, the table says why instead of an expectation.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +37,8 @@ writeFileSync(listFile, JSON.stringify({ [sha256Hex(LISTED)]: LISTED }));
 const ENVS: Record<string, Record<string, string>> = {
   main: { ...KEYS, CSRF_PREVENTION: 'true', INTROSPECTION: 'false', MAX_QUERY_BYTES: '1024', MAX_VARIABLES_BYTES: '1024' },
   rate: { ...KEYS, RATE_LIMIT_PER_MINUTE: '2' },
+  // The subscriptions' table spends a budget of its own.
+  rateLive: { ...KEYS, RATE_LIMIT_PER_MINUTE: '2' },
   cost: { ...KEYS, MAX_QUERY_COST: '4' },
   budget: { ...KEYS, MAX_UPSTREAM_CALLS_PER_OPERATION: '1' },
   list: { ...KEYS, PERSISTED_OPERATIONS_FILE: listFile, MAX_QUERY_BYTES: '1024' },
@@ -231,5 +236,58 @@ describe('one admission for every door', () => {
     if (row.ws === undefined) expect(ws).toEqual({ codes: [row.code] });
     // The key is checked once per connection: refused, it closes with graphql-ws's 4403, saying what HTTP's 401 says.
     else if ('close' in row.ws) expect(ws).toEqual({ close: row.ws.close, reason: yoga.messages[0] });
+  });
+});
+
+// The same admission for a live subscription, through the two doors that carry one: graphql-ws's
+// `subscribe` and SSE (a POST asking for `text/event-stream`, which yoga serves). The rows refused
+// before GraphQL runs, with the row's document a subscription instead of a query.
+const SUBSCRIPTION = 'subscription { siteStock(code: "S000001") { code } }';
+const ADMISSION_CODES = new Set(['UNAUTHENTICATED', 'RATE_LIMITED', 'QUERY_TOO_LARGE', 'VARIABLES_TOO_LARGE', 'PERSISTED_QUERY_ONLY', 'PERSISTED_QUERY_NOT_IN_LIST', 'PERSISTED_QUERY_ID_REQUIRED']);
+
+// Private: the row's parameters with the subscription in place of its query (and of the query a hash names).
+function asSubscription(params: Params): Params {
+  const query = params.query.replace(CITIES, SUBSCRIPTION);
+  const persisted = params.extensions?.persistedQuery as { version?: number; sha256Hash: string } | undefined;
+  const named = persisted?.version === 1 && persisted.sha256Hash === sha256Hex(CITIES) ? hashOf(SUBSCRIPTION) : params.extensions;
+  return { ...params, query, ...(named && { extensions: named }) };
+}
+
+// Private: a POST asking for an event stream: the status and the codes, from a JSON refusal or the stream's events.
+async function sendSse(url: string, params: Params, key: string | null): Promise<{ status: number; codes: unknown[] }> {
+  const { query, ...rest } = params;
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { accept: 'text/event-stream', 'content-type': 'application/json', ...(key !== null && { 'x-api-key': key }) },
+    body: JSON.stringify({ ...(query === '' ? {} : { query }), ...rest }),
+  });
+  const text = await response.text();
+  const bodies = response.headers.get('content-type')?.startsWith('text/event-stream')
+    ? text.split('\n').filter((line) => line.startsWith('data: ') && line.length > 6).map((line) => line.slice(6))
+    : [text];
+  const codes = bodies.flatMap((body) => ((JSON.parse(body) as { errors?: Array<{ extensions?: { code?: unknown } }> }).errors ?? []).map((error) => error.extensions?.code));
+  return { status: response.status, codes };
+}
+
+describe('one admission for every door, for subscriptions', () => {
+  const rows = ROWS.filter((row) => ADMISSION_CODES.has(row.code));
+
+  it('covers every refusal the admission makes before GraphQL runs', () => {
+    expect(new Set(rows.map((row) => row.code))).toEqual(ADMISSION_CODES);
+  });
+
+  it.each(rows.map((row) => [row.name, row] as const))('refuses %s with the same code over WebSocket and SSE', async (_name, row) => {
+    const pair = await pairFor(row.env === 'rate' ? 'rateLive' : (row.env ?? 'main'));
+    const key = row.key === undefined ? HTTP_KEY : row.key;
+    const params = asSubscription(row.params);
+    // The SSE door is yoga's, on the lean gateway (the lean path takes no event stream): its budget is spent there.
+    for (let i = 0; i < (row.spend?.http ?? 0); i += 1) expect((await sendHttp(pair.lean.url, { ...row, params: { query: CITIES } }, key)).codes).toEqual([]);
+    const sse = await sendSse(pair.lean.url, params, key);
+    expect(sse.codes).toEqual([row.code]);
+    expect(sse.status).toBe(row.status);
+
+    const ws = await sendWs(pair.lean.wsUrl, { ...row, params }, row.key === undefined ? WS_KEY : row.key);
+    if (row.ws !== undefined && 'close' in row.ws) expect(ws).toEqual({ close: row.ws.close, reason: expect.any(String) });
+    else expect(ws).toEqual({ codes: [row.code] });
   });
 });
