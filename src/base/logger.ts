@@ -87,6 +87,38 @@ function batched(out: ReturnType<typeof pino.destination>): DestinationStream & 
   };
 }
 
+/** Writes one info line: `bindings` (`,"name":value…`, or '') before the fields. */
+export type InfoLine = (bindings: string, fields: object, message: string) => void;
+
+const lineWriters = new WeakMap<Logger, InfoLine>();
+
+/**
+ * An info line exactly as `logger` would write it (level, time, its bindings, the fields, msg),
+ * but spliced from one JSON.stringify of the flat fields instead of pino's per-key serialisation
+ * and redaction, which were half of the request log's cost on a response-cache hit (`npm run
+ * profile -- small on`). Only for the gateway's own names and counts: nothing in them to redact.
+ * With a mixin (trace ids) the line is pino's own.
+ */
+export function infoLine(logger: Logger): InfoLine {
+  let write = lineWriters.get(logger);
+  if (write === undefined) {
+    const own = logger as unknown as Record<symbol, unknown>;
+    const time = own[pino.symbols.timeSym] as () => string;
+    const stream = own[pino.symbols.streamSym] as DestinationStream;
+    const prefix = `{"level":30`;
+    write = own[pino.symbols.mixinSym] !== undefined
+      ? (bindings, fields, message) => logger.info(bindings === '' ? fields : { ...JSON.parse(`{${bindings.slice(1)}}`), ...fields }, message)
+      : (bindings, fields, message) => {
+          if (!logger.isLevelEnabled('info')) return;
+          const json = JSON.stringify(fields);
+          const body = json.length > 2 ? `,${json.slice(1, -1)}` : '';
+          stream.write(`${prefix}${time()}${own[pino.symbols.chindingsSym] as string}${bindings}${body},"msg":${JSON.stringify(message)}}\n`);
+        };
+    lineWriters.set(logger, write);
+  }
+  return write;
+}
+
 // Private: the active span's ids (a span not sampled has them too: its trace goes on upstream).
 function traceIds(): Record<string, string> {
   const span = trace.getSpan(context.active());

@@ -17,25 +17,29 @@ export function logAndCount(request: GatewayRequest, status: number, metrics: Re
   const operation = operationOf(request);
   const outcome = status < 400 && request.errorCodes.size === 0 ? 'ok' : 'error';
   metrics.graphqlRequest({ operation, ran: request.operations.length > 0 }, outcome, durationMs);
-  request.logLine({ operation, status, outcome, durationMs: Math.round(durationMs * 10) / 10, ...recordCounts(request) }, 'graphql request');
+  request.logLine(withCounts(request, { operation, status, outcome, durationMs: Math.round(durationMs * 10) / 10 }), 'graphql request');
 }
 
-/** What every request's log line reports of what happened, whatever carried it (HTTP, WebSocket). */
-export function recordCounts(request: GatewayRequest): Record<string, unknown> {
-  return {
-    upstreamCalls: request.upstreamCalls,
-    cacheHits: request.cacheHits,
-    cacheMisses: request.cacheMisses,
-    cacheStale: request.cacheStale,
-    ...(request.responseCache === undefined ? {} : { responseCache: request.responseCache }),
-    errorCodes: [...request.errorCodes],
-    ...(request.client === undefined ? {} : { client: request.client }),
-  };
+/**
+ * `fields`, then what every request's log line reports of what happened, whatever carried it
+ * (HTTP, WebSocket), added in place; fields left undefined are not written.
+ */
+export function withCounts(request: GatewayRequest, fields: Record<string, unknown>): Record<string, unknown> {
+  fields.upstreamCalls = request.upstreamCalls;
+  fields.cacheHits = request.cacheHits;
+  fields.cacheMisses = request.cacheMisses;
+  fields.cacheStale = request.cacheStale;
+  fields.responseCache = request.responseCache;
+  fields.errorCodes = [...request.errorCodes];
+  fields.client = request.client;
+  return fields;
 }
 
 // Private: the executed operation's name (names joined for a batch); the name the client sent
 // when nothing was executed (a parse or validation error); `unknown` when there is neither.
 function operationOf(request: GatewayRequest): string {
-  if (request.operations.length > 0) return [...new Set(request.operations)].join(',');
+  const { operations } = request;
+  if (operations.length === 1) return operations[0]!;
+  if (operations.length > 1) return [...new Set(operations)].join(',');
   return request.requestedOperation ?? 'unknown';
 }

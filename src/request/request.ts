@@ -10,7 +10,7 @@
  * first, and no answer is stored because an observer was not wired or ran in another order.
  */
 import { systemClock } from '../base/clock.js';
-import type { Logger } from '../base/logger.js';
+import { infoLine, type Logger } from '../base/logger.js';
 import { codeOf } from '../base/errors.js';
 import type { LookupResult } from '../cache/cache.js';
 
@@ -69,45 +69,61 @@ export interface GatewayRequest {
 
 /** The object of a request that just arrived. */
 export function createRequest(id: string, logger: Logger): GatewayRequest {
-  // The child logger is made when first used: most requests log one line, or none.
-  let child: Logger | undefined;
-  return {
-    id,
-    startedAt: systemClock.monotonic(),
-    get logger() {
-      return (child ??= logger.child({ requestId: id }));
-    },
-    logLine: (fields, message) => (child ?? logger).info(child ? fields : { requestId: id, ...fields }, message),
-    graphql: false,
-    client: undefined,
-    rejectedAs: undefined,
-    operations: [],
-    requestedOperation: undefined,
-    upstreamCalls: 0,
-    cacheHits: 0,
-    cacheMisses: 0,
-    cacheStale: 0,
-    dataExpiresAt: Number.POSITIVE_INFINITY,
-    responseCache: undefined,
-    errorCodes: new Set(),
-    note(result) {
-      for (const error of result.errors ?? []) this.errorCodes.add(codeOf(error));
-    },
-    lookedUp(result, expiresAt) {
-      this.dataExpiresAt = Math.min(this.dataExpiresAt, expiresAt);
-      if (result === 'hit') this.cacheHits += 1;
-      else if (result === 'miss') this.cacheMisses += 1;
-      else this.cacheStale += 1;
-    },
-    unrepeatable() {
-      this.dataExpiresAt = Number.NEGATIVE_INFINITY;
-    },
-    whole(result) {
-      const errors = this.errorCodes.size + (result?.errors?.length ?? 0);
-      return this.operations.length === 1 && errors === 0 && this.cacheStale === 0;
-    },
-    storable(result) {
-      return this.whole(result) && Number.isFinite(this.dataExpiresAt) ? { until: this.dataExpiresAt } : undefined;
-    },
-  };
+  return new OneRequest(id, logger);
+}
+
+// Private: a class, so that its methods are shared, not made again for every request.
+class OneRequest implements GatewayRequest {
+  readonly startedAt = systemClock.monotonic();
+  graphql = false;
+  client: string | undefined = undefined;
+  rejectedAs: string | undefined = undefined;
+  readonly operations: string[] = [];
+  requestedOperation: string | undefined = undefined;
+  upstreamCalls = 0;
+  cacheHits = 0;
+  cacheMisses = 0;
+  cacheStale = 0;
+  dataExpiresAt = Number.POSITIVE_INFINITY;
+  responseCache: 'hit' | 'miss' | undefined = undefined;
+  readonly errorCodes = new Set<string>();
+  // The child logger is made when first used: most requests log one line (logLine), or none.
+  #child: Logger | undefined;
+
+  constructor(
+    readonly id: string,
+    private readonly root: Logger,
+  ) {}
+
+  get logger(): Logger {
+    return (this.#child ??= this.root.child({ requestId: this.id }));
+  }
+
+  logLine(fields: Record<string, unknown>, message: string): void {
+    infoLine(this.root)(`,"requestId":${JSON.stringify(this.id)}`, fields, message);
+  }
+
+  note(result: ResultErrors): void {
+    for (const error of result.errors ?? []) this.errorCodes.add(codeOf(error));
+  }
+
+  lookedUp(result: LookupResult, expiresAt: number): void {
+    this.dataExpiresAt = Math.min(this.dataExpiresAt, expiresAt);
+    if (result === 'hit') this.cacheHits += 1;
+    else if (result === 'miss') this.cacheMisses += 1;
+    else this.cacheStale += 1;
+  }
+
+  unrepeatable(): void {
+    this.dataExpiresAt = Number.NEGATIVE_INFINITY;
+  }
+
+  whole(result?: ResultErrors): boolean {
+    const errors = this.errorCodes.size + (result?.errors?.length ?? 0);
+    return this.operations.length === 1 && errors === 0 && this.cacheStale === 0;
+  }
+
+  storable(result?: ResultErrors): { until: number } | undefined {
+    return this.whole(result) && Number.isFinite(this.dataExpiresAt) ? { until: this.dataExpiresAt } : undefined;
+  }
 }

@@ -38,7 +38,7 @@ import { codeOf } from '../../base/errors.js';
 import { coded } from '../../base/graph-errors.js';
 import { requestIdFrom, runInRequest } from '../../request/record.js';
 import { createRequest, type GatewayRequest } from '../../request/request.js';
-import { recordCounts } from '../../request/log.js';
+import { withCounts } from '../../request/log.js';
 import { storedAnswerServed } from '../../response-cache/store.js';
 import type { Connection } from './connection.js';
 import { refusalError } from '../admission/refusal.js';
@@ -201,9 +201,7 @@ function startOperation(id: string, state: ConnectionState, payload: SubscribePa
 function logLine({ record, operation, events }: SocketOperation, ended: 'done' | 'refused'): { outcome: 'ok' | 'error'; durationMs: number } {
   const durationMs = systemClock.monotonic() - record.startedAt;
   const outcome = ended === 'done' && record.errorCodes.size === 0 ? 'ok' : 'error';
-  record.logLine({
-    transport: 'websocket', operation, outcome, durationMs: Math.round(durationMs * 10) / 10, events, ...recordCounts(record),
-  }, 'graphql request');
+  record.logLine(withCounts(record, { transport: 'websocket', operation, outcome, durationMs: Math.round(durationMs * 10) / 10, events }), 'graphql request');
   return { outcome, durationMs };
 }
 
