@@ -1,6 +1,5 @@
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { PassThrough } from 'node:stream';
 import { createLogger, infoLine } from '../../../src/base/logger.js';
 
 describe('the logger', () => {
