@@ -21,7 +21,7 @@ export function picks(catalog: Catalog) {
   return { city: cities[4]!, site: sites[7]!, linked: sites[2]!, product: products[20]!, named: sites[3]!, first: sites[0]! };
 }
 
-/** The ids `ofEntities` answers: a site's, its city's, its first point's and a product's on its lanes. */
+/** What `nodes` asks for by id, from the site `ofEntities` answered: the site, its city, its first point, a product on its lanes. */
 export function entitiesOf(site: any) {
   const point = site.points[0];
   const product = site.points.flatMap((p: any) => p.cargoLanes).find((l: any) => l.product).product;
