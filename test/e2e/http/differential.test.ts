@@ -1,0 +1,59 @@
+/**
+ * No answer of the lean path differs from yoga's (issue 25): the graph contract's queries and the
+ * refusal table's requests go to a gateway with the lean path and to one without (side-by-side.ts),
+ * which must answer each with the same status, headers, body bytes and log line.
+ *
+ * The queries come from contract-queries.ts and the refusals from refusals.ts, the lists
+ * contract.test.ts and doors.test.ts send: a query or a refusal added there is compared here too.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Catalog } from '../../../src/mock-upstream/index.js';
+import { CONTRACT, CONTRACT_CATALOG, type Operation } from '../graph/contract-queries.js';
+import { CITIES, ENVS, HTTP_KEY, removeListFile, requestOf, ROWS, type Row } from '../protection/refusals.js';
+import { jsonPost, sameOnBoth, startPair, type Pair } from './side-by-side.js';
+
+afterAll(removeListFile);
+
+describe("the contract's queries, on the lean path and on yoga", () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await startPair({}, CONTRACT_CATALOG);
+  });
+  afterAll(() => pair.close());
+
+  // The data of each query answered so far: `nodes` asks for the ids an earlier one answered.
+  const data: Record<string, any> = {};
+  const queries = Object.entries(CONTRACT) as Array<[string, (catalog: Catalog, data: Record<string, any>) => Operation]>;
+  it.each(queries)('answers %s the same, executed and then stored', async (name, make) => {
+    const request = jsonPost(make(pair.mock.catalog, data));
+    const first = await sameOnBoth(pair, request);
+    const again = await sameOnBoth(pair, request);
+    const answer = JSON.parse(first.lean.body.toString());
+    // Both compared: the first answer executed on each side, the second stored (unless it has errors, never stored).
+    expect([first.lean.headers['x-cache'], again.lean.headers['x-cache']]).toEqual(['miss', answer.errors ? 'miss' : 'hit']);
+    data[name] = answer.data;
+  });
+});
+
+// One pair per environment: the rows of the table that share one are sent to the same two gateways.
+const byEnv = new Map<string, Row[]>();
+for (const row of ROWS) byEnv.set(row.env ?? 'main', [...(byEnv.get(row.env ?? 'main') ?? []), row]);
+
+for (const [env, rows] of byEnv) {
+  describe(`the refusal table's rows in the ${env} environment, on the lean path and on yoga`, () => {
+    let pair: Pair;
+    beforeAll(async () => {
+      pair = await startPair(ENVS[env]);
+    });
+    afterAll(() => pair.close());
+
+    it.each(rows.map((row) => [row.name, row] as const))('refuses %s the same', async (_name, row) => {
+      const key = row.key === undefined ? HTTP_KEY : row.key;
+      for (let i = 0; i < (row.spend?.http ?? 0); i += 1) await sameOnBoth(pair, requestOf({ ...row, params: { query: CITIES } }, key));
+      const { lean } = await sameOnBoth(pair, requestOf(row, key));
+      // Still a refusal: two gateways answering it alike but wrongly would pass the comparison.
+      const codes = (JSON.parse(lean.body.toString()) as { errors?: Array<{ extensions?: { code?: unknown } }> }).errors?.map((error) => error.extensions?.code);
+      expect([lean.status, codes]).toEqual([row.status, [row.code]]);
+    });
+  });
+}

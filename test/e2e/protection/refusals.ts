@@ -1,0 +1,126 @@
+/**
+ * The table of refusals: each request a gateway must refuse, the environment it is refused in,
+ * and the code and status it is refused with. doors.test.ts sends each row through every door and
+ * expects the same code; differential.test.ts sends each row's HTTP request to the lean path and
+ * to yoga and expects the same bytes.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sha256Hex } from '../../../src/base/config/persisted-operations.js';
+import type { RawRequest } from '../http/side-by-side.js';
+
+export const HTTP_KEY = 'door-test-http-key-0001';
+export const WS_KEY = 'door-test-socket-key-0002';
+const KEYS = { GATEWAY_API_KEYS: `${HTTP_KEY},${WS_KEY}` };
+export const CITIES = '{ cities { total } }';
+const LISTED = '{ cities { items { name } } }';
+
+const dir = mkdtempSync(join(tmpdir(), 'vending-graph-doors-'));
+const listFile = join(dir, 'list.json');
+writeFileSync(listFile, JSON.stringify({ [sha256Hex(LISTED)]: LISTED }));
+
+/** Removes the allow-list file the `list` environment reads. */
+export const removeListFile = () => rmSync(dir, { recursive: true, force: true });
+
+/** The gateways' settings, by name: rows that need another than `main` name theirs. */
+export const ENVS: Record<string, Record<string, string>> = {
+  main: { ...KEYS, CSRF_PREVENTION: 'true', INTROSPECTION: 'false', MAX_QUERY_BYTES: '1024', MAX_VARIABLES_BYTES: '1024' },
+  rate: { ...KEYS, RATE_LIMIT_PER_MINUTE: '2' },
+  // The subscriptions' table spends a budget of its own.
+  rateLive: { ...KEYS, RATE_LIMIT_PER_MINUTE: '2' },
+  cost: { ...KEYS, MAX_QUERY_COST: '4' },
+  budget: { ...KEYS, MAX_UPSTREAM_CALLS_PER_OPERATION: '1' },
+  list: { ...KEYS, PERSISTED_OPERATIONS_FILE: listFile, MAX_QUERY_BYTES: '1024' },
+};
+
+export interface Params {
+  query: string;
+  variables?: Record<string, unknown>;
+  extensions?: Record<string, unknown>;
+}
+
+export interface Row {
+  name: string;
+  env?: keyof typeof ENVS;
+  params: Params;
+  code: string;
+  /** The HTTP status on both HTTP doors. */
+  status: number;
+  /** The key sent (default: a valid one); null for none. */
+  key?: string | null;
+  /**
+   * Requests sent first, all answered, to spend the rate limit's budget, over HTTP and over
+   * WebSocket (whose upgrade counts for its address: the key comes later, in `connectionParams`).
+   */
+  spend?: { http: number; ws: number };
+  /**
+   * Who answers it on the lean gateway: the lean path itself, or yoga after the lean path handed
+   * it over; `declined`: the lean path does not take it at all (another path, another media type).
+   */
+  lean: 'own' | 'yoga' | 'declined' | { na: string };
+  /** The key checks a declined request gets from yoga alone: none when it is refused before the key. */
+  yogaChecks?: number;
+  /**
+   * WebSocket: the code in an `error` or `next` message, or a close (the key is checked once, at
+   * `connection_init`), or the plain HTTP refusal of an upgrade to `upgrade` (a path).
+   */
+  ws?: { close: number } | { upgrade: string } | { na: string };
+  /** An HTTP request other than a JSON POST to the endpoint (CSRF's simple request, another path or media type). */
+  http?: { method?: 'GET'; path?: string; contentType?: string };
+  /** The HTTP answer's headers that must be there, the same on both doors. */
+  headers?: string[];
+}
+
+const deep = '{ sites(pageSize: 1) { items { points { site { points { site { code } } } } } } }';
+const aliases = `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: cities(pageSize: 1) { total }`).join(' ')} }`;
+export const hashOf = (query: string) => ({ persistedQuery: { version: 1, sha256Hash: sha256Hex(query) } });
+
+export const ROWS: Row[] = [
+  { name: 'another path routed as GraphQL', params: { query: CITIES }, http: { path: '/x/graphql' }, code: 'NOT_FOUND', status: 404, lean: 'declined', yogaChecks: 0, ws: { upgrade: '/x/graphql' } },
+  {
+    name: 'a body of a media type not read', params: { query: CITIES }, http: { contentType: 'application/xml' }, code: 'UNSUPPORTED_MEDIA_TYPE', status: 415,
+    lean: 'declined', yogaChecks: 1, headers: ['accept'], ws: { na: 'graphql-ws messages are JSON text frames: there is no media type to choose' },
+  },
+  { name: 'no API key', key: null, params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'yoga', ws: { close: 4403 }, headers: ['www-authenticate'] },
+  { name: 'a wrong API key', key: 'not-a-key-of-this-gateway', params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'yoga', ws: { close: 4403 }, headers: ['www-authenticate'] },
+  { name: 'over the rate limit', env: 'rate', spend: { http: 2, ws: 2 }, params: { query: CITIES }, code: 'RATE_LIMITED', status: 429, lean: 'yoga', headers: ['retry-after'] },
+  { name: 'a query over MAX_QUERY_BYTES', params: { query: `${'#'.repeat(1100)}\n${CITIES}` }, code: 'QUERY_TOO_LARGE', status: 413, lean: 'yoga' },
+  { name: 'variables over MAX_VARIABLES_BYTES', params: { query: CITIES, variables: { junk: 'x'.repeat(1100) } }, code: 'VARIABLES_TOO_LARGE', status: 413, lean: 'yoga' },
+  { name: 'a syntax error', params: { query: '{ cities { ' }, code: 'GRAPHQL_PARSE_FAILED', status: 400, lean: 'yoga' },
+  { name: 'an unknown field', params: { query: '{ nope }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'yoga' },
+  { name: 'a mutation', params: { query: 'mutation { __typename }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'yoga' },
+  { name: 'too deep', params: { query: deep }, code: 'DEPTH_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
+  { name: 'too many aliases', params: { query: aliases }, code: 'ALIAS_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
+  { name: 'too costly', env: 'cost', params: { query: '{ cities(pageSize: 1) { total page } }' }, code: 'COST_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
+  { name: 'introspection, disabled', params: { query: '{ __schema { types { name } } }' }, code: 'INTROSPECTION_DISABLED', status: 400, lean: 'yoga' },
+  { name: 'a bad argument', params: { query: '{ cities(page: 0) { total } }' }, code: 'BAD_USER_INPUT', status: 200, lean: 'own' },
+  { name: 'over the item limit', params: { query: '{ searchProducts(first: 100) { availability(first: 1000) { stock } } }' }, code: 'ITEM_LIMIT_EXCEEDED', status: 200, lean: 'own' },
+  { name: 'over the upstream budget', env: 'budget', params: { query: '{ sites(pageSize: 100) { items { code points { cargoLanes { stock product { productName } } } } } }' }, code: 'UPSTREAM_BUDGET_EXCEEDED', status: 200, lean: 'own' },
+  ...([
+    ['a document in allow-list mode', { query: CITIES }, 'PERSISTED_QUERY_ONLY', 400],
+    ['a hash not in the list', { query: '', extensions: hashOf(CITIES) }, 'PERSISTED_QUERY_NOT_IN_LIST', 404],
+    ['neither document nor hash in allow-list mode', { query: '' }, 'PERSISTED_QUERY_ID_REQUIRED', 400],
+    // The doors disagreed on these two before they shared the rule (WebSocket ran the listed
+    // document of a hash without `version: 1`, and refused a long document as not persisted).
+    ['a listed hash without version 1', { query: '', extensions: { persistedQuery: { sha256Hash: sha256Hex(LISTED) } } }, 'PERSISTED_QUERY_ID_REQUIRED', 400],
+    ['a document over MAX_QUERY_BYTES in allow-list mode', { query: `${'#'.repeat(1100)}\n${CITIES}` }, 'QUERY_TOO_LARGE', 413],
+  ] as const).map(([name, params, code, status]): Row => ({
+    name, env: 'list', params, code, status, lean: { na: 'the lean path is off in allow-list mode (app/gateway.ts): every request is yoga\'s' },
+  })),
+  {
+    name: 'a GET without a CSRF header', params: { query: CITIES }, http: { method: 'GET' }, code: 'CSRF_HEADER_REQUIRED', status: 403,
+    lean: { na: 'the lean path serves JSON POSTs only, which are preflighted: CSRF never refuses one' },
+    ws: { na: 'a WebSocket has no simple request, and no client is known by a cookie (edge/ws/websocket.ts)' },
+  },
+];
+
+/** The row's HTTP request, sent with `key` (none if null); an empty query is left out, as GraphQL over HTTP has none. */
+export function requestOf(row: Row, key: string | null): RawRequest & { path: string; headers: Record<string, string> } {
+  const { query, ...rest } = row.params;
+  const params = { ...(query === '' ? {} : { query }), ...rest };
+  const headers: Record<string, string> = { accept: 'application/graphql-response+json', ...(key !== null && { 'x-api-key': key }) };
+  const path = row.http?.path ?? '/graphql';
+  if (row.http?.method === 'GET') return { method: 'GET', path: `${path}?${new URLSearchParams({ query })}`, headers };
+  return { method: 'POST', path, headers: { ...headers, 'content-type': row.http?.contentType ?? 'application/json' }, body: JSON.stringify(params) };
+}
