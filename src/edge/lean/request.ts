@@ -101,25 +101,38 @@ export interface LeanRequest {
 
 /** The stand-in for `req`, answered on `res`. */
 export function leanRequest(req: IncomingMessage, res: ServerResponse, url: string): LeanRequest {
-  let signal: AbortSignal | undefined;
-  return {
-    method: 'POST',
-    url,
-    headers: {
-      get(name) {
-        const value = req.headers[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-      },
-    },
-    get signal() {
-      if (signal === undefined) {
-        const controller = new AbortController();
-        res.once('close', () => {
-          if (!res.writableFinished) controller.abort(new Error('the client disconnected'));
-        });
-        signal = controller.signal;
-      }
-      return signal;
-    },
-  };
+  return new NodeRequest(req, res, url);
+}
+
+// Private: a class, its methods shared, not made again for every request.
+class NodeRequest implements LeanRequest, HeaderReader {
+  readonly method = 'POST';
+  #signal: AbortSignal | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    readonly url: string,
+  ) {}
+
+  get headers(): HeaderReader {
+    return this;
+  }
+
+  get(name: string): string | null {
+    const value = this.req.headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#signal === undefined) {
+      const controller = new AbortController();
+      const res = this.res;
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort(new Error('the client disconnected'));
+      });
+      this.#signal = controller.signal;
+    }
+    return this.#signal;
+  }
 }
