@@ -64,7 +64,11 @@ export async function measureAll(mock: BenchMock): Promise<Measurements> {
   const scaleOut = await measureScaleOut(mock);
   const serving = await measureServing(mock);
   step('bare node:http server on the same bytes');
-  const bare = await withProcess(startBare({ deep: gateway.warmDeep.body, small: gateway.warmSmall.body }), async (server) => ({
+  const bareRoutes = {
+    deep: { answer: gateway.warmDeep.body, keys: [deepQuery('gateway', WARM_SITES).variables!] },
+    small: { answer: gateway.warmSmall.body, keys: mock.goodsCodes.map((goodsCode) => ({ goodsCode })) },
+  };
+  const bare = await withProcess(startBare(bareRoutes), async (server) => ({
     deep: await bareLoad(`${server.url}/deep`, JSON.stringify(deepQuery('gateway', WARM_SITES))),
     small: await bareLoad(`${server.url}/small`, JSON.stringify(smallQuery('gateway', SMALL_GOODS_CODE))),
   }));

@@ -1,19 +1,21 @@
 /**
- * The serving scenarios of issue 14 (`BENCH_ONLY=serving` alone), each peer in turn on the
+ * The serving scenarios of issues 14 and 25 (`BENCH_ONLY=serving` alone), each peer in turn on the
  * system-under-test core:
  *
  * 1. the gateway with its defaults (response cache on): small, site, cities, sitesNear;
  * 2. the gateway with `RESPONSE_CACHE_MAX_BYTES=0` (every answer executed, over warm data): the
  *    same, the 50-site deep page, and the mix (small queries alone, then with deep pages);
- * 3. Tailcall (`peers/tailcall-adapter.ts`), when it runs: small, site, cities, deep;
- * 4. the bare `node:http` server, answering each scenario with one of the gateway's own answers.
+ * 3. Tailcall (`peers/tailcall-adapter.ts`), when it runs: small, site, cities, deep (it has no
+ *    `sitesNear`: the cell says why);
+ * 4. the bare `node:http` server (`peers/bare-server.ts`), parsing each request and answering
+ *    from a Map of every key of the scenario to one of the gateway's own answers.
  *
  * Both gateways keep `INDEX_REFRESH_S` high, as the catalog-index scenario does, so that no
  * index rebuild runs during a `sitesNear` run. Each scenario's checked warm-up comes right before
  * its load run, so the data it fetched is still fresh (sites: 30 s) when the run ends.
  */
 import { loadavg } from 'node:os';
-import { INDEX_REFRESH_S, MIX_SMALL_PER_DEEP } from '../config.js';
+import { INDEX_REFRESH_S, MIX_SMALL_PER_DEEP, SITES_NEAR_CHECKS } from '../config.js';
 import { expectClean, postGraphQL } from '../load/graphql-client.js';
 import { loadGeneratorLabel } from '../load/wrk.js';
 import { startBare } from '../peers/bare.js';
@@ -51,6 +53,8 @@ export interface ServingResult {
 
 const GATEWAY_SCENARIOS: ServingScenario[] = ['small', 'site', 'cities', 'sitesNear'];
 const TAILCALL_SCENARIOS: ServingScenario[] = ['small', 'site', 'cities', 'deep'];
+/** Why Tailcall has no `sitesNear` run, for its cell in the report. */
+const NO_TAILCALL_SITES_NEAR = 'no equivalent: sitesNear is the gateway\'s own in-memory catalog index, and the upstream, all Tailcall can map, has no search by place';
 /** Keys tried for a representative answer: the bare server replays the one of median size. */
 const REPRESENTATIVE_SAMPLES = 21;
 
@@ -90,8 +94,12 @@ export async function measureServing(mock: BenchMock): Promise<ServingResult> {
 
   const tailcall = await tailcallRuns(mock, tailcallAvailability, expectedOf);
   for (const scenario of TAILCALL_SCENARIOS) scenarios[scenario].tailcall = tailcall.runs[scenario] ?? { notRun: tailcall.why ?? 'not run' };
+  scenarios.sitesNear.tailcall = { notRun: NO_TAILCALL_SITES_NEAR };
 
-  await withProcess(startBare(bodies as Record<string, Buffer>), async (bare) => {
+  // The bare server maps every key of each scenario to the answer of median size.
+  const routes = Object.fromEntries(Object.entries(bodies).map(([scenario, answer]) =>
+    [scenario, { answer, keys: everyKey(scenario as ServingScenario, mock, SITES_NEAR_CHECKS) }]));
+  await withProcess(startBare(routes), async (bare) => {
     for (const scenario of Object.keys(bodies) as ServingScenario[]) {
       step(`bare node:http server: ${scenario}`);
       scenarios[scenario].bare = await servingRun({ url: `${bare.url}/${scenario}`, request: gatewayRequest, checked: false }, scenario, mock, expectedOf);

@@ -61,7 +61,7 @@ function details(s: ServingResult): string {
   const rows = scenariosOf(s).flatMap((scenario) => SERVING_PEERS.flatMap((peer) => {
     const x = s.scenarios[scenario][peer];
     if (!isRun(x)) return [];
-    const check = x.check === null ? 'fixed answer' : `${x.check.checked} / ${wrongAnswers(x.check)}${x.check.examples.length === 0 ? '' : ` (e.g. ${x.check.examples[0]!.replace(/\|/g, '\\|')})`}`;
+    const check = x.check === null ? 'unchecked (prebuilt answers)' : `${x.check.checked} / ${wrongAnswers(x.check)}${x.check.examples.length === 0 ? '' : ` (e.g. ${x.check.examples[0]!.replace(/\|/g, '\\|')})`}`;
     return [`| ${SCENARIO_LABELS[scenario]} · ${PEER_LABELS[peer]} | ${x.requestsPerSecond} | ${x.latencyP50Ms} | ${x.latencyP99Ms} | ${x.bytesPerResponse} | ${check} | ${x.upstreamCalls ?? '—'} | ${x.clientErrors} | ${x.loadGeneratorCpuPercent} % |`];
   }));
   return ['| Scenario · peer | req/s | p50 ms | p99 ms | bytes/answer (headers included) | answers checked / wrong | upstream calls (measured run) | client errors | load generator CPU |',

@@ -23,7 +23,7 @@ export const PEER_LABELS: Record<ServingPeerName, string> = {
   gatewayCacheOn: 'vending-graph, response cache on',
   gatewayCacheOff: 'vending-graph, response cache off',
   tailcall: 'Tailcall + @cache',
-  bare: 'bare node:http, fixed answer',
+  bare: 'bare node:http (parse, Map lookup, write)',
 };
 
 /** Load generator CPU (% of its core) from which a run counts as bounded by the generator. */

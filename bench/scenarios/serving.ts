@@ -20,11 +20,11 @@ import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScena
 
 /** A peer as the serving scenarios see it. */
 export interface ServingPeer {
-  /** Where requests are posted (for the bare server, the path of the scenario's fixed answer). */
+  /** Where requests are posted (for the bare server, the path of the scenario's answers). */
   url: string;
   /** The peer's request for `key`; null when it has no such query (the scenario is then not run). */
   request(scenario: ServingScenario, key: ServingKey): GraphQLRequest | null;
-  /** False for the bare server, which answers every request with one fixed body: nothing to check. */
+  /** False for the bare server, which answers every key with the same bytes: nothing to check. */
   checked: boolean;
 }
 
