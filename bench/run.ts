@@ -159,7 +159,8 @@ async function liveOnly(): Promise<void> {
   }
 }
 
-// Private: each target on stderr, PASS or FAIL (or REPORT where the issue sets no threshold).
+// Private: each target on stderr, PASS or FAIL (REPORT where the issue sets no threshold, NOT MEASURED where the run cannot judge it).
 function printTargets(targets: readonly Target[]): void {
-  for (const t of targets) console.error(`bench: ${t.met === null ? 'REPORT' : t.met ? 'PASS' : 'FAIL'} ${t.what}: ${t.actual} (target ${t.target})`);
+  const verdict = (met: Target['met']): string => (met === null ? 'REPORT' : met === 'unmeasured' ? 'NOT MEASURED' : met ? 'PASS' : 'FAIL');
+  for (const t of targets) console.error(`bench: ${verdict(t.met)} ${t.what}: ${t.actual} (target ${t.target})`);
 }

@@ -8,6 +8,7 @@ import { liveAssumption, liveSection } from './live-markdown.js';
 import type { Results } from './results.js';
 import { scaleOutAssumption, scaleOutSection } from './scale-out.js';
 import { servingAssumption, servingSection } from './serving-markdown.js';
+import type { Target } from './target.js';
 
 type LoadRow = Pick<LoadResult, 'requestsPerSecond' | 'latencyP50Ms' | 'latencyP99Ms' | 'bytesPerResponse' | 'clientErrors' | 'loadGeneratorCpuPercent'>;
 
@@ -51,7 +52,7 @@ function header(r: Results): string {
 
 // Private: the issue's targets beside the figures.
 function targetsTable(r: Results): string {
-  const mark = (met: boolean | null): string => (met === null ? '—' : met ? '✅ met' : '❌ not met');
+  const mark = (met: Target['met']): string => (met === null ? '—' : met === 'unmeasured' ? '⚠️ not measured' : met ? '✅ met' : '❌ not met');
   return ['## Targets', '', '| Target | Issue | This run | |', '| --- | --- | --- | --- |',
     ...r.targets.map((t) => `| ${t.what} | ${t.target} | ${t.actual} | ${mark(t.met)} |`)].join('\n');
 }
