@@ -26,6 +26,11 @@ export const SECONDS = positiveNumber('BENCH_SECONDS', 15);
 /** Unmeasured load before each measured run, so JIT, pools and caches settle. */
 export const WARMUP_SECONDS = Math.min(2, Math.max(1, Math.round(SECONDS / 5)));
 /**
+ * The same before each serving run, in s: 1, since its checked warm-up has already sent every
+ * key once (filling the caches), so the load warm-up only settles the JIT and the connections.
+ */
+export const SERVING_WARMUP_SECONDS = 1;
+/**
  * Connections a client app opens to one host: browsers allow 6 over HTTP/1.1 (OkHttp 5). The
  * "without the gateway" baseline fetches products through this many.
  */
