@@ -4,7 +4,7 @@
  * turn (`measure/all.ts`); results to `bench/results/latest.json`, `bench/results/chart.svg` and
  * `bench/RESULTS.md`. Not part of `npm test`.
  *
- *   npm run bench                      # full run: 15 s per load run, about 13 minutes (build included);
+ *   npm run bench                      # full run: 15 s per load run, about 14 minutes (build included);
  *                                      # the live scenario and tracing run only alone (below)
  *   BENCH_SECONDS=3 npx tsx bench/run.ts   # quick check of the harness (dist/ must be built)
  *   BENCH_ONLY=scale-out BENCH_SECONDS=3 npx tsx bench/run.ts   # one scenario; figures on stdout,
