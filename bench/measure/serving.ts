@@ -55,7 +55,7 @@ export interface ServingResult {
 const GATEWAY_SCENARIOS: ServingScenario[] = ['small', 'site', 'cities', 'sitesNear'];
 /** With the response cache off: what issue 25's targets need. */
 const CACHE_OFF_SCENARIOS: ServingScenario[] = ['small', 'site', 'deep'];
-/** Why the others are not run with the response cache off (they would add 17 s each to the bench). */
+/** Why the others are not run with the response cache off (each would add about 17 s to the bench). */
 const CACHE_OFF_SKIPPED: Partial<Record<ServingScenario, string>> = {
   cities: 'no target needs the executed cities page',
   sitesNear: 'every request has fresh coordinates, so the response-cache-on run already executes each one',
