@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { INDEX_REFRESH_S, INDEX_SEQUENTIAL_REQUESTS, ROOT, SUT_CORE } from '../config.js';
 import { GC_ON_SIGNAL, pinned, stopProcess } from '../processes/child.js';
 import { startGateway } from '../processes/gateway.js';
+import { clock } from '../processes/machine.js';
 import type { BenchMock } from '../processes/mock.js';
 import { indexOnGateway, type IndexGatewayResult } from '../scenarios/catalog-index.js';
 import { tokenFor } from '../scenarios/rest-client.js';
@@ -73,5 +74,5 @@ function loadAverage(): number {
 
 // Private: progress on stderr, as all.ts does.
 function step(what: string): void {
-  console.error(`bench: catalog index, ${what}`);
+  console.error(`bench: ${clock()} catalog index, ${what}`);
 }

@@ -21,6 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LIVE_CHANGES_PER_SECOND, LIVE_POLL_S, LIVE_SECONDS, LIVE_SITES, LIVE_SUBSCRIBERS_PER_SITE } from '../config.js';
 import { memoryMb, withProcess } from '../processes/child.js';
 import { startGateway } from '../processes/gateway.js';
+import { clock } from '../processes/machine.js';
 import { apiCalls, type BenchMock, type Span } from '../processes/mock.js';
 import { judgeDelivery, type AskedChange, type DeliveryResult } from '../scenarios/live-delivery.js';
 import { openSubscribers } from '../scenarios/live-subscribers.js';
@@ -176,5 +177,5 @@ function loadAverage(): number {
 
 // Private: progress on stderr, as all.ts does.
 function step(what: string): void {
-  console.error(`bench: live, ${what}`);
+  console.error(`bench: ${clock()} live, ${what}`);
 }

@@ -8,6 +8,7 @@
 import { CONNECTIONS, EXPIRY_CACHE_TTL_S, SCALE_OUT_REPLICAS, SCALE_OUT_SITES_TTL_S } from '../config.js';
 import { stopProcess, type RunningProcess } from '../processes/child.js';
 import { startGateway } from '../processes/gateway.js';
+import { clock } from '../processes/machine.js';
 import type { BenchMock } from '../processes/mock.js';
 import { startRedis, type BenchRedis } from '../processes/redis.js';
 import { expiryLoad, sharedCacheLoad, type ReplicaHealth, type ScaleOutResult } from '../scenarios/scale-out.js';
@@ -83,5 +84,5 @@ async function redisErrors(gateways: RunningProcess[]): Promise<Record<string, n
 
 // Private: progress on stderr, as all.ts does.
 function step(what: string): void {
-  console.error(`bench: scale-out, ${what}`);
+  console.error(`bench: ${clock()} scale-out, ${what}`);
 }

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { WARM_SITES } from '../config.js';
 import type { LoadResult } from '../load/load.js';
 import { stopProcess } from '../processes/child.js';
+import { clock } from '../processes/machine.js';
 import { startGateway } from '../processes/gateway.js';
 import type { BenchMock } from '../processes/mock.js';
 import { warmLoad } from '../scenarios/warm.js';
@@ -32,7 +33,7 @@ export async function measureTracing(mock: BenchMock): Promise<TracingRun[]> {
   try {
     for (const path of ['warm', 'executed'] as const) {
       for (const tracing of ['off', 'on (10 % sampled)'] as const) {
-        console.error(`bench: tracing: ${path} path, tracing ${tracing}`);
+        console.error(`bench: ${clock()} tracing: ${path} path, tracing ${tracing}`);
         const env: Record<string, string> = {
           ...(path === 'executed' ? { RESPONSE_CACHE_MAX_BYTES: '0' } : {}),
           ...(tracing === 'off' ? {} : { ...SAMPLED, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }),

@@ -1,4 +1,4 @@
-/** The machine a run happened on, recorded beside its figures. */
+/** The machine a run happened on, recorded beside its figures, and the time of day for the progress lines. */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { CAN_PIN } from './child.js';
@@ -42,4 +42,9 @@ function allowedCores(): string {
   } catch {
     return 'unknown';
   }
+}
+
+/** The time of day, UTC, to the second: every progress line carries it, so a run's log shows what took long. */
+export function clock(): string {
+  return new Date().toISOString().slice(11, 19);
 }

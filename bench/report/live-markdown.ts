@@ -9,8 +9,8 @@ import type { Results } from './results.js';
 
 /** RESULTS.md's "Live stock" section. */
 export function liveSection(r: Results): string {
-  const x: LiveResult | undefined = r.raw.live; // absent from a latest.json of before issue 16
-  if (x === undefined) return '## Live stock\n\nNot measured in this run.';
+  const x: LiveResult | undefined = r.raw.live; // absent: the full run leaves it to `BENCH_ONLY=live`
+  if (x === undefined) return '## Live stock\n\nNot measured in this run: it runs alone, `BENCH_ONLY=live npm run bench` (figures on stdout, no report written), so that the full run stays under 15 minutes.';
   const u = x.upstream;
   const d = x.delivery;
   const rows: Array<[string, string]> = [
@@ -36,7 +36,7 @@ export function liveSection(r: Results): string {
 /** The "How it is measured" bullet. */
 export function liveAssumption(r: Results): string {
   const x: LiveResult | undefined = r.raw.live;
-  if (x === undefined) return '- **Live stock**: not measured in this run.';
+  if (x === undefined) return '- **Live stock**: not measured in this run (`BENCH_ONLY=live npm run bench` runs it alone).';
   return `- **Live stock**: the gateway as deployed but for \`LIVE_POLL_S=${x.pollS}\` and \`LIVE_MAX_SUBSCRIPTIONS_PER_CLIENT=${x.subscribers}\` (every subscriber comes from one address).`
     + ` The ${x.sites} sites are every ${Math.floor(r.settings.catalog.sites / x.sites)}th of the catalog, spread over its list pages. Each subscriber sends \`siteStock(code)\` selecting every lane's stock, and parses the \`event: next\` messages itself over undici, stamping each on arrival.`
     + ' Upstream calls are counted over the window of changes only (not the subscribing), and divided by the poll intervals it holds.'

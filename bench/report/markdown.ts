@@ -8,6 +8,7 @@ import { liveAssumption, liveSection } from './live-markdown.js';
 import type { Results } from './results.js';
 import { scaleOutAssumption, scaleOutSection } from './scale-out.js';
 import { servingAssumption, servingSection } from './serving-markdown.js';
+import type { Target } from './target.js';
 
 type LoadRow = Pick<LoadResult, 'requestsPerSecond' | 'latencyP50Ms' | 'latencyP99Ms' | 'bytesPerResponse' | 'clientErrors' | 'loadGeneratorCpuPercent'>;
 
@@ -51,7 +52,7 @@ function header(r: Results): string {
 
 // Private: the issue's targets beside the figures.
 function targetsTable(r: Results): string {
-  const mark = (met: boolean | null): string => (met === null ? '—' : met ? '✅ met' : '❌ not met');
+  const mark = (met: Target['met']): string => (met === null ? '—' : met === 'unmeasured' ? '⚠️ not measured' : met ? '✅ met' : '❌ not met');
   return ['## Targets', '', '| Target | Issue | This run | |', '| --- | --- | --- | --- |',
     ...r.targets.map((t) => `| ${t.what} | ${t.target} | ${t.actual} | ${mark(t.met)} |`)].join('\n');
 }
@@ -111,7 +112,7 @@ function assumptions(r: Results): string {
   return ['## How it is measured', '',
     '- **Cold**: each server freshly started; the gateway has passed `/readyz` (so it holds its token, as behind a load balancer), Mesh was handed a token; one `{ __typename }` request first, so schema loading is not counted. Round trips are waves over the mock\'s arrival and finish times: a call is one wave deeper than the deepest call that had finished before it arrived.',
     `- **Without a gateway**: the client fetches a token, the 50-site page, then either one product detail per distinct goods code over ${s.clientConnections} connections (a browser's or OkHttp's per-host limit), or, carefully, the site page and product page 1 together and then the other product pages at once. Measured against the mock with undici.`,
-    '- **Warm**: one priming request (checked for errors), a warm-up, then the measured run; upstream calls are counted during the measured run only. The bare server answers with the gateway\'s own bytes for the same requests, after reading the request body.',
+    '- **Warm**: one priming request (checked for errors), a warm-up, then the measured run; upstream calls are counted during the measured run only. The bare server answers with the gateway\'s own bytes for the same requests, after reading and parsing the request body and looking its key up in a `Map` (`bench/peers/bare-server.ts`).',
     '- **Mixed**: site list pages, deep pages of the first 100 sites, site details, products by goods code, product pages and cities, arguments drawn uniformly at random (`bench/workloads/mixed.ts` has the weights); Mesh gets the same data through its REST-shaped fields. Client errors include answers with GraphQL `errors`. Upstream calls per 1,000 requests: every call made after the warm-up had gone quiet, until the upstream was quiet again after the run, per request sent (a request still open when the run stopped was sent, and its calls go on).',
     `- **Token expiry**: a freshly started gateway under the mixed workload, \`expireAllTokens()\` halfway; token requests counted from that moment. Its cache TTLs are ${r.settings.expiryCacheTtlS} s (sites, products, cities), so that the load keeps reaching the upstream: with the defaults the workload is served from cache within seconds and no call would meet the dead token. With no upstream call after the expiry the target counts as not exercised.`,
     catalogIndexAssumption(r),

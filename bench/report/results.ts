@@ -120,7 +120,7 @@ export function catalogIndexTargets(x: CatalogIndexResult): Target[] {
 function judge(m: Measurements, h: Headline, seconds: number): Target[] {
   const { ratios: r, upstreamCalls: calls } = h;
   const e = m.gateway.expiry;
-  const t = (what: string, target: string, actual: string | number, met: boolean | null): Target => ({ what, target, actual: String(actual), met });
+  const t = (what: string, target: string, actual: string | number, met: Target['met']): Target => ({ what, target, actual: String(actual), met });
   // A ratio over the bare server overstates the gateway when the load generator, not the bare server, was the limit.
   const bareBound = (x: { loadGeneratorCpuPercent: number }): string => (x.loadGeneratorCpuPercent >= 85 ? ` (bare run bounded by the load generator, ${x.loadGeneratorCpuPercent} % CPU)` : '');
   const mixed = `gateway ${calls.mixedPer1000Requests.gateway} calls/1000 req, p99 ${m.gateway.mixed.latencyP99Ms} ms; `

@@ -1,5 +1,5 @@
 /**
- * RESULTS.md's serving section (issue 14): every distinct-key and deep-page scenario side by
+ * RESULTS.md's serving section (issues 14 and 25): every distinct-key and deep-page scenario side by
  * side on every peer, each run's details, the mix, and how it is measured.
  */
 import { SERVING_PEERS, type ServingResult } from '../measure/serving.js';
@@ -19,13 +19,13 @@ export function servingSection(r: Results): string {
 
 /** How the serving figures are measured, for the assumptions list. */
 export function servingAssumption(): string {
-  return '- **Serving** (issue 14): each scenario on each peer begins with a checked warm-up: every key once (every goods code, every site; '
+  return '- **Serving** (issues 14 and 25): each scenario on each peer begins with a checked warm-up: every key once (every goods code, every site; '
     + '`sitesNear`: 200 random queries), each answer\'s `data` compared with `util.isDeepStrictEqual` against the data the mock builds from the catalog it serves '
     + '(`bench/workloads/expected.ts`); wrong answers are counted and flagged, never hidden. Then an unmeasured warm-up and the measured run, a random key each request '
     + '(bodies serialised beforehand; `sitesNear`: fresh random queries near a random site, as in the catalog-index scenario, sent in turn so that none repeats). '
     + 'The load is wrk\'s when `wrk` is installed (`bench/load/wrk.ts`, `bench/load/wrk.lua`: one thread on the load generator\'s core, requests formatted before the run, '
     + 'a body drawn per request in Lua; its CPU is its own process CPU time over the run), else autocannon\'s in the bench process; the section says which ran. '
-    + 'Every answer is read for GraphQL `errors` (with wrk, in a Lua `response` callback), the bare server\'s too, so the load generator does the same work for every peer. The bare server replays the gateway\'s answer of median size over 21 random keys. '
+    + 'Every answer is read for GraphQL `errors` (with wrk, in a Lua `response` callback), the bare server\'s too, so the load generator does the same work for every peer. The bare server (`bench/peers/bare-server.ts`, on the gateway\'s Node) reads and `JSON.parse`s each body, takes the scenario\'s key from its variables and answers from a `Map` of every key of the scenario (every goods code, every site; `sitesNear`: the checked coordinates) to the gateway\'s answer of median size over 21 random keys; an unknown key gets the same bytes, so every request costs a parse, a lookup and a write. A ratio over a run whose load generator used 90 % of its core or more is not given: that run measured the generator, and its target is *not measured*. '
     + 'Both gateways run with `INDEX_REFRESH_S` high (no index rebuild mid-run); response cache off is `RESPONSE_CACHE_MAX_BYTES=0`. '
     + 'The mix times each answer from autocannon\'s own `response` event and files it under the kind of request it answered (`bench/scenarios/mix.ts` says why one instance).';
 }
@@ -61,7 +61,7 @@ function details(s: ServingResult): string {
   const rows = scenariosOf(s).flatMap((scenario) => SERVING_PEERS.flatMap((peer) => {
     const x = s.scenarios[scenario][peer];
     if (!isRun(x)) return [];
-    const check = x.check === null ? 'fixed answer' : `${x.check.checked} / ${wrongAnswers(x.check)}${x.check.examples.length === 0 ? '' : ` (e.g. ${x.check.examples[0]!.replace(/\|/g, '\\|')})`}`;
+    const check = x.check === null ? 'unchecked (prebuilt answers)' : `${x.check.checked} / ${wrongAnswers(x.check)}${x.check.examples.length === 0 ? '' : ` (e.g. ${x.check.examples[0]!.replace(/\|/g, '\\|')})`}`;
     return [`| ${SCENARIO_LABELS[scenario]} · ${PEER_LABELS[peer]} | ${x.requestsPerSecond} | ${x.latencyP50Ms} | ${x.latencyP99Ms} | ${x.bytesPerResponse} | ${check} | ${x.upstreamCalls ?? '—'} | ${x.clientErrors} | ${x.loadGeneratorCpuPercent} % |`];
   }));
   return ['| Scenario · peer | req/s | p50 ms | p99 ms | bytes/answer (headers included) | answers checked / wrong | upstream calls (measured run) | client errors | load generator CPU |',

@@ -1,9 +1,8 @@
 /**
- * The serving scenarios' targets (issue 14, exactly its list), their figures per peer in brief
+ * The serving scenarios' targets (issue 25, exactly its list), their figures per peer in brief
  * (the console and the chart), and the labels both use. RESULTS.md's tables are in
  * `serving-markdown.ts`.
  */
-import { SERVING_BASELINE } from '../config.js';
 import { round } from '../load/load.js';
 import { SERVING_PEERS, type ServingPeerName, type ServingResult } from '../measure/serving.js';
 import { isRun, type ServingOutcome, type ServingRun } from '../scenarios/serving.js';
@@ -23,37 +22,46 @@ export const PEER_LABELS: Record<ServingPeerName, string> = {
   gatewayCacheOn: 'vending-graph, response cache on',
   gatewayCacheOff: 'vending-graph, response cache off',
   tailcall: 'Tailcall + @cache',
-  bare: 'bare node:http, fixed answer',
+  bare: 'bare node:http (parse, Map lookup, write)',
 };
 
-/** Load generator CPU (% of its core) from which a run counts as bounded by the generator. */
-const SATURATED_CPU = 85;
+/**
+ * Load generator CPU (% of its core) from which a run counts as bounded by the generator: a
+ * ratio over such a run would measure the generator, so none is given.
+ */
+const SATURATED_CPU = 90;
+/** The 50-site deep page with the response cache off, in req/s: issue 14's target, held by issue 25. */
+const DEEP_OFF_RPS = 150;
 
-/** The issue's targets, judged on this run. A gateway figure from wrong answers meets nothing. */
+/** Issue 25's targets, judged on this run. A gateway figure from wrong answers meets nothing. */
 export function servingTargets(s: ServingResult): Target[] {
   const x = s.scenarios;
   const deep = x.deep.gatewayCacheOff;
-  const deepRatio = isRun(deep) ? round(deep.requestsPerSecond / SERVING_BASELINE.deepPageOffRps, 2) : NaN;
   const spread = isRun(deep) ? round(deep.latencyP99Ms / deep.latencyP50Ms, 2) : NaN;
   const { alone, withDeep } = s.mix;
   const mixRatio = round(withDeep.small.p99 / alone.small.p99, 2);
-  const near = x.sitesNear.gatewayCacheOn;
-  const nearRatio = isRun(near) ? round(near.requestsPerSecond / SERVING_BASELINE.sitesNearRps, 2) : NaN;
-  const tailcallDeep = isRun(x.deep.tailcall) ? `; Tailcall ${x.deep.tailcall.requestsPerSecond} req/s, p50 ${x.deep.tailcall.latencyP50Ms} ms, p99 ${x.deep.tailcall.latencyP99Ms} ms` : '';
+  const rps = (r: ServingRun): number => r.requestsPerSecond;
+  const p99 = (r: ServingRun): number => r.latencyP99Ms;
+  const deepVsBare = ratio(deep, x.deep.bare, rps, 'req/s');
+  const deepFigures = isRun(deep) ? `${deep.requestsPerSecond} req/s, p50 ${deep.latencyP50Ms} ms, p99 ${deep.latencyP99Ms} ms` : 'not run';
+  const tailcallDeep = isRun(x.deep.tailcall) ? `; Tailcall ${x.deep.tailcall.requestsPerSecond} req/s` : '';
   return [
-    ratioTarget('Response-cache hit, one product (random goods code): req/s ÷ bare server', 0.8, x.small.gatewayCacheOn, x.small.bare),
-    ratioTarget('Response-cache hit, the same cities page: req/s ÷ bare server', 0.8, x.cities.gatewayCacheOn, x.cities.bare),
-    ratioTarget('Executed (response cache off), one product (random goods code): req/s ÷ bare server', 0.5, x.small.gatewayCacheOff, x.small.bare),
-    ratioTarget('Executed (response cache off), one site with points, lanes, products (random site): req/s ÷ Tailcall with @cache', 2, x.site.gatewayCacheOff, x.site.tailcall),
-    judged(`50-site deep page, response cache off: req/s ÷ the issue's ${SERVING_BASELINE.deepPageOffRps} req/s`, '≥ 3', deep,
-      `${deepRatio} (${isRun(deep) ? deep.requestsPerSecond : 'n/a'} req/s${tailcallDeep})`, deepRatio >= 3),
+    ratioTarget('Response-cache hit, one product (random goods code): req/s ÷ bare server', '≥ 0.7', ratio(x.small.gatewayCacheOn, x.small.bare, rps, 'req/s'), (v) => v >= 0.7),
+    ratioTarget('Response-cache hit, one site with points, lanes, products (random site): req/s ÷ bare server', '≥ 0.7', ratio(x.site.gatewayCacheOn, x.site.bare, rps, 'req/s'), (v) => v >= 0.7),
+    ratioTarget('Executed (response cache off), one product (random goods code): req/s ÷ bare server', '≥ 0.4', ratio(x.small.gatewayCacheOff, x.small.bare, rps, 'req/s'), (v) => v >= 0.4),
+    ratioTarget('Executed (response cache off), one site with points, lanes, products (random site): req/s ÷ Tailcall with @cache', '≥ 2',
+      ratio(x.site.gatewayCacheOff, x.site.tailcall, rps, 'req/s'), (v) => v >= 2),
+    ratioTarget('Response-cache hit, one product, 32 connections: p99 ÷ the bare server\'s p99', '≤ 2', ratio(x.small.gatewayCacheOn, x.small.bare, p99, 'ms'), (v) => v <= 2),
+    ratioTarget('Response-cache hit, one site, 32 connections: p99 ÷ the bare server\'s p99', '≤ 2', ratio(x.site.gatewayCacheOn, x.site.bare, p99, 'ms'), (v) => v <= 2),
+    ratioTarget('Executed (response cache off), one product, 32 connections: p99 ÷ the bare server\'s p99', '≤ 3', ratio(x.small.gatewayCacheOff, x.small.bare, p99, 'ms'), (v) => v <= 3),
+    judged(`50-site deep page, response cache off: req/s (and ÷ the bare server's deep page, reported)`, `≥ ${DEEP_OFF_RPS}`, deep,
+      `${deepFigures}; ÷ bare: ${'why' in deepVsBare ? deepVsBare.why : `${deepVsBare.value} (${deepVsBare.figures})`}${tailcallDeep}`,
+      isRun(deep) && deep.requestsPerSecond >= DEEP_OFF_RPS),
     judged('50-site deep page, response cache off, 32 connections: p99 ÷ p50', '≤ 3', deep,
       `${spread} (p50 ${isRun(deep) ? deep.latencyP50Ms : 'n/a'} ms, p99 ${isRun(deep) ? deep.latencyP99Ms : 'n/a'} ms)`, spread <= 3),
     judged(`Mix (1 deep page to ${withDeep.smallPerDeep} small queries, response cache off): small queries' p99 ÷ their p99 alone`, '≤ 3', undefined,
       `${mixRatio} (${withDeep.small.p99} ms in the mix, ${alone.small.p99} ms alone; deep pages p99 ${withDeep.deep?.p99 ?? 'n/a'} ms; ${withDeep.clientErrors + alone.clientErrors} client errors)`,
       mixRatio <= 3 && withDeep.clientErrors + alone.clientErrors === 0),
-    judged(`sitesNear, random coordinates: req/s ÷ ${SERVING_BASELINE.sitesNearRps} req/s (bench/RESULTS.md before the issue)`, '≥ 3', near,
-      `${nearRatio} (${isRun(near) ? near.requestsPerSecond : 'n/a'} req/s)`, nearRatio >= 3),
   ];
 }
 
@@ -83,17 +91,23 @@ export function generatorBound(run: ServingRun): boolean {
   return run.loadGeneratorCpuPercent >= SATURATED_CPU;
 }
 
-// Private: gateway req/s ÷ a peer's, judged against `min`.
-function ratioTarget(what: string, min: number, gateway: ServingOutcome | undefined, peer: ServingOutcome | undefined): Target {
-  if (!isRun(peer)) {
-    const own = isRun(gateway) ? `${gateway.requestsPerSecond} req/s; ` : '';
-    return { what, target: `≥ ${min}`, actual: `${own}no ratio: the peer was not run (${peer?.notRun ?? 'not measured'})`, met: null };
-  }
-  const ratio = isRun(gateway) ? round(gateway.requestsPerSecond / peer.requestsPerSecond, 3) : NaN;
-  const bound = generatorBound(peer) ? `; the peer's run was bounded by the load generator, ${peer.loadGeneratorCpuPercent} % CPU` : '';
+/** A gateway figure ÷ a peer's, with both figures; or why there is none. */
+type Ratio = { value: number; figures: string; gateway: ServingRun } | { why: string };
+
+// Private: `figure` of the gateway's run ÷ the peer's, refused when the peer did not run or its
+// load generator was the bottleneck (the ratio would then measure the generator, not the peer).
+function ratio(gateway: ServingOutcome | undefined, peer: ServingOutcome | undefined, figure: (r: ServingRun) => number, unit: string): Ratio {
+  if (!isRun(peer)) return { why: `no ratio: the peer was not run (${peer?.notRun ?? 'not measured'})` };
+  if (generatorBound(peer)) return { why: `no ratio: the load generator, not the server, was the bottleneck (${peer.loadGeneratorCpuPercent} % CPU)` };
+  if (!isRun(gateway)) return { why: `no ratio: the gateway was not run (${gateway?.notRun ?? 'not measured'})` };
   const peerWrong = wrongFlag(peer) === '' ? '' : `; the peer gave ${wrongFlag(peer).slice(2)}`;
-  const figures = `${isRun(gateway) ? gateway.requestsPerSecond : 'n/a'} ÷ ${peer.requestsPerSecond} req/s${bound}${peerWrong}`;
-  return judged(what, `≥ ${min}`, gateway, `${ratio} (${figures})`, ratio >= min);
+  return { value: round(figure(gateway) / figure(peer), 3), figures: `${figure(gateway)} ÷ ${figure(peer)} ${unit}${peerWrong}`, gateway };
+}
+
+// Private: a target on a ratio, judged by `ok` (and the gateway's answers); a refused ratio is not measured, never met.
+function ratioTarget(what: string, target: string, r: Ratio, ok: (value: number) => boolean): Target {
+  if ('why' in r) return { what, target, actual: r.why, met: 'unmeasured' };
+  return judged(what, target, r.gateway, `${r.value} (${r.figures})`, ok(r.value));
 }
 
 // Private: a target whose gateway run must also have answered right and cleanly.

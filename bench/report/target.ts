@@ -4,10 +4,14 @@
  * (`results.ts`) need not import each other.
  */
 
-/** One target of the issue, judged. `met` is null where the issue sets no threshold. */
+/**
+ * One target of the issue, judged. `met` is null where the issue sets no threshold, and
+ * `'unmeasured'` where this run cannot judge it (a peer did not run, or its load generator was
+ * the bottleneck): never met by default.
+ */
 export interface Target {
   what: string;
   target: string;
   actual: string;
-  met: boolean | null;
+  met: boolean | null | 'unmeasured';
 }

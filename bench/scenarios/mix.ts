@@ -14,7 +14,7 @@
  * request only after the event).
  */
 import autocannon, { type RequestTemplate } from 'autocannon';
-import { CONNECTIONS, SECONDS, WARMUP_SECONDS } from '../config.js';
+import { CONNECTIONS, SECONDS, SERVING_WARMUP_SECONDS } from '../config.js';
 import { summariseLatency, type LatencySummary } from '../load/latency.js';
 import { round } from '../load/load.js';
 import { apiCalls, type BenchMock } from '../processes/mock.js';
@@ -54,7 +54,7 @@ export interface MixOptions {
 
 /** An unmeasured warm-up, then the measured run, counting the upstream calls it made. */
 export async function mixLoad(options: MixOptions, mock: BenchMock): Promise<MixRun> {
-  await runMix(options, WARMUP_SECONDS);
+  await runMix(options, SERVING_WARMUP_SECONDS); // the gateway's data is warm from the serving runs before it
   await mock.untilQuiet();
   await mock.reset();
   const run = await runMix(options, SECONDS);

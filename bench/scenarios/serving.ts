@@ -1,8 +1,8 @@
 /**
  * One serving scenario on one peer (issue 14): a checked warm-up (every key once, each answer's
  * `data` compared with the mock's, which also fills the peer's caches), an unmeasured load
- * warm-up, then `SECONDS` of load with a random key each request (the pages: the same request
- * each time). Upstream calls are counted during the measured run: warm data makes none.
+ * warm-up (`SERVING_WARMUP_SECONDS`), then `SECONDS` of load with a random key each request
+ * (the pages: the same request each time). Upstream calls are counted during the measured run: warm data makes none.
  *
  * Every peer gets the same keys in the same random way, and the load generator the same work:
  * request bodies are serialised beforehand, once per key, drawn at random for each request
@@ -10,7 +10,7 @@
  * and every answer is read for GraphQL `errors` (`checkBodies`), the bare server's too. The load
  * is wrk's when it is installed, else autocannon's (`../load/wrk.ts`).
  */
-import { SECONDS, SITES_NEAR_BODIES_PER_SECOND, SITES_NEAR_CHECKS, WARMUP_SECONDS } from '../config.js';
+import { SECONDS, SERVING_WARMUP_SECONDS, SITES_NEAR_BODIES_PER_SECOND, SITES_NEAR_CHECKS } from '../config.js';
 import type { LoadResult } from '../load/load.js';
 import { runBodiesLoad, type BodiesLoadOptions } from '../load/wrk.js';
 import { apiCalls, type BenchMock } from '../processes/mock.js';
@@ -20,11 +20,11 @@ import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScena
 
 /** A peer as the serving scenarios see it. */
 export interface ServingPeer {
-  /** Where requests are posted (for the bare server, the path of the scenario's fixed answer). */
+  /** Where requests are posted (for the bare server, the path of the scenario's answers). */
   url: string;
   /** The peer's request for `key`; null when it has no such query (the scenario is then not run). */
   request(scenario: ServingScenario, key: ServingKey): GraphQLRequest | null;
-  /** False for the bare server, which answers every request with one fixed body: nothing to check. */
+  /** False for the bare server, which answers every key with the same bytes: nothing to check. */
   checked: boolean;
 }
 
@@ -58,7 +58,7 @@ export async function servingRun(peer: ServingPeer, scenario: ServingScenario, m
     check = await checkAnswers(peer.url, requests.map((request, i) => ({ key: keys[i], request: request!, expected: expected[i] })));
   }
   const bodiesFor = (seconds: number) => loadBodies(peer, scenario, mock, requests as GraphQLRequest[], seconds);
-  await runBodiesLoad({ url: peer.url, seconds: WARMUP_SECONDS, ...bodiesFor(WARMUP_SECONDS) });
+  await runBodiesLoad({ url: peer.url, seconds: SERVING_WARMUP_SECONDS, ...bodiesFor(SERVING_WARMUP_SECONDS) });
   if (peer.checked) {
     await mock.untilQuiet();
     await mock.reset();

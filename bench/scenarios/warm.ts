@@ -28,7 +28,7 @@ export async function warmLoad(graphqlUrl: string, request: GraphQLRequest, mock
   return { ...result, upstreamCalls: apiCalls(await mock.calls()), body: primed.bytes };
 }
 
-/** The bare server's ceiling for the same bytes: it answers `path` with them whatever is posted. */
+/** The bare server's ceiling for the same bytes: it parses each body and answers from `path`'s Map (`../peers/bare-server.ts`). */
 export async function bareLoad(url: string, body: string): Promise<LoadResult> {
   await runLoad({ url, seconds: WARMUP_SECONDS, body });
   return runLoad({ url, seconds: SECONDS, body });
