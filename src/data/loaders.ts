@@ -38,54 +38,74 @@ interface PageKey {
 }
 
 export function createLoaders(sources: Sources, scope: SourceScope): Loaders {
-  // Each loader is made when the request first uses it: most requests use one or two of them.
-  let pages: DataLoader<PageKey, PageResult<unknown>, string> | undefined;
-  let productByGoodsCode: Loaders['productByGoodsCode'] | undefined;
-  const byCode = new Map<DetailKind, DataLoader<string, unknown>>();
-  let cityByCode: Loaders['cityByCode'] | undefined;
-  let cityBySiteCode: Loaders['cityBySiteCode'] | undefined;
+  return new RequestLoaders(sources, scope);
+}
+
+// Private: each loader is made when the request first uses it: most requests use one or two. A
+// class, not a literal with getters: one made per request left megabytes behind at every
+// young-generation collection (request/scope.ts).
+class RequestLoaders implements Loaders {
+  #pages: DataLoader<PageKey, PageResult<unknown>, string> | undefined;
+  #productByGoodsCode: Loaders['productByGoodsCode'] | undefined;
+  #byCode: Map<DetailKind, DataLoader<string, unknown>> | undefined;
+  #cityByCode: Loaders['cityByCode'] | undefined;
+  #cityBySiteCode: Loaders['cityBySiteCode'] | undefined;
   // Each product is looked up (and counted) once per request, as the DataLoader would.
-  const productsNow = new Map<string, ProductRecord | null>();
-  const detailLoader = <K extends DetailKind>(kind: K) => {
+  #productsNow: Map<string, ProductRecord | null> | undefined;
+
+  constructor(
+    private readonly sources: Sources,
+    private readonly scope: SourceScope,
+  ) {}
+
+  byCode<K extends DetailKind>(kind: K): DataLoader<string, DetailRecord<K> | null> {
+    const byCode = (this.#byCode ??= new Map());
     let loader = byCode.get(kind);
     if (loader === undefined) {
-      loader = new DataLoader((codes) => settle(codes.map((code) => sources.detail(kind, code, scope))));
+      loader = new DataLoader<string, unknown>((codes) => settle(codes.map((code) => this.sources.detail(kind, code, this.scope))));
       byCode.set(kind, loader);
     }
     return loader as DataLoader<string, DetailRecord<K> | null>;
-  };
-  return {
-    byCode: detailLoader,
-    productNow(goodsCode) {
-      if (productsNow.has(goodsCode)) return productsNow.get(goodsCode);
-      const product = sources.productNow(goodsCode);
-      if (product !== undefined) productsNow.set(goodsCode, product);
-      return product;
-    },
-    get productByGoodsCode() {
-      return (productByGoodsCode ??= new DataLoader((codes) => sources.products(codes, scope)));
-    },
-    get siteByCode() {
-      return detailLoader('site');
-    },
-    get cityByCode() {
-      return (cityByCode ??= new DataLoader(async (codes) => {
-        const cities = await sources.cities(scope);
-        return codes.map((code) => cities.get(code) ?? null);
-      }));
-    },
-    get cityBySiteCode() {
-      return (cityBySiteCode ??= new DataLoader((codes) => sources.citiesOfSites(codes, scope)));
-    },
-    prefetchProducts: (sites) => sources.prefetchProducts(sites, scope),
-    page: <K extends ListKind>(kind: K, page: number, pageSize: number) => {
-      pages ??= new DataLoader<PageKey, PageResult<unknown>, string>(
-        (keys) => settle(keys.map((key) => sources.page(key.kind, key.page, key.pageSize, scope))),
-        { cacheKeyFn: (key) => `${key.kind}:${key.page}:${key.pageSize}` },
-      );
-      return pages.load({ kind, page, pageSize }) as Promise<PageResult<KindRecord[K]>>;
-    },
-  };
+  }
+
+  productNow(goodsCode: string): ProductRecord | null | undefined {
+    const known = this.#productsNow?.get(goodsCode);
+    if (known !== undefined) return known;
+    const product = this.sources.productNow(goodsCode);
+    if (product !== undefined) (this.#productsNow ??= new Map()).set(goodsCode, product);
+    return product;
+  }
+
+  get productByGoodsCode(): Loaders['productByGoodsCode'] {
+    return (this.#productByGoodsCode ??= new DataLoader<string, ProductRecord | null>((codes) => this.sources.products(codes, this.scope)));
+  }
+
+  get siteByCode(): Loaders['siteByCode'] {
+    return this.byCode('site');
+  }
+
+  get cityByCode(): Loaders['cityByCode'] {
+    return (this.#cityByCode ??= new DataLoader(async (codes) => {
+      const cities = await this.sources.cities(this.scope);
+      return codes.map((code) => cities.get(code) ?? null);
+    }));
+  }
+
+  get cityBySiteCode(): Loaders['cityBySiteCode'] {
+    return (this.#cityBySiteCode ??= new DataLoader((codes) => this.sources.citiesOfSites(codes, this.scope)));
+  }
+
+  prefetchProducts(sites: number): void {
+    this.sources.prefetchProducts(sites, this.scope);
+  }
+
+  page<K extends ListKind>(kind: K, page: number, pageSize: number): Promise<PageResult<KindRecord[K]>> {
+    this.#pages ??= new DataLoader<PageKey, PageResult<unknown>, string>(
+      (keys) => settle(keys.map((key) => this.sources.page(key.kind, key.page, key.pageSize, this.scope))),
+      { cacheKeyFn: (key) => `${key.kind}:${key.page}:${key.pageSize}` },
+    );
+    return this.#pages.load({ kind, page, pageSize }) as Promise<PageResult<KindRecord[K]>>;
+  }
 }
 
 // Private: one failed key must not fail its batch: DataLoader takes an Error per key.

@@ -17,6 +17,8 @@ import type { GatewayRequest } from './request.js';
 
 export interface RequestScope extends LoadScope {
   signal: AbortSignal;
+  onStale(serve: StaleServe): void;
+  onDataAge(ageSeconds: number): void;
   /** Stale data served to this request, one entry per key. */
   readonly stale: StaleServe[];
   /** Age of the oldest catalog-index data served to this request, in whole seconds, if any. */
@@ -52,59 +54,85 @@ export interface ScopeOptions {
 export function createRequestScope(
   clientSignal: () => AbortSignal | undefined, timeoutMs: number, options: ScopeOptions = {},
 ): RequestScope {
-  const { request, clock = systemClock } = options;
-  const deadline = (options.from ?? clock.monotonic()) + timeoutMs;
-  let controller: AbortController | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let client: AbortSignal | undefined;
-  const clientGone = () => controller?.abort(new Error('the client disconnected'));
-  const stale = new Map<string, StaleServe>();
-  let dataAge: number | undefined;
-  let timeDependent = false;
-  let disposed = false;
-  return {
-    get signal() {
-      if (controller !== undefined) return controller.signal;
-      controller = new AbortController();
-      // Every load the request waits for listens on this one signal: many listeners are expected.
-      setMaxListeners(0, controller.signal);
-      const left = deadline - clock.monotonic();
-      if (left <= 0) controller.abort(requestTimeout(timeoutMs));
-      else if (!disposed) {
-        const aborting = controller;
-        timer = setTimeout(() => aborting.abort(requestTimeout(timeoutMs)), left);
-        timer.unref();
-      }
-      client = clientSignal();
-      if (client?.aborted) clientGone();
-      else if (!disposed) client?.addEventListener('abort', clientGone, { once: true });
-      return controller.signal;
-    },
-    get stale() {
-      return [...stale.values()];
-    },
-    get dataAge() {
-      return dataAge;
-    },
-    onStale: (serve) => void stale.set(serve.key, serve),
-    onDataAge(ageSeconds) {
-      dataAge = Math.max(dataAge ?? 0, ageSeconds);
-      request?.unrepeatable();
-    },
-    timeLeftMs: () => deadline - clock.monotonic(),
-    readsTheTime() {
-      timeDependent = true;
-      request?.unrepeatable();
-    },
-    get timeDependent() {
-      return timeDependent;
-    },
-    dispose() {
-      disposed = true;
-      clearTimeout(timer);
-      client?.removeEventListener('abort', clientGone);
-    },
-  };
+  const clock = options.clock ?? systemClock;
+  return new Scope(clientSignal, timeoutMs, (options.from ?? clock.monotonic()) + timeoutMs, clock, options.request);
+}
+
+// Private: a class, not an object literal: a literal with a getter, made per request, left
+// megabytes behind at every young-generation collection (`--trace-gc-nvp`: 4.4 MB survived each
+// scavenge on a response-cache hit, pauses of 9 ms) where a class instance leaves none.
+class Scope implements RequestScope {
+  #controller: AbortController | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #client: AbortSignal | undefined;
+  #stale: Map<string, StaleServe> | undefined;
+  #dataAge: number | undefined;
+  #timeDependent = false;
+  #disposed = false;
+
+  constructor(
+    private readonly clientSignal: () => AbortSignal | undefined,
+    private readonly timeoutMs: number,
+    private readonly deadline: number,
+    private readonly clock: Clock,
+    private readonly request: Pick<GatewayRequest, 'unrepeatable'> | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller !== undefined) return this.#controller.signal;
+    const controller = (this.#controller = new AbortController());
+    // Every load the request waits for listens on this one signal: many listeners are expected.
+    setMaxListeners(0, controller.signal);
+    const left = this.deadline - this.clock.monotonic();
+    if (left <= 0) controller.abort(requestTimeout(this.timeoutMs));
+    else if (!this.#disposed) {
+      this.#timer = setTimeout(() => controller.abort(requestTimeout(this.timeoutMs)), left);
+      this.#timer.unref();
+    }
+    const client = (this.#client = this.clientSignal());
+    if (client?.aborted) this.clientGone();
+    else if (!this.#disposed) client?.addEventListener('abort', this.clientGone, { once: true });
+    return controller.signal;
+  }
+
+  get stale(): StaleServe[] {
+    return this.#stale === undefined ? [] : [...this.#stale.values()];
+  }
+
+  get dataAge(): number | undefined {
+    return this.#dataAge;
+  }
+
+  get timeDependent(): boolean {
+    return this.#timeDependent;
+  }
+
+  onStale(serve: StaleServe): void {
+    (this.#stale ??= new Map()).set(serve.key, serve);
+  }
+
+  onDataAge(ageSeconds: number): void {
+    this.#dataAge = Math.max(this.#dataAge ?? 0, ageSeconds);
+    this.request?.unrepeatable();
+  }
+
+  timeLeftMs(): number {
+    return this.deadline - this.clock.monotonic();
+  }
+
+  readsTheTime(): void {
+    this.#timeDependent = true;
+    this.request?.unrepeatable();
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    clearTimeout(this.#timer);
+    this.#client?.removeEventListener('abort', this.clientGone);
+  }
+
+  // An arrow, so that it is the same listener to add and to remove.
+  private readonly clientGone = () => this.#controller?.abort(new Error('the client disconnected'));
 }
 
 // Private: inside an answer (status 200), not the registry's 408 for a request not received in time.
