@@ -1,7 +1,8 @@
 /**
  * Profile one serving scenario (issue 14: "let a profile lead every optimisation"): the built
  * gateway under `node --cpu-prof`, pinned as in the bench, one checked serving run on it, then
- * its CPU per request (from /proc) and the hottest functions and packages of the profile.
+ * its CPU per request (from /proc), the hottest functions and packages of the profile, and what
+ * the garbage collector did (load/gc-trace.ts).
  *
  *   npm run profile -- small [off|on]
  *
@@ -9,7 +10,8 @@
  * `PROFILE_NODE_ARGS` adds node options (e.g. `--max-semi-space-size=64`) to try against the
  * same run. The profile stays in `.prof/<scenario>-<cache>/` for Chrome DevTools or speedscope.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { GC_TRACE_ARGS, gcSummary } from './load/gc-trace.js';
 import { join } from 'node:path';
 import { INDEX_REFRESH_S, ROOT } from './config.js';
 import { stopProcess } from './processes/child.js';
@@ -23,11 +25,15 @@ const scenario = (process.argv[2] ?? 'small') as ServingScenario;
 const cache = process.argv[3] === 'on' ? 'on' : 'off';
 const dir = join(ROOT, '.prof', `${scenario}-${cache}`);
 rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
 
 const mock = await startMock();
 try {
   const env: Record<string, string> = { INDEX_REFRESH_S: String(INDEX_REFRESH_S), ...(cache === 'off' ? { RESPONSE_CACHE_MAX_BYTES: '0' } : {}) };
-  const gw = await startGateway(mock, env, { nodeArgs: [...(process.env.PROFILE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--cpu-prof', `--cpu-prof-dir=${dir}`] });
+  // Its stdout (log lines and the collector's trace) goes to a file, read for the GC summary.
+  const logFile = join(dir, 'stdout.txt');
+  const nodeArgs = [...(process.env.PROFILE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...GC_TRACE_ARGS, '--cpu-prof', `--cpu-prof-dir=${dir}`];
+  const gw = await startGateway(mock, env, { nodeArgs, logFile });
   const cpuBefore = cpuMicros(gw.pid);
   const outcome = await servingRun(gatewayPeer(`${gw.url}/graphql`), scenario, mock, (s, keys) => mock.expected(s, keys));
   const cpu = cpuMicros(gw.pid) - cpuBefore;
@@ -39,6 +45,12 @@ try {
       `gateway CPU ≈ ${Math.round(cpu / requests)} µs per request (warm-up and load run included)`);
   }
   summarise(join(dir, readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!));
+  const gc = await gcSummary(logFile);
+  if (gc !== undefined) {
+    say(`\ngarbage collection (whole run): ${gc.scavenges} scavenges, pause mean ${gc.scavengeMeanMs.toFixed(2)} / max ${gc.scavengeMaxMs.toFixed(1)} ms, ` +
+      `${(gc.survivedMeanBytes / 1e6).toFixed(2)} MB surviving each; ${gc.markCompacts} mark-compacts, max ${gc.markCompactMaxMs.toFixed(1)} ms`);
+  }
+  rmSync(logFile, { force: true });
 } finally {
   await mock.close();
 }
