@@ -3,7 +3,8 @@
  * and pinned to the system-under-test core; the pinning, waiting and stopping are `child.ts`'s.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { GATEWAY_LOG_LEVEL, ROOT, SUT_CORE } from '../config.js';
 import { freePort, pinned, waitUntilOk, type RunningProcess } from './child.js';
 
@@ -23,7 +24,7 @@ export interface UpstreamAddress {
  */
 export async function startGateway(upstream: UpstreamAddress, env: Record<string, string> = {}, options: GatewayProcessOptions = {}): Promise<RunningProcess> {
   const port = await freePort();
-  const [command, args] = pinned(SUT_CORE, process.execPath, [...(options.nodeArgs ?? []), 'dist/main.js']);
+  const [command, args] = pinned(SUT_CORE, process.execPath, [...SHIPPED_NODE_ARGS, ...(options.nodeArgs ?? []), 'dist/main.js']);
   const logFd = options.logFile === undefined ? undefined : openSync(options.logFile, 'w');
   const child = spawn(command, args, {
     cwd: ROOT,
@@ -53,6 +54,16 @@ export async function startGateway(upstream: UpstreamAddress, env: Record<string
     child.kill('SIGKILL');
     throw error;
   }
+}
+
+/** The node options the gateway ships with: those of `npm start` (package.json), which the Dockerfile's are checked against. */
+export const SHIPPED_NODE_ARGS = shippedNodeArgs();
+
+function shippedNodeArgs(): string[] {
+  const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const match = /\bnode((?: --[^\s]+)*) dist\/main\.js/.exec(start);
+  if (match === null) throw new Error(`bench: no "node … dist/main.js" in package.json's start script: ${start}`);
+  return match[1]!.split(' ').filter(Boolean);
 }
 
 /** How a gateway process is started, besides its environment. */

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   engines: { node: string };
+  scripts: Record<string, string>;
   devDependencies: Record<string, string>;
 };
 
@@ -17,5 +18,15 @@ describe('the runtime', () => {
     const major = Number(process.versions.node.split('.')[0]);
     expect(major).toBeGreaterThanOrEqual(Number(/>=(\d+)/.exec(pkg.engines.node)![1]));
     expect(readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8')).toContain(`ARG NODE_VERSION=${major}`);
+  });
+
+  it('runs the gateway with the same node options from npm start, the Dockerfile and the bench', async () => {
+    const start = /\bnode((?: --\S+)*) dist\/main\.js/.exec(pkg.scripts.start ?? '');
+    expect(start?.[1]).toContain('--max-semi-space-size=');
+    const options = start![1]!.split(' ').filter(Boolean);
+    const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+    expect(dockerfile).toContain(`CMD ${JSON.stringify(['node', ...options, 'dist/main.js']).replaceAll(',', ', ')}`);
+    const { SHIPPED_NODE_ARGS } = await import('../../bench/processes/gateway.js');
+    expect(SHIPPED_NODE_ARGS).toEqual(options);
   });
 });
