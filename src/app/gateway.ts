@@ -31,6 +31,7 @@ import { useMetrics } from '../plugins/operations/use-metrics.js';
 import { useRateLimit } from '../plugins/protection/use-rate-limit.js';
 import { createAdmission, type Admission } from '../edge/admission/admission.js';
 import { useRequestLog } from '../plugins/operations/use-request-log.js';
+import { createRequestLog } from '../request/log.js';
 import { useTracing } from '../plugins/operations/use-tracing.js';
 import { batchingOptions, corsOptions, protectionPlugins } from '../plugins/protection/use-protection.js';
 import { useResponseCache } from '../plugins/serving/use-response-cache.js';
@@ -191,7 +192,9 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // Set by drain() or close(): readiness falls, nothing else changes.
   let stopping = false;
   const parserCaches = createParserCaches();
-  const requestLog = useRequestLog(metrics);
+  // One request log for both HTTP doors (request/log.ts), with its sampling.
+  const endRequest = createRequestLog(metrics, { samplePercent: config.requestLogSamplePercent, slowMs: config.requestLogSlowMs });
+  const requestLog = useRequestLog(metrics, endRequest);
   const requestScope = useRequestScope();
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
@@ -239,7 +242,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
 
   // Tracing's spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
   const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
-    yoga, logger, metrics, admission, responseCache,
+    yoga, logger, end: endRequest, admission, responseCache,
     cors: config.corsOrigins.length > 0,
     documents: parserCaches.documentCache,
   }) : undefined;

@@ -127,6 +127,14 @@ export interface Config {
   trustProxy: TrustProxy | undefined;
   /** `LOG_LEVEL`: pino level. Default `info`. */
   logLevel: LogLevel;
+  /**
+   * `REQUEST_LOG_SAMPLE_PERCENT`: the share of successful requests, answered within
+   * `REQUEST_LOG_SLOW_MS`, that get their log line (request/log.ts); a failed or slow one always
+   * does. Default 100: every request.
+   */
+  requestLogSamplePercent: number;
+  /** `REQUEST_LOG_SLOW_MS`: a request slower than this always gets its log line. Default 1000. */
+  requestLogSlowMs: number;
   /** `DEMO_LATENCY_MS`: latency of the demo-mode mock upstream, in ms. Default 5. */
   demoLatencyMs: number;
   /**
@@ -296,6 +304,8 @@ export function loadConfig(env: Env): Config {
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     trustProxy: readTrustProxy(env, problems),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    requestLogSamplePercent: read.int('REQUEST_LOG_SAMPLE_PERCENT', 100, 0, 100),
+    requestLogSlowMs: read.int('REQUEST_LOG_SLOW_MS', 1000, 0, 3_600_000),
     demoLatencyMs: read.int('DEMO_LATENCY_MS', 5, 0, 10_000),
     maxQueryDepth: read.int('MAX_QUERY_DEPTH', 6, 1, 100),
     maxAliases: read.int('MAX_ALIASES', 15, 0, 1000),

@@ -31,10 +31,9 @@ import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLE
 import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from '../../graph/context.js';
 import type { Logger } from '../../base/logger.js';
-import type { GatewayMetrics } from '../../observability/metrics.js';
 import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/record.js';
 import { createRequest, type GatewayRequest } from '../../request/request.js';
-import { logAndCount } from '../../request/log.js';
+import type { EndRequest } from '../../request/log.js';
 import type { Admission } from '../admission/admission.js';
 import { isRefusal } from '../admission/refusal.js';
 import { maskError } from '../../graph/mask-error.js';
@@ -48,7 +47,8 @@ import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanR
 export interface LeanPathOptions {
   yoga: YogaServerInstance<object, GatewayContext>;
   logger: Logger;
-  metrics: GatewayMetrics;
+  /** The request log and metrics of every HTTP door (request/log.ts). */
+  end: EndRequest;
   /** The one admission (the API key, the rate limit, the parameter limits). */
   admission: Pick<Admission, 'key' | 'rate' | 'parameters'>;
   responseCache: Pick<ResponseCache, 'keyOf' | 'stored' | 'sharedStored'>;
@@ -72,7 +72,7 @@ const PARTS_API = { Response: class { constructor(readonly body: string, readonl
 type Parts = InstanceType<typeof PARTS_API.Response>;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
-  const { yoga, logger, metrics, admission, responseCache, cors, documents } = options;
+  const { yoga, logger, end, admission, responseCache, cors, documents } = options;
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
   // Documents yoga's parse and validation (the query limits included) passed, as yoga cached them:
@@ -222,7 +222,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       headers[REQUEST_ID_HEADER] = record.id;
       res.writeHead(status, headers).end(body);
     }
-    logAndCount(record, status, metrics);
+    end(record, status);
   }
 }
 

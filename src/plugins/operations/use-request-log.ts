@@ -1,6 +1,7 @@
 /**
  * Every GraphQL request's log line and request metrics, on yoga's path (request/log.ts writes
- * them; the request object, made by plugins/serving/use-request.ts, holds what they report).
+ * them, `REQUEST_LOG_SAMPLE_PERCENT` of the successful ones; the request object, made by
+ * plugins/serving/use-request.ts, holds what they report).
  *
  * - One info line per GraphQL request (`msg: 'graphql request'`) with the operation, HTTP status,
  *   outcome, duration, upstream calls made for it, cache hits/misses/stale serves and the error
@@ -14,10 +15,10 @@
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayMetrics } from '../../observability/metrics.js';
 import { currentRequest } from '../../request/record.js';
-import { logAndCount } from '../../request/log.js';
+import type { EndRequest } from '../../request/log.js';
 import type { GatewayRequest } from '../../request/request.js';
 
-export function useRequestLog(metrics: GatewayMetrics): Plugin {
+export function useRequestLog(metrics: GatewayMetrics, end: EndRequest): Plugin {
   /** Answers in parts still being sent, per request, and what to do when the last one ends. */
   const streams = new WeakMap<GatewayRequest, { open: number; ended: (() => void) | undefined }>();
   return {
@@ -45,8 +46,8 @@ export function useRequestLog(metrics: GatewayMetrics): Plugin {
       if (request.rejectedAs !== undefined) metrics.rejectedRequest(request.rejectedAs);
       if (!request.graphql) return;
       const stream = streams.get(request);
-      if (stream !== undefined && stream.open > 0) stream.ended = () => logAndCount(request, response.status, metrics);
-      else logAndCount(request, response.status, metrics);
+      if (stream !== undefined && stream.open > 0) stream.ended = () => end(request, response.status);
+      else end(request, response.status);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
-import { get, logEntries, post, requestLines } from '../../helpers/http.js';
+import { get, logEntries, metric, post, requestLines, scrape } from '../../helpers/http.js';
 
 const SITE = 'query SiteWithLanes($c: String!) { site(code: $c) { name points { cargoLanes { product { productName } } } } }';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -27,6 +27,23 @@ describe('structured logs and request ids', () => {
     expect(first.cacheMisses).toBeGreaterThan(0);
     expect(second).toMatchObject({ upstreamCalls: 0, cacheMisses: 0 });
     expect(second.cacheHits).toBeGreaterThan(0);
+  });
+
+  it.each([true, false])('keeps REQUEST_LOG_SAMPLE_PERCENT of the successful lines and every failed one, and counts all (lean path %s)', async (leanPath) => {
+    h = await startGateway({ leanPath, env: { REQUEST_LOG_SAMPLE_PERCENT: '25' } });
+    for (let i = 0; i < 8; i++) expect((await post(h, '{ cities { total } }', { headers: { 'x-request-id': `ok-${i}` } })).status).toBe(200);
+    expect((await post(h, '{ site(code: 7) { name } }', { headers: { 'x-request-id': 'bad-1' } })).status).toBe(400);
+    expect((await post(h, '{ nope }', { headers: { 'x-request-id': 'bad-2' } })).status).toBe(400);
+    // A quarter, kept exactly: the 4th and the 8th; both failures.
+    expect(requestLines(h).map((line) => line.requestId)).toEqual(['ok-3', 'ok-7', 'bad-1', 'bad-2']);
+    const text = await scrape(h);
+    expect(metric(text, 'gateway_graphql_requests_total', { operation: 'anonymous', outcome: 'ok' })).toBe(8);
+  });
+
+  it('writes the line of every request slower than REQUEST_LOG_SLOW_MS, however few it samples', async () => {
+    h = await startGateway({ env: { REQUEST_LOG_SAMPLE_PERCENT: '0', REQUEST_LOG_SLOW_MS: '0' } });
+    for (let i = 0; i < 3; i++) await post(h, '{ cities { total } }', { headers: { 'x-request-id': `slow-${i}` } });
+    expect(requestLines(h).map((line) => line.requestId)).toEqual(['slow-0', 'slow-1', 'slow-2']);
   });
 
   it('says when an answer came whole from the response cache', async () => {
