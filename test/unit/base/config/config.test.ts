@@ -44,6 +44,8 @@ describe('configuration', () => {
       apiKeys: [],
       rateLimitPerMinute: 0,
       logLevel: 'info',
+      requestLogSamplePercent: 100,
+      requestLogSlowMs: 1000,
       demoLatencyMs: 5,
       maxQueryDepth: 6,
       maxAliases: 15,
