@@ -34,6 +34,11 @@ export interface ListenOptions {
    * configured. Default 1000.
    */
   checkIntervalMs?: number;
+  /**
+   * Told of an error the handler threw (a bug): its client gets a 500, and the process goes on.
+   * Default: it is rethrown as an unhandled rejection, which main.ts logs.
+   */
+  onError?: (error: unknown) => void;
 }
 
 export interface RunningServer {
@@ -66,7 +71,7 @@ export async function listen(handler: RequestListener, options: ListenOptions): 
       connectionsCheckingInterval: options.checkIntervalMs ?? CHECK_INTERVAL_MS,
       maxHeaderSize: MAX_HEADER_BYTES,
     },
-    (request, response) => withBoundedBody(request, response, maxBody, handler),
+    (request, response) => withBoundedBody(request, response, maxBody, guarded(handler, options.onError ?? rethrown)),
   );
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
@@ -91,6 +96,24 @@ function close(server: Server, graceMs: number | undefined): Promise<void> {
     });
     server.closeIdleConnections();
   });
+}
+
+// Private: the handler runs in an event of the request (its body's last), where a throw would end
+// the process: it answers 500 instead (or cuts a response already begun) and reports the error.
+function guarded(handler: RequestListener, onError: (error: unknown) => void): RequestListener {
+  return (request, response) => {
+    try {
+      handler(request, response);
+    } catch (error) {
+      if (response.headersSent) response.destroy();
+      else refuse(request, response, 500, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
+      onError(error);
+    }
+  };
+}
+
+function rethrown(error: unknown): void {
+  void Promise.reject(error);
 }
 
 /** How a request body may be compressed (`Content-Encoding`), and each one's streaming decoder. */
