@@ -4,7 +4,7 @@
  * warm-up (`SERVING_WARMUP_SECONDS`), then `SECONDS` of load with a random key each request
  * (the pages: the same request each time). Upstream calls are counted during the measured run: warm data makes none.
  *
- * Every peer gets the same keys in the same random way, and the load generator the same work:
+ * Every peer gets the same keys in the same random way, and the load generator the same work but one:
  * request bodies are serialised beforehand, once per key, drawn at random for each request
  * (`sitesNear`: as many fresh random queries as the run can send, in turn, so that none repeats),
  * and every answer is read for GraphQL `errors` (`checkBodies`), but the bare server's: it
