@@ -7,6 +7,7 @@
  *   first; what it refuses or is unsure of it hands to yoga, which asks the admission again.
  *   Counting the admission's key checks tells which: one, the lean path answered it itself; two,
  *   yoga did (every gateway here has API keys, so yoga's plugin checks each request it reads);
+ * - get: the same request as a GET on yoga's path, its parameters in the URL (every GET is yoga's);
  * - ws: graphql-ws's client over `ws`, on the lean gateway's socket.
  *
  * A live subscription passes the same admission: the refusals made before GraphQL runs are sent
@@ -19,7 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { sha256Hex } from '../../../src/base/config/persisted-operations.js';
 import { startPair, type Pair } from '../http/side-by-side.js';
-import { CITIES, ENVS, hashOf, HTTP_KEY, removeListFile, requestOf, ROWS, WS_KEY, type Params, type Row } from './refusals.js';
+import { CITIES, ENVS, getRequestOf, hashOf, HTTP_KEY, removeListFile, requestOf, ROWS, WS_KEY, type Params, type Row } from './refusals.js';
 
 const pairs = new Map<string, Promise<Pair>>();
 const pairFor = (env: string) => {
@@ -38,9 +39,9 @@ interface HttpAnswer {
   headers: Headers;
 }
 
-// Private: the row's request to `url`.
-async function sendHttp(url: string, row: Row, key: string | null): Promise<HttpAnswer> {
-  const { method, path, headers, body } = requestOf(row, key);
+// Private: the row's request to `url`, as its JSON POST (or the request the row names), or as a GET.
+async function sendHttp(url: string, row: Row, key: string | null, asGet = false): Promise<HttpAnswer> {
+  const { method, path, headers, body } = asGet ? { method: 'GET', body: undefined, ...getRequestOf(row, key) } : requestOf(row, key);
   const response = await fetch(`${url}${path}`, { method, headers, body });
   const answer = (await response.json()) as { errors?: Array<{ extensions?: { code?: unknown }; message: string }> };
   const errors = answer.errors ?? [];
@@ -100,6 +101,14 @@ describe('one admission for every door', () => {
 
     const yoga = await sendHttp(pair.yoga.url, row, key);
     expect([yoga.status, yoga.codes]).toEqual([row.status, [row.code]]);
+
+    if (row.get === undefined || !('na' in row.get)) {
+      // GET on yoga (every GET is yoga's: the lean path takes POSTs only); its budget was spent by the POSTs above.
+      const get = await sendHttp(pair.yoga.url, row, key, true);
+      const expected = row.get ?? { status: row.status, code: row.code };
+      expect([get.status, get.codes]).toEqual([expected.status, [expected.code]]);
+      for (const name of row.headers ?? []) expect([name, get.headers.get(name)]).toEqual([name, yoga.headers.get(name)]);
+    }
 
     if (typeof row.lean === 'string') {
       // The key checks the lean gateway's admission makes for this request: its lean path's, and yoga's if it was handed over.

@@ -66,6 +66,11 @@ export interface Row {
    * `connection_init`), or the plain HTTP refusal of an upgrade to `upgrade` (a path).
    */
   ws?: { close: number } | { upgrade: string } | { na: string };
+  /**
+   * GET (the query in the URL, with a CSRF header), when it is not refused as the POST is: why the
+   * row has no GET form, or what GraphQL over HTTP answers instead, and why.
+   */
+  get?: { na: string } | { status: number; code: string; why: string };
   /** An HTTP request other than a JSON POST to the endpoint (CSRF's simple request, another path or media type). */
   http?: { method?: 'GET'; path?: string; contentType?: string };
   /** The HTTP answer's headers that must be there, the same on both doors. */
@@ -77,10 +82,14 @@ const aliases = `{ ${Array.from({ length: 16 }, (_, i) => `a${i}: cities(pageSiz
 export const hashOf = (query: string) => ({ persistedQuery: { version: 1, sha256Hash: sha256Hex(query) } });
 
 export const ROWS: Row[] = [
-  { name: 'another path routed as GraphQL', params: { query: CITIES }, http: { path: '/x/graphql' }, code: 'NOT_FOUND', status: 404, lean: 'declined', yogaChecks: 0, ws: { upgrade: '/x/graphql' } },
+  {
+    name: 'another path routed as GraphQL', params: { query: CITIES }, http: { path: '/x/graphql' }, code: 'NOT_FOUND', status: 404, lean: 'declined', yogaChecks: 0, ws: { upgrade: '/x/graphql' },
+    get: { na: 'with the query in the URL, the URL no longer ends with the endpoint: yoga does not route it as GraphQL at all (a plain 404; nothing runs)' },
+  },
   {
     name: 'a body of a media type not read', params: { query: CITIES }, http: { contentType: 'application/xml' }, code: 'UNSUPPORTED_MEDIA_TYPE', status: 415,
     lean: 'declined', yogaChecks: 1, headers: ['accept'], ws: { na: 'graphql-ws messages are JSON text frames: there is no media type to choose' },
+    get: { na: 'a GET has no body' },
   },
   { name: 'no API key', key: null, params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'yoga', ws: { close: 4403 }, headers: ['www-authenticate'] },
   { name: 'a wrong API key', key: 'not-a-key-of-this-gateway', params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'yoga', ws: { close: 4403 }, headers: ['www-authenticate'] },
@@ -89,7 +98,10 @@ export const ROWS: Row[] = [
   { name: 'variables over MAX_VARIABLES_BYTES', params: { query: CITIES, variables: { junk: 'x'.repeat(1100) } }, code: 'VARIABLES_TOO_LARGE', status: 413, lean: 'yoga' },
   { name: 'a syntax error', params: { query: '{ cities { ' }, code: 'GRAPHQL_PARSE_FAILED', status: 400, lean: 'yoga' },
   { name: 'an unknown field', params: { query: '{ nope }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'yoga' },
-  { name: 'a mutation', params: { query: 'mutation { __typename }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'yoga' },
+  {
+    name: 'a mutation', params: { query: 'mutation { __typename }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'yoga',
+    get: { status: 405, code: 'BAD_REQUEST', why: 'GraphQL over HTTP refuses any mutation sent as a GET with 405, before validation' },
+  },
   { name: 'too deep', params: { query: deep }, code: 'DEPTH_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
   { name: 'too many aliases', params: { query: aliases }, code: 'ALIAS_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
   { name: 'too costly', env: 'cost', params: { query: '{ cities(pageSize: 1) { total page } }' }, code: 'COST_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
@@ -112,6 +124,7 @@ export const ROWS: Row[] = [
     name: 'a GET without a CSRF header', params: { query: CITIES }, http: { method: 'GET' }, code: 'CSRF_HEADER_REQUIRED', status: 403,
     lean: { na: 'the lean path serves JSON POSTs only, which are preflighted: CSRF never refuses one' },
     ws: { na: 'a WebSocket has no simple request, and no client is known by a cookie (edge/ws/websocket.ts)' },
+    get: { na: 'the row is itself a GET, without the header; the GET door sends one' },
   },
 ];
 
@@ -123,4 +136,20 @@ export function requestOf(row: Row, key: string | null): RawRequest & { path: st
   const path = row.http?.path ?? '/graphql';
   if (row.http?.method === 'GET') return { method: 'GET', path: `${path}?${new URLSearchParams({ query })}`, headers };
   return { method: 'POST', path, headers: { ...headers, 'content-type': row.http?.contentType ?? 'application/json' }, body: JSON.stringify(params) };
+}
+
+/**
+ * The row's request as a GET on its path: its parameters in the URL (variables and extensions as
+ * JSON, as GraphQL over HTTP has them), with a CSRF header, as a client that reads GraphQL over
+ * GET sends it (Apollo's and urql's persisted queries, a CDN-cached query).
+ */
+export function getRequestOf(row: Row, key: string | null): { path: string; headers: Record<string, string> } {
+  const { query, variables, extensions } = row.params;
+  const search = new URLSearchParams({
+    ...(query === '' ? {} : { query }),
+    ...(variables && { variables: JSON.stringify(variables) }),
+    ...(extensions && { extensions: JSON.stringify(extensions) }),
+  });
+  const headers: Record<string, string> = { accept: 'application/graphql-response+json', 'x-graphql-yoga-csrf': '1', ...(key !== null && { 'x-api-key': key }) };
+  return { path: `${row.http?.path ?? '/graphql'}?${search}`, headers };
 }
