@@ -100,7 +100,7 @@ class OneRequest implements GatewayRequest {
   }
 
   logLine(fields: Record<string, unknown>, message: string): void {
-    infoLine(this.root)(`,"requestId":${JSON.stringify(this.id)}`, fields, message);
+    infoLine(this.root)({ requestId: this.id }, fields, message);
   }
 
   note(result: ResultErrors): void {
