@@ -42,8 +42,7 @@ export function createLoaders(sources: Sources, scope: SourceScope): Loaders {
 }
 
 // Private: each loader is made when the request first uses it: most requests use one or two. A
-// class, not a literal with getters: one made per request left megabytes behind at every
-// young-generation collection (request/scope.ts).
+// class, not a literal with getters, for the reason request/scope.ts's Scope is one (measured there).
 class RequestLoaders implements Loaders {
   #pages: DataLoader<PageKey, PageResult<unknown>, string> | undefined;
   #productByGoodsCode: Loaders['productByGoodsCode'] | undefined;

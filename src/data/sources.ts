@@ -51,7 +51,7 @@ export type KindRecord = { [K in ListKind]: ListRecord<K> };
 /** Every city by code, built from a walk of the city list. */
 export const CITIES_BY_CODE_KEY = 'cities:byCode';
 /** The city of a site, primed by list-with-points. */
-export const siteCityKey = (code: string) => `siteCity:${code}`;
+const siteCityKey = (code: string) => `siteCity:${code}`;
 
 /** A caller's scope, plus the charge for each upstream call made on its behalf (its budget). */
 export interface SourceScope extends LoadScope {

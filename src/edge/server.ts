@@ -63,6 +63,7 @@ const MAX_HEADER_BYTES = 16_384;
 
 export async function listen(handler: RequestListener, options: ListenOptions): Promise<RunningServer> {
   const maxBody = options.maxRequestBodyBytes ?? 1_048_576;
+  const safe = guarded(handler, options.onError ?? rethrown);
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const server = createServer(
     {
@@ -71,7 +72,7 @@ export async function listen(handler: RequestListener, options: ListenOptions): 
       connectionsCheckingInterval: options.checkIntervalMs ?? CHECK_INTERVAL_MS,
       maxHeaderSize: MAX_HEADER_BYTES,
     },
-    (request, response) => withBoundedBody(request, response, maxBody, guarded(handler, options.onError ?? rethrown)),
+    (request, response) => withBoundedBody(request, response, maxBody, safe),
   );
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {

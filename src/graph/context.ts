@@ -13,8 +13,7 @@ import type { TimeReader } from '../catalog/opening-hours.js';
 import type { LiveStock } from '../live/live-stock.js';
 import { createLoaders, type Loaders } from '../data/loaders.js';
 import type { AddressOf } from '../request/client-address.js';
-import type { SourceScope, Sources } from '../data/sources.js';
-import type { StaleServe } from '../cache/cache.js';
+import type { Sources } from '../data/sources.js';
 import { viewOf, type CatalogView } from '../catalog/view.js';
 import { createRequestScope, type RequestScope } from '../request/scope.js';
 import { currentRequest } from '../request/record.js';
@@ -61,9 +60,8 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
     // The first scope's budget and deadline are the request's (a batch's operations share them,
     // the deadline counting from its arrival); an event's are its own, from now.
     const start = (budgetOf: object, from?: number) => {
-      const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs, { request: gatewayRequest, from });
-      const loads = new Loads(scope, chargesOf(budgetOf));
-      return { scope, loaders: createLoaders(sources, loads), catalog: settings.index && viewOf(settings.index, loads) };
+      const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs, { request: gatewayRequest, from, charge: chargesOf(budgetOf) });
+      return { scope, loaders: createLoaders(sources, scope), catalog: settings.index && viewOf(settings.index, scope) };
     };
     return {
       ...start(gatewayRequest ?? request, gatewayRequest?.startedAt),
@@ -79,32 +77,6 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
       },
     };
   };
-}
-
-// Private: what the loaders see of the scope, and the budget's charge. A class, not a literal
-// with a getter (request/scope.ts says why); its signal is read from the scope only when a load
-// waits on it, as it is made on first use.
-class Loads implements SourceScope {
-  constructor(
-    private readonly scope: RequestScope,
-    readonly chargeUpstreamCall: () => void,
-  ) {}
-
-  get signal(): AbortSignal {
-    return this.scope.signal;
-  }
-
-  onStale(serve: StaleServe): void {
-    this.scope.onStale(serve);
-  }
-
-  onDataAge(ageSeconds: number): void {
-    this.scope.onDataAge(ageSeconds);
-  }
-
-  timeLeftMs(): number {
-    return this.scope.timeLeftMs();
-  }
 }
 
 /**

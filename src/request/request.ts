@@ -72,7 +72,8 @@ export function createRequest(id: string, logger: Logger): GatewayRequest {
   return new OneRequest(id, logger);
 }
 
-// Private: a class, so that its methods are shared, not made again for every request.
+// Private: a class, not an object literal with a getter: such a literal, made per request, outlived
+// it in the young generation (request/scope.ts's Scope, where it was measured).
 class OneRequest implements GatewayRequest {
   readonly startedAt = systemClock.monotonic();
   graphql = false;

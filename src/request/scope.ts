@@ -11,11 +11,12 @@
 import { systemClock, type Clock } from '../base/clock.js';
 import { setMaxListeners } from 'node:events';
 import type { GraphQLError } from 'graphql';
-import type { LoadScope, StaleServe } from '../cache/cache.js';
+import type { StaleServe } from '../cache/cache.js';
+import type { SourceScope } from '../data/sources.js';
 import { coded } from '../base/graph-errors.js';
 import type { GatewayRequest } from './request.js';
 
-export interface RequestScope extends LoadScope {
+export interface RequestScope extends SourceScope {
   signal: AbortSignal;
   onStale(serve: StaleServe): void;
   onDataAge(ageSeconds: number): void;
@@ -27,8 +28,6 @@ export interface RequestScope extends LoadScope {
   timeLeftMs(): number;
   /** Marks the answer as depending on the time it is made (`isOpen` without `at`): not to be replayed. */
   readsTheTime(): void;
-  /** Whether `readsTheTime` was called. */
-  readonly timeDependent: boolean;
   /** Stops the deadline timer; called when execution is done. */
   dispose(): void;
 }
@@ -40,6 +39,8 @@ export interface ScopeOptions {
   from?: number;
   /** Default `systemClock`; the deadline's timer is a real one either way. */
   clock?: Clock;
+  /** The upstream budget's charge for each call the loads start (graph/budget/charges.ts); none: no budget. */
+  charge?: () => void;
 }
 
 /**
@@ -55,7 +56,7 @@ export function createRequestScope(
   clientSignal: () => AbortSignal | undefined, timeoutMs: number, options: ScopeOptions = {},
 ): RequestScope {
   const clock = options.clock ?? systemClock;
-  return new Scope(clientSignal, timeoutMs, (options.from ?? clock.monotonic()) + timeoutMs, clock, options.request);
+  return new Scope(clientSignal, timeoutMs, (options.from ?? clock.monotonic()) + timeoutMs, clock, options.request, options.charge);
 }
 
 // Private: a class, not an object literal: a literal with a getter, made per request, left
@@ -67,7 +68,6 @@ class Scope implements RequestScope {
   #client: AbortSignal | undefined;
   #stale: Map<string, StaleServe> | undefined;
   #dataAge: number | undefined;
-  #timeDependent = false;
   #disposed = false;
 
   constructor(
@@ -76,7 +76,12 @@ class Scope implements RequestScope {
     private readonly deadline: number,
     private readonly clock: Clock,
     private readonly request: Pick<GatewayRequest, 'unrepeatable'> | undefined,
+    private readonly charge: (() => void) | undefined,
   ) {}
+
+  chargeUpstreamCall(): void {
+    this.charge?.();
+  }
 
   get signal(): AbortSignal {
     if (this.#controller !== undefined) return this.#controller.signal;
@@ -103,10 +108,6 @@ class Scope implements RequestScope {
     return this.#dataAge;
   }
 
-  get timeDependent(): boolean {
-    return this.#timeDependent;
-  }
-
   onStale(serve: StaleServe): void {
     (this.#stale ??= new Map()).set(serve.key, serve);
   }
@@ -121,7 +122,6 @@ class Scope implements RequestScope {
   }
 
   readsTheTime(): void {
-    this.#timeDependent = true;
     this.request?.unrepeatable();
   }
 

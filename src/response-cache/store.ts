@@ -1,8 +1,8 @@
 /**
  * The response cache's store: whole answers, as the bytes sent, kept for identical operations
  * (the key: key.ts) until the first of their data stops being fresh. Every door uses it: yoga's
- * path through plugins/serving/use-response-cache.ts, the lean path (edge/lean/lean-path.ts) and
- * the WebSocket door (edge/ws/operations.ts) directly.
+ * path and the WebSocket door (edge/ws/operations.ts) through plugins/serving/use-response-cache.ts,
+ * the lean path (edge/lean/lean-path.ts) directly.
  *
  * - Only what the request object calls storable is stored (request/request.ts `storable`): one
  *   operation, no error, nothing stale, nothing stating its data's age or made of the time now,

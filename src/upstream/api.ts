@@ -10,8 +10,6 @@ import { isEmptyResult, isRaw, normalisePage, type DefectReporter } from './norm
 import { DETAILS, LISTS, type DetailKind, type DetailRecord, type ListKind, type ListRecord } from './operations.js';
 import type { UpstreamPage } from './records.js';
 
-export type { DetailKind, ListKind } from './operations.js';
-
 export interface UpstreamApi {
   /** One page of a list; where a list has more than one path, the next is asked where one answers 404. */
   list<K extends ListKind>(kind: K, page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<UpstreamPage<ListRecord<K>>>;

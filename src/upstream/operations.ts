@@ -8,8 +8,8 @@
  * It sits in upstream/, not data/, because api.ts needs it and nothing in upstream/ imports from
  * a layer above; data/ and graph/ read it from here. It knows nothing of GraphQL.
  *
- * Seven paths, six operations: the two plain site lists are one operation, the second path the
- * stand-in for the first where that one answers 404.
+ * The two plain site lists are one operation: the second path stands in for the first where that
+ * one answers 404.
  */
 import { normaliseCity, normaliseProduct, normaliseSite, type DefectReporter } from './normalise.js';
 import type { CityRecord, ProductRecord, SiteRecord } from './records.js';
@@ -28,7 +28,7 @@ interface Operation<T> {
 }
 
 /** A list: `page` and `pageSize` (from 1), answered `{ items, total }`. */
-export interface ListOperation<T> extends Operation<T> {
+interface ListOperation<T> extends Operation<T> {
   /** Page size used when walking the whole list. */
   walkPageSize: number;
   /** The cache key of one upstream page. */
@@ -40,7 +40,7 @@ export interface ListOperation<T> extends Operation<T> {
 }
 
 /** One record by its code, the one query parameter; "no such record" is answered `null`. */
-export interface DetailOperation<T> extends Operation<T> {
+interface DetailOperation<T> extends Operation<T> {
   /** The query parameter carrying the code. */
   param: string;
   /** The cache key of one record (also where a list primes it). */
@@ -89,6 +89,6 @@ export type ListKind = keyof typeof LISTS;
 export type DetailKind = keyof typeof DETAILS;
 
 /** The record each operation answers. */
-export type RecordOf<O> = O extends Operation<infer T> ? T : never;
+type RecordOf<O> = O extends Operation<infer T> ? T : never;
 export type ListRecord<K extends ListKind> = RecordOf<(typeof LISTS)[K]>;
 export type DetailRecord<K extends DetailKind> = RecordOf<(typeof DETAILS)[K]>;

@@ -24,9 +24,8 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
-import type {
-  GraphQLError} from 'graphql';
-import { Kind, visit, type ASTNode, type ASTVisitor, type FragmentDefinitionNode, type OperationDefinitionNode, type ValidationContext,
+import {
+  Kind, visit, type ASTNode, type ASTVisitor, type FragmentDefinitionNode, type GraphQLError, type OperationDefinitionNode, type ValidationContext,
   type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
