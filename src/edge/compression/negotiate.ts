@@ -1,0 +1,60 @@
+/**
+ * Which content coding to answer in, from a request's `Accept-Encoding` (RFC 9110 §12.5.3):
+ * q-values, `identity` and `*` honoured; among the codings a client rates equally, the one that
+ * makes the smallest answer for this gateway's JSON wins (brotli, then zstd, then gzip).
+ */
+import * as zlib from 'node:zlib';
+
+/** A coding an answer may be sent in; `identity` is the answer as made. */
+export type Coding = 'br' | 'zstd' | 'gzip' | 'identity';
+
+/** The codings this runtime can make, best first (zstd only where node:zlib has it: Node 22.15+). */
+export const CODINGS: readonly Coding[] = [
+  'br',
+  ...(typeof (zlib as { zstdCompressSync?: unknown }).zstdCompressSync === 'function' ? (['zstd'] as const) : []),
+  'gzip',
+];
+
+/**
+ * The coding to answer in, or undefined when the client accepts none of ours nor identity
+ * (`identity;q=0` with nothing else we make): the caller answers 406 or sends identity anyway,
+ * as RFC 9110 allows.
+ */
+export function negotiate(header: string | undefined, offered: readonly Coding[] = CODINGS): Coding | undefined {
+  if (header === undefined || header === '') return 'identity';
+  const q = parse(header);
+  const star = q.get('*');
+  let best: Coding | undefined;
+  let bestQ = 0;
+  for (const coding of offered) {
+    const weight = q.get(coding) ?? (coding === 'gzip' ? q.get('x-gzip') : undefined) ?? star ?? 0;
+    if (weight > bestQ) {
+      best = coding;
+      bestQ = weight;
+    }
+  }
+  // identity is acceptable unless refused by name, or by `*;q=0` without naming it (§12.5.3).
+  const identity = q.get('identity') ?? (star === 0 ? 0 : 1);
+  if (best !== undefined && bestQ >= identity) return best;
+  return identity > 0 ? 'identity' : best;
+}
+
+// Private: the header's codings and their weights, lower-cased; a malformed weight counts as 1,
+// a weight out of 0..1 is clamped, a repeated coding keeps its first weight.
+function parse(header: string): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.split(';');
+    const coding = name!.trim().toLowerCase();
+    if (coding === '' || weights.has(coding)) continue;
+    let weight = 1;
+    for (const param of params) {
+      const [key, value] = param.split('=');
+      if (key?.trim().toLowerCase() !== 'q' || value === undefined) continue;
+      const parsed = Number(value.trim());
+      if (Number.isFinite(parsed)) weight = Math.min(1, Math.max(0, parsed));
+    }
+    weights.set(coding, weight);
+  }
+  return weights;
+}
