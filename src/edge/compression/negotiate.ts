@@ -33,10 +33,11 @@ export function negotiate(header: string | undefined, offered: readonly Coding[]
       bestQ = weight;
     }
   }
-  // identity is acceptable unless refused by name, or by `*;q=0` without naming it (§12.5.3).
-  const identity = q.get('identity') ?? (star === 0 ? 0 : 1);
-  if (best !== undefined && bestQ >= identity) return best;
-  return identity > 0 ? 'identity' : best;
+  // identity wins only when named with a higher weight; it is acceptable unless refused by name
+  // or by `*;q=0` without naming it (§12.5.3).
+  const named = q.get('identity');
+  if (best !== undefined && (named === undefined || bestQ >= named)) return best;
+  return (named ?? (star === 0 ? 0 : 1)) > 0 ? 'identity' : best;
 }
 
 // Private: the header's codings and their weights, lower-cased; a malformed weight counts as 1,
