@@ -8,6 +8,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json schema.graphql ./
+# `npm run build` is scripts/build.ts (it builds only what is out of date; here, everything).
+COPY scripts/build.ts ./scripts/build.ts
 COPY src ./src
 # The example page (served at /demo in demo mode): `npm run build` builds it into dist/web.
 COPY examples/web ./examples/web
