@@ -27,6 +27,7 @@ import { measureCatalogIndex, type CatalogIndexResult } from './catalog-index.js
 import type { LiveResult } from './live.js';
 import { measureScaleOut } from './scale-out.js';
 import { measureServing, type ServingResult } from './serving.js';
+import { measureStart, type StartResult } from './start.js';
 
 /** Everything measured, before ratios and targets are derived. */
 export interface Measurements {
@@ -49,6 +50,8 @@ export interface Measurements {
   /** Issue 16: 1,000 SSE subscribers over 50 sites while their stock changes; absent: not run (`BENCH_ONLY=live` runs it). */
   live?: LiveResult;
   coldDeepMinimum: { sitePages: number; distinctProducts: number; productListPages: number; total: number };
+  /** Issue 27: `npm start` to the first answer, with everything to build and with nothing. */
+  start: StartResult;
 }
 
 /** Run every scenario against every server. */
@@ -75,7 +78,9 @@ export async function measureAll(mock: BenchMock): Promise<Measurements> {
   step('REST clients without the gateway');
   const rest = await restClients(mock);
   const mesh = await meshScenarios(mock);
-  return { gateway: { ...gateway, rss, expiry }, catalogIndex, scaleOut, serving, bare, mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock) };
+  step('npm start to the first answer, first and second start');
+  const start = await measureStart();
+  return { gateway: { ...gateway, rss, expiry }, catalogIndex, scaleOut, serving, bare, mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock), start };
 }
 
 // Private: cold, warm deep, warm small, mixed, then the catalog walk and RSS, on one gateway.

@@ -10,6 +10,7 @@ import type { Machine } from '../processes/machine.js';
 import type { ScaleOutResult } from '../scenarios/scale-out.js';
 import { liveTargets } from './live.js';
 import { servingTargets } from './serving.js';
+import { startTargets } from './start.js';
 import type { Target } from './target.js';
 
 /** The whole results file. */
@@ -143,6 +144,7 @@ function judge(m: Measurements, h: Headline, seconds: number): Target[] {
     ...scaleOutTargets(m.scaleOut, r.scaleOutCallsSpread),
     ...servingTargets(m.serving),
     ...liveTargets(m.live),
+    ...startTargets(m.start),
     t('`bench/run.ts` end to end (build not included)', '< 15 min', `${seconds} s`, seconds < 900),
   ];
 }
