@@ -9,7 +9,7 @@ import { Defer20220824Handler } from '@apollo/client/incremental';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 
 // The data's types; in an app, GraphQL Code Generator writes them from schema.graphql.
-interface Site { id: string; code: string; name: string }
+type Site = { id: string; code: string; name: string };
 type Lane = { stock: number; product: { id: string; productName: string } | null };
 type Sites = { sites: { items: (Site & { city: { name: string } })[] } };
 type SiteWithLanes = { site: (Site & { points?: { id: string; name: string; cargoLanes: Lane[] }[] }) | null };
