@@ -34,10 +34,11 @@ const folder = /(?<![\w./@:%-])((?:\.{1,2}\/)*(?:[a-z][\w-]*\/)+)(?![\w.-])/g;
 /** Names of other tools' files, and what tests write (not committed): not the project's files. */
 const foreign = new Set(['Node.js', 'persisted-documents.json', 'test/artifacts/']);
 
-/**
- * TEMPORARY: files other branches of issue 24 add (errors work, point 5; operation table, point 4);
- * the lead removes this list after merging.
- */
+/** TEMPORARY: the pagination recipes branch `connections` of issue 27 adds; gone after the merge. */
+const pending = new Set(['examples/recipes/apollo-pagination.ts', 'examples/recipes/urql-pagination.ts', 'examples/recipes/relay-pagination.ts']);
+
+/** README's recipe blocks are files (test/project/readme-recipes.test.ts): the compiler checks their code. */
+const withoutRecipes = (text: string) => text.replace(/^<!-- recipe: \S+ -->\n```\w*\n[\s\S]*?^```$/gm, '');
 
 /** The text of every comment of a TypeScript file. */
 function comments(path: string): string {
@@ -62,7 +63,7 @@ function missing(text: string, from: string): string[] {
   const bad: string[] = [];
   for (const [, name] of prose.matchAll(mention)) {
     // The build's output and another package's files are not the project's.
-    if (/^(dist|node_modules)\//.test(name!) || foreign.has(name!)) continue;
+    if (/^(dist|node_modules)\//.test(name!) || foreign.has(name!) || pending.has(name!)) continue;
     if (!exists(name!, from)) bad.push(name!);
   }
   for (const [, name] of prose.matchAll(folder)) {
@@ -88,7 +89,7 @@ function exists(name: string, from: string): boolean {
 describe('paths named in prose', () => {
   it('the READMEs name only files that exist', () => {
     for (const path of ['README.md', 'bench/README.md']) {
-      expect(missing(readFileSync(join(root, path), 'utf8'), dirname(path)), path).toEqual([]);
+      expect(missing(withoutRecipes(readFileSync(join(root, path), 'utf8')), dirname(path)), path).toEqual([]);
     }
   });
 

@@ -1,0 +1,44 @@
+/**
+ * The gateway in demo mode, as `npm start` runs it with nothing configured: its own process, the
+ * built-in mock upstream with the demo data, listening on a free port. It runs the sources
+ * (src/main.ts through tsx) rather than dist/, so a test needs no build first.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { addressOf } from './process.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+export interface Demo {
+  /** The GraphQL endpoint, e.g. `http://127.0.0.1:54321/graphql`. */
+  url: string;
+  /** Stops the gateway (SIGTERM, as an operator would) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/** The environment of a fresh machine: nothing of the gateway's configured. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(UPSTREAM_|OAUTH_|CACHE_|DEMO_|MAX_|GATEWAY_|PERSISTED_|REDIS_|PORT$|HOST$|NODE_OPTIONS)/.test(name)) delete env[name];
+  }
+  return { ...env, PORT: '0', HOST: '127.0.0.1' };
+}
+
+export async function startDemo(): Promise<Demo> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: cleanEnv(),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await addressOf(child);
+  return {
+    url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exit = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exit;
+    },
+  };
+}
