@@ -1,7 +1,10 @@
 /**
- * A real caching proxy for tests: Debian's nginx with `proxy_cache`, started in the foreground on
- * a free port with a generated configuration whose every file (pid, logs, cache, temp paths) lives
- * in a fresh temporary directory. `.ci/run` installs nginx when it is missing.
+ * A real nginx in front of a test's gateway, running the shipped deploy/nginx.conf: the file is
+ * read and only what must differ on a test machine is put in (the gateway's address, a free port,
+ * and every file nginx writes inside a fresh temporary directory), so a change to the shipped
+ * configuration is what the tests run. Each substitution must find its line: a shipped file that
+ * no longer has it fails here, instead of being tested half. `.ci/run` installs nginx when it is
+ * missing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -30,16 +33,16 @@ export function nginxPath(): string {
 }
 
 /**
- * Starts nginx caching what `upstreamUrl` answers. It caches a 200 for 10 minutes unless the
- * answer's `Cache-Control` says otherwise, as many CDNs do by default, so only the gateway's own
- * headers keep an answer out or short. `X-Proxy-Cache` tells the client HIT, MISS or EXPIRED.
+ * Starts deploy/nginx.conf in front of `upstreamUrl` (e.g. `http://127.0.0.1:54321`). It caches
+ * what the gateway's `Cache-Control` allows; `X-Proxy-Cache` tells the client HIT, MISS,
+ * EXPIRED or BYPASS.
  */
 export async function startCachingProxy(upstreamUrl: string): Promise<CachingProxy> {
   const binary = nginxPath();
   const directory = await mkdtemp(join(tmpdir(), 'vending-graph-nginx-'));
   const port = await freePort();
   const configFile = join(directory, 'nginx.conf');
-  await writeFile(configFile, configuration(directory, port, upstreamUrl));
+  await writeFile(configFile, await configuration(directory, port, upstreamUrl));
   const nginx = spawn(binary, ['-c', configFile, '-p', `${directory}/`, '-e', join(directory, 'error.log')], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -66,34 +69,40 @@ export async function startCachingProxy(upstreamUrl: string): Promise<CachingPro
   };
 }
 
-// Private: one process in the foreground (no master, no workers to leave behind), as whoever runs
-// the tests; every path inside `directory` (nginx's compiled-in ones are under /var/lib/nginx).
-function configuration(directory: string, port: number, upstreamUrl: string): string {
+/** The shipped configuration the proxy runs. */
+export const SHIPPED_CONFIG = new URL('../../deploy/nginx.conf', import.meta.url);
+
+// Private: the shipped file for one process in the foreground (no master, no workers to leave
+// behind), as whoever runs the tests, with every path inside `directory` (nginx's compiled-in
+// ones are under /var/lib/nginx) and both replicas pointed at the test's gateway.
+async function configuration(directory: string, port: number, upstreamUrl: string): Promise<string> {
   const path = (name: string) => join(directory, name);
-  return `daemon off;
-master_process off;
-pid ${path('nginx.pid')};
-error_log ${path('error.log')} warn;
-events { worker_connections 64; }
-http {
-  access_log ${path('access.log')};
-  client_body_temp_path ${path('client_body')};
-  proxy_temp_path ${path('proxy_temp')};
-  fastcgi_temp_path ${path('fastcgi_temp')};
-  uwsgi_temp_path ${path('uwsgi_temp')};
-  scgi_temp_path ${path('scgi_temp')};
-  proxy_cache_path ${path('cache')} levels=1 keys_zone=gateway:1m;
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass ${upstreamUrl};
-      proxy_cache gateway;
-      proxy_cache_valid 200 10m;
-      add_header X-Proxy-Cache $upstream_cache_status always;
-    }
-  }
+  const gateway = new URL(upstreamUrl).host;
+  const own = [
+    `client_body_temp_path ${path('client_body')};`,
+    `proxy_temp_path ${path('proxy_temp')};`,
+    `fastcgi_temp_path ${path('fastcgi_temp')};`,
+    `uwsgi_temp_path ${path('uwsgi_temp')};`,
+    `scgi_temp_path ${path('scgi_temp')};`,
+  ].join(' ');
+  return substitute(await readFile(SHIPPED_CONFIG, 'utf8'), [
+    [/^worker_processes auto;$/m, `worker_processes 1; daemon off; master_process off; pid ${path('nginx.pid')};`],
+    [/^(\s*)access_log \/dev\/stdout;$/m, `$1access_log ${path('access.log')};`],
+    [/^(\s*)error_log \/dev\/stderr warn;$/m, `$1error_log ${path('error.log')} warn;`],
+    [/^http \{$/m, `http {\n  ${own}`],
+    [/^(\s*)server gateway-1:4000\b/m, `$1server ${gateway}`],
+    [/^(\s*)server gateway-2:4000\b/m, `$1server ${gateway}`],
+    [/^(\s*)proxy_cache_path \/var\/cache\/nginx\/vending-graph /m, `$1proxy_cache_path ${path('cache')} `],
+    [/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${port};`],
+  ]);
 }
-`;
+
+// Private: `text` with each pattern replaced once; throws naming a pattern the text lacks.
+function substitute(text: string, replacements: Array<[RegExp, string]>): string {
+  return replacements.reduce((done, [pattern, replacement]) => {
+    if (!pattern.test(done)) throw new Error(`deploy/nginx.conf has no line matching ${pattern}: update test/helpers/nginx.ts with it`);
+    return done.replace(pattern, replacement);
+  }, text);
 }
 
 // Private: a port nothing listens on now (the OS picks it; nginx takes it a moment later).

@@ -1,7 +1,8 @@
 /**
  * The Kubernetes manifests of deploy/kubernetes/ against the gateway they deploy: every document
  * parses and names itself, kustomization.yaml lists exactly the files there, and the probes, the
- * ports, the shutdown timing, the labels and the secrets agree with the code and with each other.
+ * ports, the shutdown timing, the labels and the secrets agree with the code and with each other;
+ * the Ingress passes what deploy/nginx.conf passes.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,8 @@ import { loadConfig } from '../../src/base/config/config.js';
 import { HEALTH_PATH, READINESS_PATH } from '../../src/plugins/operations/use-health.js';
 
 const DIRECTORY = new URL('../../deploy/kubernetes/', import.meta.url);
+const NGINX_CONF = new URL('../../deploy/nginx.conf', import.meta.url);
+const INGRESS_NGINX = 'nginx.ingress.kubernetes.io/';
 const KUSTOMIZATION = 'kustomization.yaml';
 /** Variables that belong in the Secret, never in a manifest. */
 const SECRET_VARIABLES = ['OAUTH_CLIENT_SECRET', 'GATEWAY_API_KEYS'];
@@ -20,7 +23,7 @@ interface Manifest {
   file: string;
   apiVersion: string;
   kind: string;
-  metadata: { name: string; labels?: Record<string, string> };
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   spec?: any;
   data?: Record<string, string>;
 }
@@ -161,7 +164,50 @@ describe('deploy/kubernetes', () => {
     expect(policy.spec.ingress).toHaveLength(1);
     expect(policy.spec.ingress[0].from).toEqual([{ podSelector: { matchLabels: gatewayLabels } }]);
   });
+
+  it("sends every path to the Service through ingress-nginx, with deploy/nginx.conf's timeouts and body limit, unbuffered and uncompressed", () => {
+    const ingress = one('Ingress', 'vending-graph');
+    expect(ingress.apiVersion).toBe('networking.k8s.io/v1');
+    expect(ingress.spec.ingressClassName).toBe('nginx');
+    const service = one('Service', 'vending-graph');
+    for (const rule of ingress.spec.rules) {
+      expect(rule.http.paths).toEqual([{ path: '/', pathType: 'Prefix', backend: { service: { name: service.metadata.name, port: { name: 'http' } } } }]);
+    }
+    expect(service.spec.ports.map((entry: any) => entry.name)).toContain('http');
+    const annotations = ingress.metadata.annotations ?? {};
+    const annotation = (name: string) => annotations[`${INGRESS_NGINX}${name}`];
+    const graphql = nginxBlock(/location \/graphql \{([^}]*)\}/);
+    expect(Number(annotation('proxy-read-timeout'))).toBe(seconds(nginxValue(graphql, 'proxy_read_timeout')));
+    expect(Number(annotation('proxy-send-timeout'))).toBe(seconds(nginxValue(graphql, 'proxy_send_timeout')));
+    expect(seconds(nginxValue(graphql, 'proxy_read_timeout'))).toBeGreaterThanOrEqual(3600);
+    expect(annotation('proxy-buffering')).toBe('off');
+    expect(annotation('proxy-body-size')).toBe(nginxValue(nginxBlock(/server \{([\s\S]*)\}/), 'client_max_body_size'));
+    // Compression stays the gateway's: nothing here turns nginx's on (snippets could).
+    expect(Object.keys(annotations).filter((name) => /gzip|brotli|snippet/.test(name))).toEqual([]);
+    expect(nginxValue(nginxBlock(/http \{([\s\S]*)\}/), 'gzip')).toBe('off');
+  });
 });
+
+// Private: the text a pattern's first group catches in deploy/nginx.conf.
+function nginxBlock(pattern: RegExp): string {
+  const match = pattern.exec(readFileSync(NGINX_CONF, 'utf8'));
+  if (!match) throw new Error(`deploy/nginx.conf has nothing matching ${pattern}`);
+  return match[1]!;
+}
+
+// Private: the value of a directive set once at the top of `block` (its own line).
+function nginxValue(block: string, directive: string): string {
+  const values = [...block.matchAll(new RegExp(`^\\s*${directive}\\s+([^;]+);`, 'gm'))].map((match) => match[1]!);
+  if (values.length !== 1) throw new Error(`expected ${directive} once, but found ${JSON.stringify(values)}`);
+  return values[0]!;
+}
+
+// Private: an nginx time (`20s`, `1h`, `3600`) in seconds.
+function seconds(time: string): number {
+  const match = /^(\d+)(s|m|h)?$/.exec(time);
+  if (!match) throw new Error(`not an nginx time: ${JSON.stringify(time)}`);
+  return Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] ?? 's']!;
+}
 
 // Private: the documents of one file; throws on a YAML error or warning, or an empty document.
 function parseFile(file: string): any[] {

@@ -20,6 +20,10 @@
  *   less than a second of freshness left, batches, ambiguous requests, incremental responses
  *   (`multipart/mixed`, `text/event-stream`), and refusals before GraphQL runs (401, 413, 415,
  *   429…).
+ * - An answer in parts (`multipart/mixed`, `text/event-stream`: subscriptions, `@defer`) also
+ *   gets `X-Accel-Buffering: no`: nginx (deploy/nginx.conf) then sends each part on as it comes
+ *   and keeps the client's pace, instead of reading ahead into its buffers; whole answers stay
+ *   buffered there, which its cache needs.
  *
  * Whether an answer is whole is the request object's to say (request/request.ts), from the result
  * this plugin saw: nothing else has to have noted its errors.
@@ -44,6 +48,8 @@ export interface HttpCachingOptions {
 
 /** Media types of a whole (not incremental) JSON answer. */
 const PLAIN_JSON = new Set(['application/json', 'application/graphql-response+json']);
+/** Media types of an answer in parts. */
+const IN_PARTS = new Set(['multipart/mixed', 'text/event-stream']);
 
 export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Plugin {
   const vary = ['Accept', ...(apiKeys ? ['Authorization', 'x-api-key'] : []), ...(cors ? ['Origin'] : [])];
@@ -61,6 +67,7 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
     onResponse({ request, response }) {
       const url = new URL(request.url, 'http://localhost');
       if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS') return;
+      if (IN_PARTS.has(mediaType(response))) response.headers.set('x-accel-buffering', 'no');
       const freshness = cacheableFor(request, url, response);
       if (freshness === undefined) return replaceHeader(response, 'cache-control', 'no-store');
       replaceHeader(response, 'cache-control', `${scope}, max-age=${freshness.maxAgeS}`);
@@ -86,9 +93,13 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
 
 // Private: one operation, answered whole as plain JSON, with no error and nothing stale.
 function complete(record: GatewayRequest, response: Response, result: ResultErrors | undefined): boolean {
-  const mediaType = response.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
-  const status = response.status === 200 ? PLAIN_JSON.has(mediaType) : response.status === 304;
+  const status = response.status === 200 ? PLAIN_JSON.has(mediaType(response)) : response.status === 304;
   return status && record.whole(result);
+}
+
+// Private: the answer's media type, lower case, without parameters.
+function mediaType(response: Response): string {
+  return response.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
 }
 
 // Private: sets a header, replacing any value. @whatwg-node's Headers, built from an object whose

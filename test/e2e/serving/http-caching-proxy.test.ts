@@ -1,7 +1,8 @@
 /**
- * The gateway's caching headers as a real shared cache reads them: nginx with `proxy_cache`
- * (test/helpers/nginx.ts), configured like a CDN that keeps any 200 for 10 minutes unless told
- * otherwise. Requests reaching the gateway are counted by its `graphql request` log lines.
+ * The gateway's caching headers as a real shared cache reads them: nginx with `proxy_cache`, as
+ * deploy/nginx.conf sets it up (test/helpers/nginx.ts runs that file), keeping what the gateway's
+ * `Cache-Control` allows. Requests reaching the gateway are counted by its `graphql request` log
+ * lines.
  */
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
