@@ -30,17 +30,18 @@ const SHA256_HEX = /^[0-9a-f]{64}$/i;
 /** The entries of a parsed file in `setting`'s format (or the one detected), or why it is in none. */
 export function entriesOf(parsed: unknown, setting: PersistedFormatSetting): PersistedEntries | string {
   const format = setting === 'auto' ? detect(parsed) : setting;
-  if (format === undefined) return `is in none of the formats (${PERSISTED_FORMATS.slice(1).join(', ')}): expected ${SHAPES}`;
+  if (format === undefined) return `is in none of the formats: expected ${Object.entries(SHAPES).map(([name, shape]) => `${shape} (${name})`).join('; ')}`;
   if (format === 'apollo') return apolloEntries(parsed);
-  if (!isObject(parsed)) return `is not a ${format} map: expected ${SHAPES.split('; ')[format === 'codegen' ? 0 : 2]}`;
+  if (!isObject(parsed)) return `is not a ${format} map: expected ${SHAPES[format]}`;
   return { format, entries: Object.entries(parsed) };
 }
 
-const SHAPES = [
-  'a JSON object mapping each sha256 hex to its document (codegen)',
-  `{"format":"${APOLLO_FORMAT}","version":1,"operations":[{"id","name","type","body"}]} (apollo)`,
-  'a JSON object mapping each id to its document (relay)',
-].join('; ');
+/** What each format looks like, for the messages of a file in none. */
+const SHAPES: Record<PersistedFormat, string> = {
+  codegen: 'a JSON object mapping each sha256 hex to its document',
+  apollo: `{"format":"${APOLLO_FORMAT}","version":1,"operations":[{"id","name","type","body"}]}`,
+  relay: 'a JSON object mapping each id to its document',
+};
 
 // Private: the format a parsed file is in, or undefined.
 function detect(parsed: unknown): PersistedFormat | undefined {
@@ -53,7 +54,7 @@ function detect(parsed: unknown): PersistedFormat | undefined {
 // Private: an Apollo manifest's operations; the manifest's own fields are checked, each body later.
 function apolloEntries(parsed: unknown): PersistedEntries | string {
   if (!isObject(parsed) || parsed.format !== APOLLO_FORMAT || parsed.version !== 1 || !Array.isArray(parsed.operations)) {
-    return `is not an Apollo manifest: expected ${SHAPES.split('; ')[1]}`;
+    return `is not an Apollo manifest: expected ${SHAPES.apollo}`;
   }
   const entries = parsed.operations.map((operation: unknown, index): [string, unknown] => {
     if (!isObject(operation) || typeof operation.id !== 'string' || operation.id === '') return [`operations[${index}]`, undefined];

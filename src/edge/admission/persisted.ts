@@ -37,8 +37,8 @@ export function allowListed({ documents }: Pick<PersistedOperations, 'documents'
   return query === undefined ? refusal('PERSISTED_QUERY_NOT_IN_LIST') : { query };
 }
 
-/** The id a request asks for its document by (see above), else undefined. */
-export function documentIdOf(params: PersistedParams): string | undefined {
+// Private: the id a request asks for its document by (see above), else undefined.
+function documentIdOf(params: PersistedParams): string | undefined {
   for (const name of ID_PARAMETERS) {
     const id = params[name];
     if (typeof id === 'string' && id !== '') return id;
@@ -58,8 +58,8 @@ export function urlIds(url: string): Pick<PersistedParams, (typeof ID_PARAMETERS
   }));
 }
 
-/** The hash of a well-formed version-1 `persistedQuery` extension, else undefined. */
-export function persistedHash(extensions: unknown): string | undefined {
+// Private: the hash of a well-formed version-1 `persistedQuery` extension, else undefined.
+function persistedHash(extensions: unknown): string | undefined {
   const persisted = (extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } } | null | undefined)?.persistedQuery;
   if (persisted === null || typeof persisted !== 'object' || persisted.version !== 1) return undefined;
   return typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : undefined;

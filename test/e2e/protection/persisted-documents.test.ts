@@ -42,6 +42,8 @@ describe('persisted documents by id', () => {
     expect((await post(h, { documentId: hash })).body).toEqual(expected);
     expect((await get(h, { documentId: `sha256:${hash}` })).body).toEqual(expected);
     expect((await get(h, { documentId: hash, operationName: 'Cities' })).body).toEqual(expected);
+    // The listed document's answer is cached like any other: one upstream call for all four.
+    expect(h.mock.calls()).toBe(1);
   });
 
   it('runs a Relay-format map’s documents by doc_id and by id, with variables', async () => {
