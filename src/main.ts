@@ -1,6 +1,7 @@
 /**
  * The entry point: configuration from the environment, the mock upstream in demo mode, the
- * gateway, the HTTP server, and a clean stop on SIGTERM/SIGINT.
+ * gateway, the HTTP server, a clean stop on SIGTERM/SIGINT, and the persisted documents read
+ * again on SIGHUP.
  */
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './base/config/config.js';
@@ -44,6 +45,9 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   process.once('SIGTERM', (signal) => void stop(signal));
+  // SIGHUP reads the persisted documents file again (README "Persisted documents"); without the
+  // file, SIGHUP keeps Node's default (the process ends).
+  if (config.persistedOperations) process.on('SIGHUP', () => void gateway.reloadPersisted());
   process.once('SIGINT', (signal) => void stop(signal));
 }
 

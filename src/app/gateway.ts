@@ -51,6 +51,7 @@ import { useUpstreamBudget } from '../plugins/protection/use-upstream-budget.js'
 import { useCompiledExecution } from '../plugins/serving/use-compiled-execution.js';
 import { resolvers } from '../graph/resolvers/index.js';
 import { createScaleOut } from './fleet.js';
+import { createPersistedReload, type ReloadOutcome } from './persisted-reload.js';
 import { createLeanPath } from '../edge/lean/lean-path.js';
 import { createLive, type Live } from '../live/live.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
@@ -97,6 +98,11 @@ export interface Gateway {
   addressOf: AddressOf;
   /** The request metrics, which transports outside yoga's HTTP layer count their operations in too. */
   metrics: GatewayMetrics;
+  /**
+   * With `PERSISTED_OPERATIONS_FILE`, reads the file again and swaps the list (main.ts calls it
+   * on SIGHUP); a bad file keeps the old list, with a warning (persisted-reload.ts).
+   */
+  reloadPersisted(): Promise<ReloadOutcome>;
   /** Marks the gateway as stopping (SIGTERM): `/readyz` answers 503 from then on; requests are still served. */
   drain(): void;
   /** Releases upstream connections. The HTTP server, if any, is closed by its owner first. */
@@ -257,6 +263,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     addressOf,
     metrics,
     live,
+    reloadPersisted: createPersistedReload(config.persistedOperations, admission, log),
     drain() {
       stopping = true;
     },

@@ -72,9 +72,9 @@ export const ERRORS = {
   // Client and urql look for these exact words), and the allow-list (PERSISTED_OPERATIONS_FILE).
   PERSISTED_QUERY_NOT_FOUND: { status: 404, message: 'PersistedQueryNotFound' },
   PERSISTED_QUERY_MISMATCH: { status: 400, message: 'PersistedQueryMismatch' },
-  PERSISTED_QUERY_NOT_IN_LIST: { status: 404, message: 'The operation is not in the persisted operations list.' },
-  PERSISTED_QUERY_ONLY: { status: 400, message: 'Only persisted operations may run here; send the hash of a listed one.' },
-  PERSISTED_QUERY_ID_REQUIRED: { status: 400, message: 'Only persisted operations may run here; send the hash of a listed one.' },
+  PERSISTED_QUERY_NOT_IN_LIST: { status: 404, message: 'The operation is not in the persisted documents list.' },
+  PERSISTED_QUERY_ONLY: { status: 400, message: 'Only persisted operations may run here; send the id or hash of a listed one.' },
+  PERSISTED_QUERY_ID_REQUIRED: { status: 400, message: 'Only persisted operations may run here; send the id or hash of a listed one.' },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;

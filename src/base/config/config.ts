@@ -4,6 +4,7 @@
  */
 import { createReader, present, type Env, type Reader } from './readers.js';
 import type { PersistedOperations } from './persisted-operations.js';
+import { PERSISTED_FORMATS } from './persisted-formats.js';
 import { readTracing, type TracingConfig } from './tracing.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import { readRedis, type RedisConfig } from './redis.js';
@@ -158,8 +159,10 @@ export interface Config {
   /** `EXPOSE_QUERY_LIMITS`: whether a refusal names the limit and the operation's value. Default false. */
   exposeQueryLimits: boolean;
   /**
-   * `PERSISTED_OPERATIONS_FILE`: allow-list mode; a JSON file mapping sha256 to document, read at
-   * start-up. Only those operations run, by hash; automatic persisted queries cannot register.
+   * `PERSISTED_OPERATIONS_FILE`: allow-list mode; a JSON file of persisted documents, read at
+   * start-up and again on SIGHUP, in the format `PERSISTED_OPERATIONS_FORMAT` names (`codegen`,
+   * `apollo`, `relay`; default `auto`, detected: persisted-formats.ts). Only those operations
+   * run, by id; automatic persisted queries cannot register.
    * Default: unset, any document runs and automatic persisted queries are on.
    */
   persistedOperations: PersistedOperations | undefined;
@@ -313,7 +316,7 @@ export function loadConfig(env: Env): Config {
     maxDirectives: read.int('MAX_DIRECTIVES', 50, 0, 1000),
     maxQueryCost: read.int('MAX_QUERY_COST', 1000, 1, 1_000_000),
     exposeQueryLimits: read.bool('EXPOSE_QUERY_LIMITS', false),
-    persistedOperations: read.persistedOperations('PERSISTED_OPERATIONS_FILE'),
+    persistedOperations: read.persistedOperations('PERSISTED_OPERATIONS_FILE', read.oneOf('PERSISTED_OPERATIONS_FORMAT', 'auto', PERSISTED_FORMATS)),
     csrfPrevention: read.bool('CSRF_PREVENTION', false),
     corsOrigins: read.origins('CORS_ORIGINS', production ? [] : ['*']),
     batchingLimit: read.int('BATCHING_LIMIT', 0, 0, 100),

@@ -2,6 +2,7 @@
  * Typed readers of environment variables for config.ts. Each records a problem instead of
  * throwing, so that every problem is reported at once; none echoes a secret.
  */
+import type { PersistedFormatSetting } from './persisted-formats.js';
 import { readPersistedOperationsFile, type PersistedOperations } from './persisted-operations.js';
 
 export type Env = Record<string, string | undefined>;
@@ -24,7 +25,8 @@ export interface Reader {
   bool(name: string, fallback: boolean): boolean;
   /** `*`, `none`, or comma-separated origins (`https://app.example.com`). */
   origins(name: string, fallback: readonly string[]): readonly string[];
-  persistedOperations(name: string): PersistedOperations | undefined;
+  /** The list of persisted documents a file names, read in `format` (persisted-formats.ts). */
+  persistedOperations(name: string, format: PersistedFormatSetting): PersistedOperations | undefined;
 }
 
 export function createReader(env: Env, problems: string[]): Reader {
@@ -113,9 +115,9 @@ export function createReader(env: Env, problems: string[]): Reader {
       problems.push(`${name} must be *, none or comma-separated origins like https://app.example.com, but got: ${JSON.stringify(bad.join(','))}`);
       return fallback;
     },
-    persistedOperations(name) {
+    persistedOperations(name, format) {
       const raw = env[name];
-      return present(raw) ? readPersistedOperationsFile(name, raw.trim(), problems) : undefined;
+      return present(raw) ? readPersistedOperationsFile(name, raw.trim(), format, problems) : undefined;
     },
   };
 }

@@ -40,6 +40,11 @@ export interface Admission {
   csrf(headers: HeaderReader): Refusal | undefined;
   /** In allow-list mode, the listed document asked for or the refusal; undefined otherwise (anything may run). */
   persisted(params: PersistedParams): { query: string } | Refusal | undefined;
+  /**
+   * In allow-list mode, puts `list` in the old one's place (a reload). One assignment: a request
+   * reads one list or the other, never a mix, and one already admitted keeps its document.
+   */
+  replaceList(list: PersistedOperations): void;
   /** The refusal of parameters over `MAX_QUERY_BYTES` or `MAX_VARIABLES_BYTES`. */
   parameters(query: unknown, variables: unknown): Refusal | undefined;
   readonly limits: ParameterLimits;
@@ -47,13 +52,17 @@ export interface Admission {
 
 export function createAdmission(config: AdmissionConfig, rateLimit: RateLimitOptions = {}): Admission {
   const limits = { maxQueryBytes: config.maxQueryBytes, maxVariablesBytes: config.maxVariablesBytes };
-  const list = config.persistedOperations;
+  let list = config.persistedOperations;
   return {
     key: createKeyCheck(config.apiKeys),
     keys: config.apiKeys.length > 0,
     rate: createRateLimit(config.rateLimitPerMinute, rateLimit),
     csrf: config.csrfPrevention ? csrfRefusal : () => undefined,
-    persisted: list === undefined ? () => undefined : (params) => allowListed(list, params),
+    persisted: (params) => (list === undefined ? undefined : allowListed(list, params)),
+    replaceList(next) {
+      if (list === undefined) throw new Error('replaceList: the gateway was started without PERSISTED_OPERATIONS_FILE');
+      list = next;
+    },
     parameters: (query, variables) => parameterRefusal(limits, query, variables),
     limits,
   };

@@ -51,8 +51,8 @@ export function createConnectionCheck(admission: Pick<Admission, 'key' | 'keys'>
 
 /**
  * The document an operation runs, or its refusal: the parameter limits on what it sent, then in
- * allow-list mode the listed document its hash names (with an empty `query`: graphql-ws requires
- * the field), as yoga's path checks them.
+ * allow-list mode the listed document its id names (`documentId`, `doc_id`, `id` or the hash; with
+ * an empty `query`: graphql-ws requires the field), as yoga's path checks them.
  */
 export function admittedQuery(payload: SubscribePayload, admission: Pick<Admission, 'parameters' | 'persisted'>): string | GraphQLError {
   const tooLarge = admission.parameters(payload.query, payload.variables);

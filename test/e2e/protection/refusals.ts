@@ -38,6 +38,8 @@ export interface Params {
   query: string;
   variables?: Record<string, unknown>;
   extensions?: Record<string, unknown>;
+  /** A persisted document's id (GraphQL over HTTP's persisted documents proposal). */
+  documentId?: string;
 }
 
 export interface Row {
@@ -113,6 +115,8 @@ export const ROWS: Row[] = [
     ['a document in allow-list mode', { query: CITIES }, 'PERSISTED_QUERY_ONLY', 400],
     ['a hash not in the list', { query: '', extensions: hashOf(CITIES) }, 'PERSISTED_QUERY_NOT_IN_LIST', 404],
     ['neither document nor hash in allow-list mode', { query: '' }, 'PERSISTED_QUERY_ID_REQUIRED', 400],
+    ['a documentId not in the list', { query: '', documentId: `sha256:${sha256Hex(CITIES)}` }, 'PERSISTED_QUERY_NOT_IN_LIST', 404],
+    ['a document beside a listed documentId', { query: CITIES, documentId: sha256Hex(LISTED) }, 'PERSISTED_QUERY_ONLY', 400],
     // The doors disagreed on these two before they shared the rule (WebSocket ran the listed
     // document of a hash without `version: 1`, and refused a long document as not persisted).
     ['a listed hash without version 1', { query: '', extensions: { persistedQuery: { sha256Hash: sha256Hex(LISTED) } } }, 'PERSISTED_QUERY_ID_REQUIRED', 400],
@@ -144,9 +148,10 @@ export function requestOf(row: Row, key: string | null): RawRequest & { path: st
  * GET sends it (Apollo's and urql's persisted queries, a CDN-cached query).
  */
 export function getRequestOf(row: Row, key: string | null): { path: string; headers: Record<string, string> } {
-  const { query, variables, extensions } = row.params;
+  const { query, variables, extensions, documentId } = row.params;
   const search = new URLSearchParams({
     ...(query === '' ? {} : { query }),
+    ...(documentId !== undefined && { documentId }),
     ...(variables && { variables: JSON.stringify(variables) }),
     ...(extensions && { extensions: JSON.stringify(extensions) }),
   });

@@ -37,6 +37,30 @@ describe('the admission rules', () => {
     expect(allowListed(list, { extensions: { persistedQuery: { version: 1, sha256Hash: sha256Hex(LISTED).toUpperCase() } } })).toEqual({ query: LISTED });
   });
 
+  it('reads the id from documentId (prefixed or plain), doc_id or id, the first present winning', () => {
+    const hash = sha256Hex(LISTED);
+    const relay = { documents: new Map([['Relay-Id_1', LISTED], [hash, LISTED]]) };
+    expect(allowListed(relay, { documentId: `sha256:${hash.toUpperCase()}` })).toEqual({ query: LISTED });
+    expect(allowListed(relay, { documentId: hash })).toEqual({ query: LISTED });
+    expect(allowListed(relay, { doc_id: 'Relay-Id_1' })).toEqual({ query: LISTED });
+    expect(allowListed(relay, { id: 'Relay-Id_1' })).toEqual({ query: LISTED });
+    // A plain id that is not hex keeps its case: Relay ids may be any string.
+    expect(allowListed(relay, { doc_id: 'relay-id_1' })).toMatchObject({ code: 'PERSISTED_QUERY_NOT_IN_LIST' });
+    expect(allowListed(relay, { documentId: 'unknown', doc_id: 'Relay-Id_1' })).toMatchObject({ code: 'PERSISTED_QUERY_NOT_IN_LIST' });
+    expect(allowListed(relay, { documentId: 42, id: 'Relay-Id_1' })).toEqual({ query: LISTED });
+    expect(allowListed(relay, { documentId: '' })).toMatchObject({ code: 'PERSISTED_QUERY_ID_REQUIRED' });
+    expect(allowListed(relay, { query: LISTED, documentId: hash })).toMatchObject({ code: 'PERSISTED_QUERY_ONLY' });
+  });
+
+  it('swaps the allow-list on a reload, and refuses one where the gateway has no list', () => {
+    const config = { apiKeys: [], rateLimitPerMinute: 0, csrfPrevention: false, maxQueryBytes: 1e4, maxVariablesBytes: 1e4 };
+    const admission = createAdmission({ ...config, persistedOperations: { ...list, setting: 'auto', format: 'codegen' } });
+    expect(admission.persisted({ id: 'new' })).toMatchObject({ code: 'PERSISTED_QUERY_NOT_IN_LIST' });
+    admission.replaceList({ file: 'list.json', setting: 'relay', format: 'relay', documents: new Map([['new', LISTED]]) });
+    expect(admission.persisted({ id: 'new' })).toEqual({ query: LISTED });
+    expect(() => createAdmission(config).replaceList({ ...list, setting: 'auto', format: 'codegen' })).toThrow(/without PERSISTED_OPERATIONS_FILE/);
+  });
+
   it('asks a CSRF header of simple requests only', () => {
     expect(csrfRefusal(headers({}))).toMatchObject({ code: 'CSRF_HEADER_REQUIRED', status: 403 });
     expect(csrfRefusal(headers({ 'content-type': 'text/plain;charset=utf-8' }))).toMatchObject({ code: 'CSRF_HEADER_REQUIRED' });

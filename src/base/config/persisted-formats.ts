@@ -1,0 +1,69 @@
+/**
+ * The three shapes a list of persisted documents comes in, and how one is told from another
+ * (`PERSISTED_OPERATIONS_FORMAT`, default `auto`):
+ *
+ * - `codegen`: `{ "<sha256 hex>": "<document>" }`, GraphQL Code Generator's `persisted-documents.json`;
+ * - `apollo`: `{ "format": "apollo-persisted-query-manifest", "version": 1, "operations": [{ id, name, type, body }] }`,
+ *   what `@apollo/generate-persisted-query-manifest` writes and Apollo Router's `local_manifests` read;
+ * - `relay`: `{ "<id>": "<document>" }`, relay-compiler's `persistConfig` file (md5 ids by default, any string).
+ *
+ * A Relay map and a codegen map have the same shape. `auto` takes a map whose every key is 64
+ * hex digits for codegen (and then each key must be its document's sha256, or the file is
+ * refused), and any other map for Relay; a Relay map of sha256 ids is thus read as codegen, to
+ * the same effect. Force `relay` for a Relay map of 64-hex ids that are not sha256s.
+ */
+
+/** The values `PERSISTED_OPERATIONS_FORMAT` takes. */
+export const PERSISTED_FORMATS = ['auto', 'codegen', 'apollo', 'relay'] as const;
+export type PersistedFormatSetting = (typeof PERSISTED_FORMATS)[number];
+export type PersistedFormat = Exclude<PersistedFormatSetting, 'auto'>;
+
+/** What a file holds: its format, and its entries as id and document (unchecked: `unknown` values). */
+export interface PersistedEntries {
+  format: PersistedFormat;
+  entries: Array<[id: string, document: unknown]>;
+}
+
+const APOLLO_FORMAT = 'apollo-persisted-query-manifest';
+const SHA256_HEX = /^[0-9a-f]{64}$/i;
+
+/** The entries of a parsed file in `setting`'s format (or the one detected), or why it is in none. */
+export function entriesOf(parsed: unknown, setting: PersistedFormatSetting): PersistedEntries | string {
+  const format = setting === 'auto' ? detect(parsed) : setting;
+  if (format === undefined) return `is in none of the formats: expected ${Object.entries(SHAPES).map(([name, shape]) => `${shape} (${name})`).join('; ')}`;
+  if (format === 'apollo') return apolloEntries(parsed);
+  if (!isObject(parsed)) return `is not a ${format} map: expected ${SHAPES[format]}`;
+  return { format, entries: Object.entries(parsed) };
+}
+
+/** What each format looks like, for the messages of a file in none. */
+const SHAPES: Record<PersistedFormat, string> = {
+  codegen: 'a JSON object mapping each sha256 hex to its document',
+  apollo: `{"format":"${APOLLO_FORMAT}","version":1,"operations":[{"id","name","type","body"}]}`,
+  relay: 'a JSON object mapping each id to its document',
+};
+
+// Private: the format a parsed file is in, or undefined.
+function detect(parsed: unknown): PersistedFormat | undefined {
+  if (!isObject(parsed)) return undefined;
+  if (parsed.format === APOLLO_FORMAT || Array.isArray(parsed.operations)) return 'apollo';
+  const ids = Object.keys(parsed);
+  return ids.length > 0 && ids.every((id) => SHA256_HEX.test(id)) ? 'codegen' : 'relay';
+}
+
+// Private: an Apollo manifest's operations; the manifest's own fields are checked, each body later.
+function apolloEntries(parsed: unknown): PersistedEntries | string {
+  if (!isObject(parsed) || parsed.format !== APOLLO_FORMAT || parsed.version !== 1 || !Array.isArray(parsed.operations)) {
+    return `is not an Apollo manifest: expected ${SHAPES.apollo}`;
+  }
+  const entries = parsed.operations.map((operation: unknown, index): [string, unknown] => {
+    if (!isObject(operation) || typeof operation.id !== 'string' || operation.id === '') return [`operations[${index}]`, undefined];
+    return [operation.id, operation.body];
+  });
+  return { format: 'apollo', entries };
+}
+
+// Private: a JSON object, as a record.
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
