@@ -159,7 +159,7 @@ function siteWithMostStockOf(catalog: Catalog, goodsCode: string): MockSite {
  * order), the first MACHINES_SHOWN.
  */
 function nearestMachines(catalog: Catalog, goodsCode: string, near: { lat: number; lng: number }) {
-  return catalog.sites.filter(hasCoordinates)
+  return catalog.sites.filter((site) => hasCoordinates(site) && site.state === 1)
     .flatMap((site) => site.points.map((point) => {
       const lanes = point.cargolanes.filter((lane) => lane.goodsCode === goodsCode && lane.stock > 0);
       const stock = lanes.reduce((sum, lane) => sum + lane.stock, 0);
