@@ -17,7 +17,7 @@ const DEMO_PAGE_DIRECTORY = fileURLToPath(new URL('web', import.meta.url));
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, undefined, { traceIds: config.tracing !== undefined });
-  const demo = config.upstream === undefined ? await startDemoUpstream(config.demoLatencyMs) : undefined;
+  const demo = config.upstream === undefined ? await startDemoUpstream({ latencyMs: config.demoLatencyMs, salesPerMinute: config.demoSalesPerMinute }) : undefined;
   if (demo) logger.info({ upstream: demo.url }, 'demo mode: no UPSTREAM_BASE_URL, serving the built-in mock upstream');
   const upstream = config.upstream ?? demo!.upstream;
   const gateway = createGateway({ ...config, upstream }, { logger, demoPageDirectory: demo ? DEMO_PAGE_DIRECTORY : undefined });

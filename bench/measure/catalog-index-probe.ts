@@ -76,7 +76,7 @@ const result: ProbeResult = {
     }),
     availability: timeQueries(() => {
       const { goodsCode, ...args } = randomAvailabilityArgs(keys);
-      return () => availability(sitesCatalog, goodsCode, { ...args, inStockOnly: true });
+      return () => availability(sitesCatalog, goodsCode, { ...args, inStockOnly: true, enabledOnly: true });
     }),
   },
   queries: INDEX_PROBE_QUERIES,

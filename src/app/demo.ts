@@ -1,8 +1,10 @@
 /**
  * Demo mode: with no UPSTREAM_BASE_URL, the project's own mock upstream runs in-process with
- * demo data, and the gateway is pointed at it. The mock is loaded only when asked for.
+ * demo data, and the gateway is pointed at it. The mock is loaded only when asked for. It sells
+ * and restocks on its own (DEMO_SALES_PER_MINUTE), so live stock has something to show.
  */
 import type { UpstreamConfig } from '../base/config/config.js';
+import type { MockUpstream, Scheduler } from '../mock-upstream/index.js';
 
 /** What the gateway needs to know of a running mock upstream. */
 export interface MockAddress {
@@ -23,9 +25,28 @@ export function upstreamConfigFor(mock: MockAddress): UpstreamConfig {
   };
 }
 
-/** Starts the mock upstream with demo data and `latencyMs` of latency per call. */
-export async function startDemoUpstream(latencyMs: number) {
+/** How the demo's mock behaves. */
+export interface DemoOptions {
+  /** Latency per call, in ms (`DEMO_LATENCY_MS`). */
+  latencyMs: number;
+  /** Items sold a minute at each site in service (`DEMO_SALES_PER_MINUTE`); 0: the stock stands still. */
+  salesPerMinute: number;
+  /** Where the sales' ticks come from. Default: real timers. */
+  scheduler?: Scheduler;
+}
+
+/** A running demo upstream. */
+export interface DemoUpstream {
+  url: string;
+  upstream: UpstreamConfig;
+  /** The mock itself, for tests that watch it. */
+  mock: MockUpstream;
+  close(): Promise<void>;
+}
+
+/** Starts the mock upstream with demo data, its latency and its sales. */
+export async function startDemoUpstream({ latencyMs, salesPerMinute, scheduler }: DemoOptions): Promise<DemoUpstream> {
   const { createMockUpstream } = await import('../mock-upstream/index.js');
-  const mock = await createMockUpstream({ latencyMs });
-  return { url: mock.url, upstream: upstreamConfigFor(mock), close: () => mock.close() };
+  const mock = await createMockUpstream({ latencyMs, sales: { perMinute: salesPerMinute, scheduler } });
+  return { url: mock.url, upstream: upstreamConfigFor(mock), mock, close: () => mock.close() };
 }

@@ -151,6 +151,8 @@ export interface AvailabilityQuery {
   near?: { lat: number; lng: number };
   radiusKm?: number;
   inStockOnly: boolean;
+  /** Only lanes of enabled sites (`state` 1): a shopper cannot buy from a machine not in service. */
+  enabledOnly: boolean;
   first: number;
 }
 
@@ -165,7 +167,8 @@ export function availability(catalog: SitesCatalog, goodsCode: string, query: Av
   const found: LaneAvailability[] = [];
   for (const ref of catalog.lanesByGoodsCode.get(goodsCode) ?? []) {
     const stock = stockOf(ref.lane);
-    if ((query.inStockOnly && stock <= 0) || (query.cityCode !== undefined && ref.site.cityCode !== query.cityCode)) continue;
+    if ((query.inStockOnly && stock <= 0) || (query.enabledOnly && !isEnabled(ref.site))) continue;
+    if (query.cityCode !== undefined && ref.site.cityCode !== query.cityCode) continue;
     if (query.near === undefined) {
       found.push({ site: ref.site, point: ref.point, lane: ref.lane, stock, distanceKm: null });
       if (found.length === query.first) break;
@@ -244,10 +247,19 @@ function addStock(sum: number, stock: number): number {
   return Math.min(INT_RANGE.max, sum + stock);
 }
 
-// Private: names compared without regard to case (and to full-width or composed forms).
+/*
+ * Private: a name as search compares it, without regard to case, accents or width: compatibility forms
+ * taken apart (NFKD: full-width `Ｐ` is `P`, `é` is `e` and a combining accent), the accents of
+ * the Combining Diacritical Marks block (U+0300–U+036F) dropped, put back together (NFC) and
+ * lower-cased. Only that block: the kana voicing marks stay, so `バ` does not find `ハ`.
+ * "Pokemon", "POKÉMON" and "ＰＯＫＥＭＯＮ" all fold to `pokemon`.
+ */
 function fold(text: string): string {
-  return text.normalize('NFKC').toLowerCase().trim();
+  return text.normalize('NFKD').replace(DIACRITICS, '').normalize('NFC').toLowerCase().trim();
 }
+
+// Private: the marks `fold` drops.
+const DIACRITICS = /[\u0300-\u036f]/g;
 
 // Private: the pieces of a text looked up: its pairs of characters, or its one character. (Names
 // are indexed by their characters too.)

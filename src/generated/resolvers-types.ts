@@ -56,9 +56,12 @@ export type Query = {
    */
   sitesNear: Array<SiteDistance>;
   /**
-   * Products whose name contains `text` and whose IP (licensed property) is `ipName`, both
-   * case-insensitive, in the upstream's product order; with neither, the first products. Answered
-   * from the gateway's catalog index; `FEATURE_DISABLED` when the index is off.
+   * Products whose name contains `text` and whose IP (licensed property) is `ipName`, in the
+   * upstream's product order; with neither, the first products. Both compare folded: without
+   * regard to case, accents or full-width and half-width forms (Unicode NFKD, the combining
+   * diacritical marks U+0300–U+036F dropped, NFC, lower case; kana voicing marks are kept), so
+   * `Pokemon`, `POKÉMON` and `ＰＯＫＥＭＯＮ` all find `Pokémon`. Answered from the gateway's
+   * catalog index; `FEATURE_DISABLED` when the index is off.
    */
   searchProducts: Array<Product>;
 };
@@ -177,8 +180,8 @@ export type Subscription = {
    */
   siteStock: Site;
   /**
-   * A product's stock across the lanes that match (every site, or those of `cityCode`, or those
-   * within `radiusKm` of `near`): at once, then whenever its total or its availability changes.
+   * A product's stock across the lanes that match (every enabled site, or those of `cityCode`, or
+   * those within `radiusKm` of `near`): at once, then whenever its total or its availability changes.
    */
   productStock: ProductStockUpdate;
   /**
@@ -219,6 +222,7 @@ export type SubscriptionProductStockArgs = {
   near?: InputMaybe<GeoPoint>;
   radiusKm?: InputMaybe<Scalars['Float']['input']>;
   cityCode?: InputMaybe<Scalars['String']['input']>;
+  enabledOnly?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -514,8 +518,8 @@ export type Product = Node & {
   orderPic?: Maybe<Scalars['String']['output']>;
   /**
    * The cargo lanes holding this product: nearest first when `near` is given, else in the
-   * upstream's site order. Answered from the gateway's catalog index; `FEATURE_DISABLED` when the
-   * index is off.
+   * upstream's site order; the lanes of sites not in service only with `enabledOnly: false`.
+   * Answered from the gateway's catalog index; `FEATURE_DISABLED` when the index is off.
    */
   availability: Array<Availability>;
   /** Items of this product in stock across every lane of every site. From the catalog index. */
@@ -529,6 +533,7 @@ export type ProductAvailabilityArgs = {
   near?: InputMaybe<GeoInput>;
   radiusKm?: InputMaybe<Scalars['Float']['input']>;
   inStockOnly?: InputMaybe<Scalars['Boolean']['input']>;
+  enabledOnly?: InputMaybe<Scalars['Boolean']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -685,7 +690,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
 
 export type SubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   siteStock?: SubscriptionResolver<ResolversTypes['Site'], "siteStock", ParentType, ContextType, RequireFields<SubscriptionSiteStockArgs, 'code'>>;
-  productStock?: SubscriptionResolver<ResolversTypes['ProductStockUpdate'], "productStock", ParentType, ContextType, RequireFields<SubscriptionProductStockArgs, 'goodsCode'>>;
+  productStock?: SubscriptionResolver<ResolversTypes['ProductStockUpdate'], "productStock", ParentType, ContextType, RequireFields<SubscriptionProductStockArgs, 'goodsCode' | 'enabledOnly'>>;
   stockAlerts?: SubscriptionResolver<ResolversTypes['StockAlert'], "stockAlerts", ParentType, ContextType, RequireFields<SubscriptionStockAlertsArgs, 'threshold'>>;
 };
 
@@ -813,7 +818,7 @@ export type ProductResolvers<ContextType = GatewayContext, ParentType extends Re
   costPrice?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   guidePrice?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   orderPic?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  availability?: Resolver<Array<ResolversTypes['Availability']>, ParentType, ContextType, RequireFields<ProductAvailabilityArgs, 'inStockOnly' | 'first'>>;
+  availability?: Resolver<Array<ResolversTypes['Availability']>, ParentType, ContextType, RequireFields<ProductAvailabilityArgs, 'inStockOnly' | 'enabledOnly' | 'first'>>;
   totalStock?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };

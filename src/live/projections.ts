@@ -13,6 +13,8 @@ export interface ProductStockQuery {
   near?: { lat: number; lng: number };
   radiusKm?: number;
   cityCode?: string;
+  /** Only lanes of enabled sites (`state` 1). */
+  enabledOnly: boolean;
 }
 
 /** Lanes an update lists at most (`ProductStockUpdate.availability`). */
@@ -30,7 +32,8 @@ export function catalogOf(sites: readonly SiteRecord[]): SitesCatalog {
 
 /** The product's stock in `catalog` as `query` filters it, with a fingerprint of what an event shows. */
 export function productStockOf(catalog: SitesCatalog, query: ProductStockQuery, at: Date): { value: ProductStockModel; fingerprint: string } {
-  const filters = { cityCode: query.cityCode, near: query.near, radiusKm: query.radiusKm, inStockOnly: true };
+  const { cityCode, near, radiusKm, enabledOnly } = query;
+  const filters = { cityCode, near, radiusKm, enabledOnly, inStockOnly: true };
   // Every matching lane counts towards the total; the list shows the first MAX_AVAILABILITY.
   const lanes = availability(catalog, query.goodsCode, { ...filters, first: Number.MAX_SAFE_INTEGER });
   const totalStock = lanes.reduce((sum, lane) => sum + lane.stock, 0);

@@ -18,6 +18,7 @@ import { generateCatalog, type Catalog, type CatalogOptions } from './data.js';
 import { handleRequest, type MockState } from './dispatch.js';
 import { createFaultTable, type Fault, type FaultOptions } from './faults.js';
 import { createRandom, type Random } from './random.js';
+import { startSales, type SalesOptions } from './sales.js';
 import { mutateStock, setStock, type MutateStockOptions, type StockChange } from './stock.js';
 import { createTokenStore } from './token.js';
 
@@ -49,6 +50,11 @@ export interface MockUpstreamOptions {
    * two mocks with the same seed and catalog make the same changes, call after call. Default 1.
    */
   mutationSeed?: number;
+  /**
+   * Sell and restock on a timer (sales.ts), as demo mode does: items a minute at each site in
+   * service, and how. Default: none, the stock changes only when a test changes it.
+   */
+  sales?: SalesOptions;
 }
 
 /** A running mock upstream and its controls. */
@@ -126,8 +132,10 @@ export async function createMockUpstream(options: MockUpstreamOptions = {}): Pro
     socket.on('close', () => sockets.delete(socket));
   });
   const url = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const sales = options.sales && options.sales.perMinute > 0 ? startSales(state.catalog, options.sales) : undefined;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
+    sales?.stop();
     closing ??= new Promise<void>((resolve, reject) => {
       server.close((error) => (error ? reject(error) : resolve()));
       for (const timer of state.timers) clearTimeout(timer);

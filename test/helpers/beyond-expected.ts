@@ -144,13 +144,18 @@ export function expectSameDistances(actual: CodeAndDistance[], expected: CodeAnd
   actual.forEach((entry, i) => expect(entry.distanceKm, entry.code).toBeCloseTo(expected[i]!.distanceKm, 6));
 }
 
+/** Text as product search compares it: no case, no Latin accents, no full-width forms. */
+export function searchFold(text: string): string {
+  return text.normalize('NFKD').replace(/\p{Diacritic}/gu, '').normalize('NFC').toLowerCase().trim();
+}
+
 /** The products `searchProducts(text, ipName, first)` should answer, as goods codes. */
 export function expectedSearch(catalog: Catalog, args: { text?: string; ipName?: string; first?: number }): string[] {
-  const text = args.text?.trim().toLowerCase() ?? '';
-  const ipName = args.ipName?.trim().toLowerCase() ?? '';
+  const text = searchFold(args.text ?? '');
+  const ipName = searchFold(args.ipName ?? '');
   return catalog.products
-    .filter((p: MockProduct) => text === '' || p.productName.toLowerCase().includes(text))
-    .filter((p: MockProduct) => ipName === '' || p.ipName.toLowerCase() === ipName)
+    .filter((p: MockProduct) => text === '' || searchFold(p.productName).includes(text))
+    .filter((p: MockProduct) => ipName === '' || searchFold(p.ipName) === ipName)
     .slice(0, args.first ?? 20)
     .map((p) => p.goodsCode);
 }
@@ -161,6 +166,7 @@ export interface AvailabilityArgs {
   near?: { lat: number; lng: number };
   radiusKm?: number;
   inStockOnly?: boolean;
+  enabledOnly?: boolean;
   first?: number;
 }
 
@@ -180,6 +186,7 @@ export function expectedAvailability(catalog: Catalog, goodsCode: string, args: 
   const entries: AvailabilityEntry[] = [];
   for (const site of catalog.sites) {
     if (args.cityCode !== undefined && site.cityCode !== args.cityCode.trim()) continue;
+    if ((args.enabledOnly ?? true) && site.state !== 1) continue;
     if (args.near && !hasCoordinates(site)) continue;
     const distanceKm = args.near ? distanceToSite(args.near, site) : null;
     if (distanceKm !== null && args.radiusKm !== undefined && distanceKm > args.radiusKm) continue;

@@ -64,8 +64,12 @@ function messagesOf(error: CombinedError): string[] {
   return error.graphQLErrors.map((graphQLError) => graphQLError.message);
 }
 
-/** An open / closed / unknown badge for `Site.isOpen`. */
-export function openBadge(isOpen: boolean | null): HTMLElement {
+/**
+ * An open / closed / unknown badge for `Site.isOpen`; "Not in service" for a site that is not
+ * enabled, whatever its hours say: a shopper must not walk to a machine that will not sell.
+ */
+export function openBadge({ isOpen, enabled }: { isOpen: boolean | null; enabled: boolean }): HTMLElement {
+  if (!enabled) return element('span', 'badge off', 'Not in service');
   if (isOpen === null) return element('span', 'badge unknown', 'Hours unknown');
   return isOpen ? element('span', 'badge open', 'Open now') : element('span', 'badge closed', 'Closed');
 }

@@ -71,7 +71,7 @@ function siteRow(site: CitySite, onChoose: (site: ChosenSite) => void): HTMLTabl
   row.append(
     element('td', undefined, site.address ?? '—'),
     element('td', 'hours', hoursOf(site.openTime, site.closeTime)),
-    element('td', undefined, openBadge(site.isOpen)),
+    element('td', undefined, openBadge(site)),
     element('td', undefined, machines),
   );
   return row;

@@ -110,7 +110,7 @@ function machineRow({ first: { site, point, distanceKm }, lanes, stock }: Machin
     element('td', undefined, element('span', 'machine-name', point.name), element('span', 'detail', lanes === 1 ? '1 slot' : `${lanes} slots`)),
     element('td', 'number', String(stock)),
     element('td', 'number distance', distanceKm === null ? '—' : `${distance.format(distanceKm)} km`),
-    element('td', undefined, openBadge(site.isOpen)),
+    element('td', undefined, openBadge(site)),
   );
   return row;
 }

@@ -139,6 +139,12 @@ export interface Config {
   /** `DEMO_LATENCY_MS`: latency of the demo-mode mock upstream, in ms. Default 5. */
   demoLatencyMs: number;
   /**
+   * `DEMO_SALES_PER_MINUTE`: items the demo-mode mock sells a minute at each site in service,
+   * restocking a lane 30 s after it runs out (mock-upstream/sales.ts). Default 60 in demo mode
+   * (no `UPSTREAM_BASE_URL`), 0 otherwise, where there is no mock to sell from.
+   */
+  demoSalesPerMinute: number;
+  /**
    * `MAX_QUERY_DEPTH`: deepest nesting of fields in an operation; fragments add no level. Default
    * 6, the contract's deepest path (`node → … on Point → site → points → cargoLanes → product →
    * productName`), so the point → site → points cycle cannot go further.
@@ -277,10 +283,11 @@ export function loadConfig(env: Env): Config {
   const read = createReader(env, problems);
   // Production posture: GraphiQL, introspection and cross-origin calls are off unless asked for.
   const production = env.NODE_ENV?.trim() === 'production';
+  const upstream = readUpstream(env, read, problems);
   const config: Config = {
     port: read.int('PORT', 4000, 0, 65_535),
     host: read.string('HOST', '0.0.0.0'),
-    upstream: readUpstream(env, read, problems),
+    upstream,
     upstreamTimeoutMs: read.int('UPSTREAM_TIMEOUT_MS', 10_000, 1, 600_000),
     upstreamRetries: read.int('UPSTREAM_RETRIES', 2, 0, 10),
     upstreamMaxConcurrency: read.int('UPSTREAM_MAX_CONCURRENCY', 32, 1, 1024),
@@ -310,6 +317,7 @@ export function loadConfig(env: Env): Config {
     requestLogSamplePercent: read.int('REQUEST_LOG_SAMPLE_PERCENT', 100, 0, 100),
     requestLogSlowMs: read.int('REQUEST_LOG_SLOW_MS', 1000, 0, 3_600_000),
     demoLatencyMs: read.int('DEMO_LATENCY_MS', 5, 0, 10_000),
+    demoSalesPerMinute: read.int('DEMO_SALES_PER_MINUTE', upstream === undefined ? 60 : 0, 0, 60_000),
     maxQueryDepth: read.int('MAX_QUERY_DEPTH', 6, 1, 100),
     maxAliases: read.int('MAX_ALIASES', 15, 0, 1000),
     maxQueryTokens: read.int('MAX_QUERY_TOKENS', 1000, 10, 100_000),

@@ -58,8 +58,8 @@ export const ARGUMENT_RULES = {
   'Product.availability': (args: ProductAvailabilityArgs) => availabilityArgs(args),
   'Subscription.siteStock': ({ code }: SubscriptionSiteStockArgs) => codeArg('code', code),
   'Subscription.productStock': (args: SubscriptionProductStockArgs) => {
-    const { near, radiusKm, cityCode } = availabilityArgs(args);
-    return { goodsCode: codeArg('goodsCode', args.goodsCode), near, radiusKm, cityCode };
+    const { near, radiusKm, cityCode, enabledOnly } = availabilityArgs(args);
+    return { goodsCode: codeArg('goodsCode', args.goodsCode), near, radiusKm, cityCode, enabledOnly };
   },
   'Subscription.stockAlerts': (args: SubscriptionStockAlertsArgs, { maxPageSize }: ArgumentSettings) => ({
     siteCodes: args.siteCodes === null || args.siteCodes === undefined ? undefined : codesArg('siteCodes', args.siteCodes, maxPageSize),

@@ -149,7 +149,7 @@ const MAX_AVAILABILITY = 1000;
 /** What `Product.availability` asks for, checked. */
 export function availabilityArgs(args: {
   cityCode?: string | null; near?: { lat: number; lng: number } | null; radiusKm?: number | null;
-  inStockOnly?: boolean | null; first?: number | null;
+  inStockOnly?: boolean | null; enabledOnly?: boolean | null; first?: number | null;
 }) {
   const near = args.near ? geoArgs(args.near.lat, args.near.lng, 'near.') : undefined;
   const radiusKm = args.radiusKm === null || args.radiusKm === undefined ? undefined : radiusArg(args.radiusKm);
@@ -159,6 +159,7 @@ export function availabilityArgs(args: {
     near,
     radiusKm,
     inStockOnly: args.inStockOnly ?? true,
+    enabledOnly: args.enabledOnly ?? true,
     first: firstArg(args.first, 50, MAX_AVAILABILITY),
   };
 }

@@ -118,6 +118,39 @@ describe('the example page in a browser', () => {
     expect(browser.externalRequests()).toEqual([]);
   }, 60_000);
 
+  it('never shows "Open now" for a site not in service, nor sends a shopper to its machines', async () => {
+    const own = await startGateway({ demoPageDirectory: built.directory });
+    try {
+      const { page } = browser;
+      const catalog = own.mock.catalog;
+      const goodsCode = productsByLaneCount(catalog)[0]!;
+      // The site with the most stock of the product, open round the clock, taken out of service.
+      const site = Object.assign(siteWithMostStockOf(catalog, goodsCode), { state: 0, openTime: '00:00:00', closeTime: '23:59:59' });
+      const city = catalog.cities.find((c) => c.code === site.cityCode)!;
+      const near = nearSite(site);
+      const everySite = nearestMachines(catalog, goodsCode, near, false);
+      expect(everySite[0]!.site).toBe(site);
+
+      await page.goto(`${own.url}/demo/`);
+      const rows = await chooseCity(page, city);
+      const sites = catalog.sites.filter((s) => s.cityCode === city.code);
+      expect(rows.filter((_, i) => sites[i]!.state !== 1).map((row) => row.now)).toEqual(sites.filter((s) => s.state !== 1).map(() => 'Not in service'));
+      expect(rows[sites.indexOf(site)]!.now).toBe('Not in service');
+
+      await chooseProduct(page, goodsCode);
+      await page.getByLabel('Latitude', { exact: true }).fill(String(near.lat));
+      await page.getByLabel('Longitude', { exact: true }).fill(String(near.lng));
+      await page.getByRole('button', { name: 'Show nearest stock' }).click();
+      const machines = await availabilityRows(page, 'Nearest stock of');
+      const expected = nearestMachines(catalog, goodsCode, near);
+      expect(machines.map((row) => [row.name, row.machine])).toEqual(expected.map((m) => [m.site.name, m.point.name]));
+      expect(expected.some((m) => m.site === site)).toBe(false);
+      await browser.screenshot('demo-not-in-service');
+    } finally {
+      await own.close();
+    }
+  }, 60_000);
+
   it("shows the messages of the gateway's GraphQL errors", async () => {
     const failing = await startGateway({ demoPageDirectory: built.directory });
     try {
@@ -154,12 +187,12 @@ function siteWithMostStockOf(catalog: Catalog, goodsCode: string): MockSite {
 }
 
 /**
- * The machines the page should list, worked out on the whole catalog: every machine holding the
- * product in stock, with its lanes and items added up, nearest first (a site's machines in their
- * order), the first MACHINES_SHOWN.
+ * The machines the page should list, worked out on the whole catalog: every machine of a site in
+ * service (of any site, when not `enabledOnly`) holding the product in stock, with its lanes and
+ * items added up, nearest first (a site's machines in their order), the first MACHINES_SHOWN.
  */
-function nearestMachines(catalog: Catalog, goodsCode: string, near: { lat: number; lng: number }) {
-  return catalog.sites.filter(hasCoordinates)
+function nearestMachines(catalog: Catalog, goodsCode: string, near: { lat: number; lng: number }, enabledOnly = true) {
+  return catalog.sites.filter((site) => hasCoordinates(site) && (!enabledOnly || site.state === 1))
     .flatMap((site) => site.points.map((point) => {
       const lanes = point.cargolanes.filter((lane) => lane.goodsCode === goodsCode && lane.stock > 0);
       const stock = lanes.reduce((sum, lane) => sum + lane.stock, 0);
@@ -179,6 +212,7 @@ function nearSite(site: MockSite): { lat: number; lng: number } {
 function openBadges(sites: MockSite[]): string[] {
   const now = timeOfDayNow();
   return sites.map((site) => {
+    if (site.state !== 1) return 'Not in service';
     const open = isOpenAt(site, now);
     return open === null ? 'Hours unknown' : open ? 'Open now' : 'Closed';
   });

@@ -20,7 +20,7 @@ async function search(h: Harness, args: { text?: string; ipName?: string; first?
 // Private: `product(goodsCode) { availability(args) }`, passing only the arguments given.
 async function availability(h: Harness, goodsCode: string, args: AvailabilityArgs) {
   const types: Record<string, string> = {
-    cityCode: 'String', near: 'GeoInput', radiusKm: 'Float', inStockOnly: 'Boolean', first: 'Int',
+    cityCode: 'String', near: 'GeoInput', radiusKm: 'Float', inStockOnly: 'Boolean', enabledOnly: 'Boolean', first: 'Int',
   };
   const names = Object.keys(args).filter((name) => args[name as keyof AvailabilityArgs] !== undefined);
   const declared = names.map((name) => `, $${name}: ${types[name]}`).join('');
@@ -112,6 +112,20 @@ describe('searchProducts', () => {
     expect(await search(h, { first: 100 })).toEqual(codes.slice(0, 100));
     expect(await search(h, { text: '', ipName: '  ', first: 5 })).toEqual(codes.slice(0, 5));
   });
+
+  it('finds "Pokémon" from "Pokemon", "POKEMON" and full-width "ＰＯＫＥＭＯＮ", by name and by IP name', async () => {
+    const pokemon = h.mock.catalog.products.filter((product) => product.ipName === 'Pokémon').map((product) => product.goodsCode);
+    expect(pokemon.length).toBeGreaterThan(1);
+    expect(expectedSearch(h.mock.catalog, { text: 'Pokemon', first: 100 })).toEqual(pokemon);
+    for (const text of ['Pokemon', 'POKEMON', 'ＰＯＫＥＭＯＮ', 'pokémon', 'Ｐｏｋéｍｏｎ']) {
+      expect(await search(h, { text, first: 100 }), text).toEqual(pokemon);
+      expect(await search(h, { ipName: text, first: 100 }), text).toEqual(pokemon);
+    }
+    const kind = h.mock.catalog.products.find((product) => product.ipName === 'Pokémon')!.productName.split(' ').at(-1)!;
+    expect(await search(h, { text: `pokemon 第`, ipName: 'POKEMON', first: 100 })).toEqual(pokemon);
+    expect(await search(h, { text: kind, ipName: 'ＰＯＫＥＭＯＮ', first: 100 }))
+      .toEqual(expectedSearch(h.mock.catalog, { text: kind, ipName: 'Pokémon', first: 100 }));
+  });
 });
 
 describe('Product.availability and Product.totalStock', () => {
@@ -150,16 +164,29 @@ describe('Product.availability and Product.totalStock', () => {
     expectDataAge(extensions);
   });
 
-  it('lists the product’s lanes in stock in upstream order without near, disabled sites included', async () => {
+  it('lists the product’s lanes in stock in upstream order without near, sites not in service left out', async () => {
     const expected = expectedAvailability(h.mock.catalog, goodsCode);
     const codes = expected.map((entry) => entry.site.code);
-    expect(codes).toContain(disabledSite.code);
+    expect(codes).not.toContain(disabledSite.code);
     expect(codes).toContain(noCoordinatesSite.code);
     expect(expected.every((entry) => entry.stock > 0)).toBe(true);
     const { entries, extensions } = await availability(h, goodsCode, {});
     expectSameAvailability(entries, expected);
     expectDataAge(extensions);
     expectSameAvailability((await availability(h, goodsCode, { inStockOnly: true })).entries, expected);
+    expectSameAvailability((await availability(h, goodsCode, { enabledOnly: true })).entries, expected);
+  });
+
+  it('lists the lanes of sites not in service too when enabledOnly is false, with or without near', async () => {
+    const expected = expectedAvailability(h.mock.catalog, goodsCode, { enabledOnly: false });
+    expect(expected.map((entry) => entry.site.code)).toContain(disabledSite.code);
+    expectSameAvailability((await availability(h, goodsCode, { enabledOnly: false })).entries, expected);
+    const near = { lat: disabledSite.lat, lng: disabledSite.lng };
+    const sorted = expectedAvailability(h.mock.catalog, goodsCode, { near, enabledOnly: false });
+    expect(sorted[0]!.site.code).toBe(disabledSite.code);
+    expectSameAvailability((await availability(h, goodsCode, { near, enabledOnly: false })).entries, sorted);
+    const nearest = (await availability(h, goodsCode, { near })).entries;
+    expect(nearest.map((entry: { site: { code: string } }) => entry.site.code)).not.toContain(disabledSite.code);
   });
 
   it('keeps the lanes without stock when inStockOnly is false', async () => {

@@ -227,9 +227,9 @@ describe('live stock in a fleet', () => {
   });
 });
 
-// Private: a lane with a product in stock, in a site the mock serves.
+// Private: a lane with a product in stock, in a site in service (the only ones productStock counts).
 function laneHoldingStock(sites: readonly MockSite[]) {
-  for (const site of sites) {
+  for (const site of sites.filter((candidate) => candidate.state === 1)) {
     for (const point of site.points) {
       const laneIndex = point.cargolanes.findIndex((lane) => lane.goodsCode !== undefined && lane.stock > 0);
       if (laneIndex !== -1) return { site, point, laneIndex, goodsCode: point.cargolanes[laneIndex]!.goodsCode! };

@@ -9,8 +9,8 @@ import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { until } from '../../helpers/http.js';
 import { subscribeSse, type SseSubscriber } from '../../helpers/sse.js';
 
-const PRODUCT_STOCK = `subscription P($g: String!, $city: String) {
-  productStock(goodsCode: $g, cityCode: $city) { goodsCode totalStock product { productName } availability { site { code } point { code } stock } updatedAt }
+const PRODUCT_STOCK = `subscription P($g: String!, $city: String, $enabledOnly: Boolean) {
+  productStock(goodsCode: $g, cityCode: $city, enabledOnly: $enabledOnly) { goodsCode totalStock product { productName } availability { site { code } point { code } stock } updatedAt }
 }`;
 const ALERTS = `subscription A($sites: [String!], $threshold: Int) {
   stockAlerts(siteCodes: $sites, threshold: $threshold) { kind site { code } point { code } laneIndex stock previousStock threshold }
@@ -140,6 +140,29 @@ describe('productStock and stockAlerts', () => {
     expect(later[2]!.data.stockAlerts).toMatchObject({ kind: 'LOW', stock: 2, previousStock: 8 });
   });
 
+  it('leaves out the lanes of sites not in service, unless asked with enabledOnly: false', async () => {
+    h = await startGateway({ env: ENV });
+    const { site, point, laneIndex, goodsCode } = laneHoldingStock(h.mock.catalog.sites);
+    site.state = 0;
+    const all = h.mock.catalog.sites;
+    expect(expectedTotal(all, goodsCode)).toBeLessThan(expectedTotal(all, goodsCode, false));
+    const enabled = subscribe(PRODUCT_STOCK, { g: goodsCode });
+    const everySite = subscribe(PRODUCT_STOCK, { g: goodsCode, enabledOnly: false });
+    const [first] = await enabled.received(1);
+    const [firstOfAll] = await everySite.received(1);
+    expect(first!.data.productStock.totalStock).toBe(expectedTotal(all, goodsCode));
+    expect(first!.data.productStock.availability.map((lane: { site: { code: string } }) => lane.site.code)).not.toContain(site.code);
+    expect(firstOfAll!.data.productStock.totalStock).toBe(expectedTotal(all, goodsCode, false));
+    expect(firstOfAll!.data.productStock.availability.map((lane: { site: { code: string } }) => lane.site.code)).toContain(site.code);
+    // A sale in the site not in service moves only the subscription that counts it.
+    h.mock.setStock(site.code, point.code, laneIndex, point.cargolanes[laneIndex]!.stock + 4);
+    await h.gateway.live.poller.pollNow();
+    const [, second] = await everySite.received(2);
+    expect(second!.data.productStock.totalStock).toBe(expectedTotal(all, goodsCode, false));
+    await h.gateway.live.poller.pollNow();
+    expect(enabled.events).toHaveLength(1);
+  });
+
   it('refuses bad arguments before anything is watched', async () => {
     h = await startGateway({ env: ENV });
     const [negative] = await subscribe(ALERTS, { sites: [h.mock.catalog.sites[0]!.code], threshold: -1 }).received(1);
@@ -150,9 +173,9 @@ describe('productStock and stockAlerts', () => {
   });
 });
 
-// Private: a lane with a product (`goodsCode`, when given) and more than `above` in stock.
+// Private: a lane of an enabled site with a product (`goodsCode`, when given) and more than `above` in stock.
 function laneHoldingStock(sites: readonly MockSite[], above = 0, goodsCode?: string) {
-  for (const site of sites) {
+  for (const site of sites.filter((candidate) => candidate.state === 1)) {
     for (const point of site.points) {
       const laneIndex = point.cargolanes.findIndex((lane) => lane.goodsCode !== undefined && (goodsCode === undefined || lane.goodsCode === goodsCode) && lane.stock > above);
       if (laneIndex !== -1) return { site, point, laneIndex, goodsCode: point.cargolanes[laneIndex]!.goodsCode! };
@@ -161,10 +184,10 @@ function laneHoldingStock(sites: readonly MockSite[], above = 0, goodsCode?: str
   throw new Error('no lane in stock');
 }
 
-// Private: items of `goodsCode` in stock across every lane of every site.
-function expectedTotal(sites: readonly MockSite[], goodsCode: string): number {
+// Private: items of `goodsCode` in stock across every lane of the enabled sites (of every site, when not `enabledOnly`).
+function expectedTotal(sites: readonly MockSite[], goodsCode: string, enabledOnly = true): number {
   let total = 0;
-  for (const site of sites) for (const point of site.points) for (const lane of point.cargolanes) if (lane.goodsCode === goodsCode && lane.stock > 0) total += lane.stock;
+  for (const site of sites.filter((candidate) => !enabledOnly || candidate.state === 1)) for (const point of site.points) for (const lane of point.cargolanes) if (lane.goodsCode === goodsCode && lane.stock > 0) total += lane.stock;
   return total;
 }
 

@@ -26,6 +26,21 @@ describe('product search over the name index', () => {
     expect(codes(searchProducts(catalog, 'nothing like it', undefined, 10))).toEqual([]);
   });
 
+  it('finds names without regard to accents or full-width forms, in the text, the name and the IP name alike', () => {
+    expect(codes(searchProducts(catalog, 'Pokemon', undefined, 10))).toEqual(['G1', 'G5']);
+    expect(codes(searchProducts(catalog, 'ＰＯＫＥＭＯＮ', undefined, 10))).toEqual(['G1', 'G5']);
+    expect(codes(searchProducts(catalog, 'POKÉMON 第1', undefined, 10))).toEqual(['G1']);
+    expect(codes(searchProducts(catalog, 'ｕｌｔｒａ', undefined, 10))).toEqual(['G2', 'G3']);
+    expect(codes(searchProducts(catalog, undefined, 'pokemon', 10))).toEqual(['G1', 'G5']);
+    expect(codes(searchProducts(catalog, 'card', 'ＵＬＴＲＡＭＡＮ', 10))).toEqual(['G2']);
+  });
+
+  it('keeps the kana voicing marks: a voiced kana does not find its unvoiced one', () => {
+    const kana = buildProductsCatalog([product('K1', 'バッジ', null), product('K2', 'ハッジ', null), product('K3', 'ﾊﾞｯｼﾞ', null)]);
+    expect(codes(searchProducts(kana, 'バ', undefined, 10))).toEqual(['K1', 'K3']);
+    expect(codes(searchProducts(kana, 'ハ', undefined, 10))).toEqual(['K2']);
+  });
+
   it('takes a whole IP name, alone or with text, and stops at first', () => {
     expect(codes(searchProducts(catalog, undefined, 'POKÉMON', 10))).toEqual(['G1', 'G5']);
     expect(codes(searchProducts(catalog, undefined, 'poke', 10))).toEqual([]);

@@ -47,6 +47,7 @@ describe('configuration', () => {
       requestLogSamplePercent: 100,
       requestLogSlowMs: 1000,
       demoLatencyMs: 5,
+      demoSalesPerMinute: 60,
       maxQueryDepth: 6,
       maxAliases: 15,
       maxQueryTokens: 1000,
@@ -64,6 +65,14 @@ describe('configuration', () => {
       live: { pollS: 10, maxSubscriptions: 10_000, maxSubscriptionsPerClient: 100, maxWatchedKeys: 2000, maxWatchedKeysPerClient: 200 },
       webSocket: { maxOperationsPerSocket: 100, maxBufferedBytes: 4_194_304, maxSocketsPerClient: 20 },
     });
+  });
+
+  it('sells 60 items a minute at each demo site by default, none with a real upstream, and reads DEMO_SALES_PER_MINUTE', () => {
+    expect(loadConfig({}).demoSalesPerMinute).toBe(60);
+    expect(loadConfig(UPSTREAM).demoSalesPerMinute).toBe(0);
+    expect(loadConfig({ DEMO_SALES_PER_MINUTE: '0' }).demoSalesPerMinute).toBe(0);
+    expect(loadConfig({ DEMO_SALES_PER_MINUTE: '600' }).demoSalesPerMinute).toBe(600);
+    expect(problemsOf({ DEMO_SALES_PER_MINUTE: '-1' })).toEqual([expect.stringContaining('DEMO_SALES_PER_MINUTE')]);
   });
 
   it('bounds the query text and the variables apart from the body', () => {
