@@ -1,9 +1,9 @@
 /**
  * The GraphiQL page cut in two: what `@graphql-yoga/render-graphiql` would inline (about 9 MB of
  * script, style and favicon) becomes three files with hashed names under `/graphql/assets/`,
- * cached by browsers for a year, and the page itself a shell of about 2 KB that names them and
- * carries the options (the example tabs), revalidated on every visit. A second visit downloads
- * the shell, or gets 304 for it, and nothing else.
+ * cached by browsers for a year, and the page itself a shell of 3.5 KB (0.9 KB in brotli) that
+ * names them and carries the options (the example tabs), revalidated on every visit. A second
+ * visit downloads the shell, or gets 304 for it, and nothing else.
  *
  * The script is render-graphiql's own inline script, the same text, but for the options: it reads
  * them from the shell's JSON block, so its hash (and a browser's cached copy) outlives a change of

@@ -3,7 +3,7 @@
  * only the shell, and the hashed assets come from the browser's cache; the page works every time.
  * The shell is revalidated (304) while the browser keeps it: the page's own queries are POSTs to
  * the same URL, and a POST drops the browser's copy of what the URL answered to a GET (RFC 9111
- * §4.4), so a visit after running queries downloads the shell again (about 1.5 KB), never an asset.
+ * §4.4), so a visit after running queries downloads the shell again (1.5 KB with headers), never an asset.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { CDPSession } from 'playwright-core';
