@@ -49,6 +49,8 @@ export async function buildGraphiQLFiles(options: GraphiQLOptions): Promise<Grap
     type: 'text/html; charset=utf-8',
     cacheControl: 'no-cache',
     headers: { 'content-security-policy': GRAPHIQL_CONTENT_SECURITY_POLICY },
+    // The same URL answers GraphQL to any other Accept: no cache may give the page for that.
+    vary: 'Accept',
   });
   return { shell, assets: new Map([[paths.script, script], [paths.style, style], [paths.icon, icon]]) };
 }

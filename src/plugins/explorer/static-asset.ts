@@ -22,6 +22,8 @@ export interface StaticOptions {
   cacheControl: string;
   /** More headers for every answer (a page's content security policy). */
   headers?: Record<string, string>;
+  /** What else the answer at this URL depends on, named in `Vary` before `Accept-Encoding`. */
+  vary?: string;
 }
 
 export interface StaticAsset {
@@ -60,13 +62,14 @@ export function createStaticAsset(body: Buffer, options: StaticOptions, compress
   const hash = contentHash(body);
   const offered = body.length < MIN_BYTES ? [] : CODINGS;
   const encoded = new Map<Coding, Promise<Buffer>>([['identity', Promise.resolve(body)]]);
-  const base = {
+  const base: Record<string, string> = {
     'content-type': options.type,
     'cache-control': options.cacheControl,
     'x-content-type-options': 'nosniff',
-    ...(offered.length > 0 ? { vary: 'Accept-Encoding' } : {}),
     ...options.headers,
   };
+  const vary = [options.vary, offered.length > 0 ? 'Accept-Encoding' : undefined].filter(Boolean).join(', ');
+  if (vary !== '') base.vary = vary;
   return {
     hash,
     async respond(request, fetchAPI) {

@@ -53,6 +53,7 @@ describe('the GraphiQL page and its assets', () => {
     expect(shell.headers['cache-control']).toBe('no-cache');
     expect(shell.headers['content-security-policy']).toBe(GRAPHIQL_CONTENT_SECURITY_POLICY);
     expect(shell.headers['x-content-type-options']).toBe('nosniff');
+    expect(shell.headers.vary).toBe('Accept, Accept-Encoding'); // the URL answers GraphQL to another Accept
     const etag = shell.headers.etag as string;
     expect(etag).toMatch(/^"[0-9a-f]{16}"$/);
     const again = await wire(`${h.url}/graphql`, { ...PAGE, 'if-none-match': etag });
