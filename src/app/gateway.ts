@@ -20,7 +20,7 @@ import { createObservers } from '../observability/observers.js';
 import { createAddressOf, type AddressOf } from '../request/client-address.js';
 import { withRequestIds } from '../request/record.js';
 import { createTracing } from '../observability/tracing.js';
-import { GRAPHIQL_OPTIONS, isGraphiQLPageRequest, useGraphiQLPage } from '../plugins/explorer/graphiql-page.js';
+import { GRAPHIQL_OPTIONS, isGraphiQLRequest, useGraphiQLPage } from '../plugins/explorer/graphiql-page.js';
 import { maskError } from '../graph/mask-error.js';
 import { useArgumentChecks } from '../plugins/protection/use-argument-checks.js';
 import { useItemLimit } from '../plugins/protection/use-item-limit.js';
@@ -222,7 +222,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       useGraphQLPath(),
       useHealth(client, { redisState: scaleOut?.state, stopping: () => stopping }),
       useDemoPage(demoPageDirectory),
-      useApiKeys(admission, { isOpen: config.graphiql ? isGraphiQLPageRequest : undefined }),
+      useApiKeys(admission, { isOpen: config.graphiql ? isGraphiQLRequest : undefined }),
       useMetrics(metrics),
       useRateLimit(admission.rate),
       useGraphiQLPage(config.graphiql && GRAPHIQL_OPTIONS),

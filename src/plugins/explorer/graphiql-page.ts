@@ -1,19 +1,21 @@
 /**
  * GraphiQL on `/graphql` (when `GRAPHIQL` is on), served whole by the gateway. Yoga's own page
  * loads GraphiQL's scripts, styles, editor workers and favicon from unpkg.com and GitHub;
- * `@graphql-yoga/render-graphiql` inlines them all in the page instead (about 9 MB), so the
- * explorer works offline and behind a firewall, and the page runs no code from a CDN.
+ * `@graphql-yoga/render-graphiql` holds them all instead (about 9 MB), so the explorer works
+ * offline and behind a firewall, and the page runs no code from a CDN. They are served as a small
+ * revalidated page and hashed, immutable, compressed assets (graphiql-assets.ts).
  *
  * It opens with one tab per example of example-query.ts.
  *
  * The page is served by this plugin rather than by yoga's `graphiql` option: yoga answers it
  * before any plugin's `onRequest`, so the API keys and the rate limit never saw it (9 MB a load,
- * for anyone, as fast as they asked). Put the plugin after `useRateLimit`: a page load counts
- * like any request. It stays open without a key (a browser's address bar sends none; the page's
- * queries need one), so `useApiKeys` lets exactly `isGraphiQLPageRequest` through.
+ * for anyone, as fast as they asked). Put the plugin after `useRateLimit`: the page and each
+ * asset count like any request. They stay open without a key (a browser's address bar sends none;
+ * the page's queries need one), so `useApiKeys` lets exactly `isGraphiQLRequest` through.
  */
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { EXAMPLE_QUERIES, EXAMPLE_QUERY } from './example-query.js';
+import { buildGraphiQLFiles, GRAPHIQL_ASSETS_PATH, type GraphiQLFiles } from './graphiql-assets.js';
 import { currentRequest } from '../../request/record.js';
 
 /** The path of the page: the GraphQL endpoint (yoga's default, which the gateway keeps). */
@@ -43,36 +45,41 @@ export function isGraphiQLPageRequest(request: Request, url: URL): boolean {
   return request.method === 'GET' && url.pathname === GRAPHIQL_PATH && (request.headers.get('accept') ?? '').includes('text/html');
 }
 
-/** Serves the page with `options` (`GRAPHIQL_OPTIONS`); `false` (GRAPHIQL off) serves nothing. */
+/** Whether `request` asks for the page, or GETs or HEADs one of its assets: what needs no API key. */
+export function isGraphiQLRequest(request: Request, url: URL): boolean {
+  return isGraphiQLPageRequest(request, url) || isAssetRequest(request, url);
+}
+
+/** Serves the page and its assets with `options` (`GRAPHIQL_OPTIONS`); `false` (GRAPHIQL off) serves nothing. */
 export function useGraphiQLPage(options: GraphiQLOptions | false): Plugin {
   if (options === false) return {};
-  const render = createGraphiQLRenderer();
+  // Built on the first request for them, not at start-up: the renderer's 9 MB of script (some
+  // 40 MB of memory, 0.3 s to load) are of no use to a gateway nobody browses.
+  let files: Promise<GraphiQLFiles> | undefined;
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
-      if (!isGraphiQLPageRequest(request, url)) return;
-      // The page is not a GraphQL request: no request log line, no request metric.
+      const page = isGraphiQLPageRequest(request, url);
+      if (!page && !isAssetRequest(request, url)) return;
+      // Neither is a GraphQL request: no request log line, no request metric, no `no-store`.
       const record = currentRequest();
       if (record !== undefined) record.graphql = false;
-      const page = await render(options);
-      endResponse(new fetchAPI.Response(page, { status: 200, headers: { 'content-type': 'text/html' } }));
+      files ??= buildGraphiQLFiles(options);
+      const { shell, assets } = await files;
+      const file = page ? shell : assets.get(url.pathname);
+      endResponse(file === undefined ? notFound(fetchAPI) : await file.respond(request, fetchAPI));
     },
   };
 }
 
-// Private: the page, remembered encoded: it is asked for on every view, with the same options
-// every time, and building and encoding 9 MB blocks the event loop for 10 to 20 ms.
-function createGraphiQLRenderer(): (options: GraphiQLOptions) => Promise<Buffer<ArrayBuffer>> {
-  let last: { key: string; page: Promise<Buffer<ArrayBuffer>> } | undefined;
-  return (options) => {
-    const key = JSON.stringify(options);
-    if (last?.key !== key) last = { key, page: renderPage(options) };
-    return last.page;
-  };
+// Private: a GET or HEAD under the assets' path.
+function isAssetRequest(request: Request, url: URL): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && url.pathname.startsWith(GRAPHIQL_ASSETS_PATH);
 }
 
-// Private: the renderer is loaded on the first page view, not at start-up: its 9 MB of script
-// (some 40 MB of memory, 0.3 s to load) are of no use to a gateway without GraphiQL.
-async function renderPage(options: GraphiQLOptions): Promise<Buffer<ArrayBuffer>> {
-  const { renderGraphiQL } = await import('@graphql-yoga/render-graphiql');
-  return Buffer.from(renderGraphiQL(options), 'utf8');
+// Private: an asset name that is not (or no longer) one of ours.
+function notFound(fetchAPI: { Response: typeof Response }): Response {
+  return new fetchAPI.Response('Not found.', {
+    status: 404,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' },
+  });
 }

@@ -9,17 +9,21 @@
  *   it (`/demo/..%2fpackage.json` gets 404, as do NUL bytes and undecodable escapes). The URL
  *   parser has already removed plain `..` segments, so `/demo/../x` never reaches this plugin.
  * - A content type by extension, with `nosniff`; the page's HTML gets a content security policy
- *   allowing nothing but its own origin. Hashed assets (`/demo/assets/…`) may be cached for a
- *   year; index.html is revalidated every time.
+ *   allowing nothing but its own origin. Vite's hashed assets (`/demo/assets/…`) are immutable for
+ *   a year; index.html is `no-cache`, revalidated with its ETag (304).
+ * - Compressed as the client asks (static-asset.ts: br, zstd or gzip, each once per file).
  * - Without a build (no index.html), every /demo path answers 404 saying to run `npm run build`.
  *
  * Open like GraphiQL: the files need no API key (with `GATEWAY_API_KEYS` set, the page's own
- * queries get 401) and count against no rate limit. Files are read on each request: they are
- * small, and a rebuild shows at once.
+ * queries get 401) and count against no rate limit. Each request looks the file up; it is read
+ * (and its encodings dropped) again when its size or time of change differs, so a rebuild shows
+ * at once.
  */
 import { readFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import type { Plugin } from 'graphql-yoga';
+import { createStaticAsset, IMMUTABLE, type StaticAsset } from './static-asset.js';
 
 /** Where the page lives; its build is made with this base (examples/web/vite.config.ts). */
 export const DEMO_PAGE_PATH = '/demo';
@@ -52,33 +56,54 @@ type FetchAPI = { Response: typeof Response };
 export function useDemoPage(directory: string | undefined): Plugin {
   if (directory === undefined) return {};
   const root = resolve(directory);
+  const files = createFileMemo();
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       const { pathname } = url;
       if (pathname !== DEMO_PAGE_PATH && !pathname.startsWith(`${DEMO_PAGE_PATH}/`)) return;
-      endResponse(await answer(root, request.method, pathname.slice(DEMO_PAGE_PATH.length), fetchAPI));
+      endResponse(await answer(root, files, request, pathname.slice(DEMO_PAGE_PATH.length), fetchAPI));
     },
   };
 }
 
-// Private: the response to `method` on `path` (what follows /demo: '', '/', '/assets/x.js' …).
-async function answer(root: string, method: string, path: string, fetchAPI: FetchAPI): Promise<Response> {
+// Private: the response to `request` for `path` (what follows /demo: '', '/', '/assets/x.js' …).
+async function answer(root: string, files: FileMemo, request: Request, path: string, fetchAPI: FetchAPI): Promise<Response> {
+  const { method } = request;
   if (method !== 'GET' && method !== 'HEAD') {
     return plain(fetchAPI, 405, `${method} is not allowed here: the page answers GET and HEAD.`, { allow: 'GET, HEAD' });
   }
-  if (!(await isFile(resolve(root, 'index.html')))) return plain(fetchAPI, 404, NOT_BUILT);
+  if ((await fileStats(resolve(root, 'index.html'))) === undefined) return plain(fetchAPI, 404, NOT_BUILT);
   const file = fileOf(root, path);
-  if (file === undefined || !(await isFile(file))) return plain(fetchAPI, 404, 'Not found.');
-  const body = await readFile(file);
-  const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-  const headers: Record<string, string> = {
-    'content-type': type,
-    'content-length': String(body.length),
-    'x-content-type-options': 'nosniff',
-    'cache-control': path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+  const stats = file === undefined ? undefined : await fileStats(file);
+  if (file === undefined || stats === undefined) return plain(fetchAPI, 404, 'Not found.');
+  // Whether vite hashed its name, from where it is (not how the path spelled it): `/assets/%2e%2e/index.html` is index.html.
+  const asset = await files(file, stats, file.startsWith(resolve(root, 'assets') + sep));
+  return asset.respond(request, fetchAPI);
+}
+
+type FileMemo = (file: string, stats: Stats, hashed: boolean) => Promise<StaticAsset>;
+
+// Private: each file's StaticAsset (and so its encodings), kept while its size and time of change hold.
+// Only files that exist are kept: the build's own, a bounded set.
+function createFileMemo(): FileMemo {
+  const memo = new Map<string, { version: string; asset: Promise<StaticAsset> }>();
+  return (file, stats, hashed) => {
+    const version = `${stats.size}:${stats.mtimeMs}`;
+    let entry = memo.get(file);
+    if (entry?.version !== version) {
+      entry = { version, asset: readFile(file).then((body) => createStaticAsset(body, optionsOf(file, hashed))) };
+      memo.set(file, entry);
+      entry.asset.catch(() => memo.delete(file));
+    }
+    return entry.asset;
   };
-  if (type.startsWith('text/html')) headers['content-security-policy'] = CONTENT_SECURITY_POLICY;
-  return new fetchAPI.Response(method === 'HEAD' ? null : body, { status: 200, headers });
+}
+
+// Private: the headers a file is answered with, from its extension and whether its name is hashed.
+function optionsOf(file: string, hashed: boolean): { type: string; cacheControl: string; headers?: Record<string, string> } {
+  const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const cacheControl = hashed ? IMMUTABLE : 'no-cache';
+  return type.startsWith('text/html') ? { type, cacheControl, headers: { 'content-security-policy': CONTENT_SECURITY_POLICY } } : { type, cacheControl };
 }
 
 // Private: the file `path` names inside `root`, or `undefined` when it names none or leaves it.
@@ -95,8 +120,9 @@ function fileOf(root: string, path: string): string | undefined {
   return file.startsWith(root + sep) ? file : undefined;
 }
 
-async function isFile(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+async function fileStats(path: string): Promise<Stats | undefined> {
+  const stats = await stat(path).catch(() => undefined);
+  return stats?.isFile() ? stats : undefined;
 }
 
 function plain(fetchAPI: FetchAPI, status: number, text: string, headers: Record<string, string> = {}): Response {

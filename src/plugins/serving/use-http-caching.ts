@@ -66,7 +66,8 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
     },
     onResponse({ request, response }) {
       const url = new URL(request.url, 'http://localhost');
-      if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS') return;
+      // The GraphiQL page shares the path but is no GraphQL answer: it sets its own (graphiql-page.ts).
+      if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS' || currentRequest()?.graphql === false) return;
       if (IN_PARTS.has(mediaType(response))) response.headers.set('x-accel-buffering', 'no');
       const freshness = cacheableFor(request, url, response);
       if (freshness === undefined) return replaceHeader(response, 'cache-control', 'no-store');

@@ -1,11 +1,13 @@
 /**
- * The example page's files over plain HTTP (src/plugins/explorer/use-demo-page.ts): index.html at /demo,
- * assets with their content types, 404 and 405 where due, nothing outside the build however the
- * path is spelled, a hint when there is no build, and no /demo at all unless asked for.
+ * The example page's files over plain HTTP (src/plugins/explorer/use-demo-page.ts): index.html at
+ * /demo, revalidated; assets with their content types, immutable and compressed; 404 and 405 where
+ * due, nothing outside the build however the path is spelled, a hint when there is no build, and no
+ * /demo at all unless asked for.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { buildPage, type BuiltPage } from './built-page.js';
@@ -49,6 +51,36 @@ describe('the example page over HTTP', () => {
       expect(response.headers.get('cache-control'), asset).toContain('immutable');
       expect((await response.text()).length, asset).toBeGreaterThan(100);
     }
+  });
+
+  it('sends the assets compressed as asked (br), immutable, with an ETag per coding, and revalidates index.html (304)', async () => {
+    const html = await (await fetch(`${h.url}/demo/`)).text();
+    for (const asset of [...html.matchAll(/(?:src|href)="(\/demo\/assets\/[^"]+)"/g)].map((match) => match[1]!)) {
+      const plain = await rawGet(h.url, asset, { 'accept-encoding': 'identity' });
+      const br = await rawGet(h.url, asset, { 'accept-encoding': 'gzip, br' });
+      expect([br.headers['content-encoding'], br.headers.vary, br.headers['cache-control']], asset)
+        .toEqual(['br', 'Accept-Encoding', 'public, max-age=31536000, immutable']);
+      expect(brotliDecompressSync(br.bytes).equals(plain.bytes), asset).toBe(true);
+      expect(br.bytes.length, asset).toBeLessThan(plain.bytes.length);
+      expect(br.headers.etag, asset).not.toBe(plain.headers.etag);
+    }
+    const page = await rawGet(h.url, '/demo/', { 'accept-encoding': 'br' });
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const again = await rawGet(h.url, '/demo/', { 'accept-encoding': 'br', 'if-none-match': page.headers.etag as string });
+    expect([again.status, again.bytes.length, again.headers['content-security-policy']]).toEqual([304, 0, page.headers['content-security-policy']]);
+  });
+
+  it('keeps index.html revalidated however its path is spelled, and serves a rebuilt file at once', async () => {
+    const odd = await rawGet(h.url, '/demo/assets/%2e%2e/index.html');
+    expect([odd.status, odd.headers['cache-control']]).toEqual([200, 'no-cache']);
+    expect((await rawGet(h.url, '/demo/')).headers['cache-control']).toBe('no-cache');
+    const file = join(built.directory, 'extra.txt');
+    await writeFile(file, 'first build');
+    const first = await rawGet(h.url, '/demo/extra.txt');
+    await writeFile(file, 'second build, longer');
+    const second = await rawGet(h.url, '/demo/extra.txt');
+    expect([first.bytes.toString(), second.bytes.toString()]).toEqual(['first build', 'second build, longer']);
+    expect(second.headers.etag).not.toBe(first.headers.etag);
   });
 
   it('answers HEAD with the headers alone, and other methods with 405', async () => {
@@ -124,15 +156,17 @@ describe('the example page over HTTP', () => {
   });
 });
 
-/** GET `path` exactly as written: fetch would resolve `..` and re-encode before sending. */
-function rawGet(base: string, path: string): Promise<{ status: number; body: string }> {
+/** GET `path` exactly as written (fetch would resolve `..` and re-encode before sending), nothing decoded. */
+function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; bytes: Buffer; headers: IncomingHttpHeaders }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
-    request({ hostname, port, path, method: 'GET' }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, body }));
+    request({ hostname, port, path, method: 'GET', headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: response.statusCode!, body: bytes.toString('utf8'), bytes, headers: response.headers });
+      });
     }).on('error', reject).end();
   });
 }

@@ -4,6 +4,7 @@
  * expectation is worked out from the mock's catalog (with test/helpers/beyond-expected.ts), never
  * asked of the gateway. The page's files over plain HTTP: demo-page-files.test.ts.
  */
+import type { Plugin } from 'graphql-yoga';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog, MockSite } from '../../../src/mock-upstream/index.js';
@@ -170,6 +171,32 @@ describe('the example page in a browser', () => {
       await failing.close();
     }
   }, 60_000);
+
+  it('opened again in a new tab: index.html is revalidated (304) and its brotli-compressed assets come from the browser cache', async () => {
+    const asked: string[] = [];
+    const counter: Plugin = {
+      onResponse({ request, response }) {
+        const { pathname } = new URL(request.url);
+        if (pathname.startsWith('/demo')) asked.push(`${pathname} ${response.status} ${response.headers.get('content-encoding')}`);
+      },
+    };
+    const counted = await startGateway({ demoPageDirectory: built.directory, plugins: (all) => [counter, ...all] });
+    const context = await browser.page.context().browser()!.newContext();
+    try {
+      const first = await context.newPage();
+      await first.goto(`${counted.url}/demo/`);
+      await first.waitForLoadState('load');
+      expect(asked.splice(0).map((line) => line.replace(/-[\w-]{8}\./, '-<hash>.')).sort())
+        .toEqual(['/demo/ 200 br', '/demo/assets/index-<hash>.css 200 br', '/demo/assets/index-<hash>.js 200 br']);
+      const second = await context.newPage();
+      await second.goto(`${counted.url}/demo/`);
+      await second.waitForLoadState('load');
+      expect(asked).toEqual(['/demo/ 304 null']); // a 304 has no body to encode
+    } finally {
+      await context.close();
+      await counted.close();
+    }
+  });
 });
 
 /** The city with the most sites (the first such in the catalog's order). */
