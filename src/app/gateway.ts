@@ -12,6 +12,7 @@ import { codeOf } from '../base/errors.js';
 import type { Config, UpstreamConfig } from '../base/config/config.js';
 import { createCatalogIndex } from '../catalog/catalog-index.js';
 import { createTimeReader } from '../catalog/opening-hours.js';
+import { createCursors } from '../graph/arguments/cursors.js';
 import { createContextFactory, type GatewayContext } from '../graph/context.js';
 import { createSources } from '../data/sources.js';
 import type { Logger } from '../base/logger.js';
@@ -182,6 +183,8 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // Live stock: one poller for every subscriber (README: Live stock).
   const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus, upstreamMaxConcurrency: config.upstreamMaxConcurrency, clock });
   const siteTime = createTimeReader(config.siteTimeZone, clock.wall);
+  // The same on every replica and after a restart: from the secret they share (cursors.ts).
+  const cursors = createCursors(upstream.clientSecret);
   // With Redis, answers are shared by the replicas that would make the same ones (response-cache/scope.ts).
   const responseCache = createResponseCache({
     maxBytes: config.responseCacheMaxBytes, clock, shared: scaleOut?.answers(answerScope(TYPE_DEFS, config)),
@@ -204,7 +207,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const requestScope = useRequestScope();
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
-    context: createContextFactory(sources, { ...config, index, siteTime, live, addressOf }),
+    context: createContextFactory(sources, { ...config, index, siteTime, live, cursors, addressOf }),
     maskedErrors: { maskError },
     logging: yogaLogger(log),
     graphiql: false, // served by useGraphiQLPage, behind the rate limit (yoga's runs before every plugin)
@@ -238,7 +241,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       useHttpCaching({ clock, apiKeys: config.apiKeys.length > 0, cors: config.corsOrigins.length > 0 }),
       useResponseCache(responseCache),
       // Arguments first: a bad one is named as such, never counted or priced (use-argument-checks.ts).
-      useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime }),
+      useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime, cursors }),
       useItemLimit(config.maxItemsPerOperation),
       useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
       // Last: it only swaps the executor, for what every check above let through (use-compiled-execution.ts).

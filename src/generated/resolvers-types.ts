@@ -64,6 +64,24 @@ export type Query = {
    * catalog index; `FEATURE_DISABLED` when the index is off.
    */
   searchProducts: Array<Product>;
+  /**
+   * Sites as a Relay connection (cursor pagination): the same list, order and filters as `sites`.
+   * Without filters, windows map onto the upstream's pages (at most two upstream calls a window,
+   * none when cached); with `cityCode` or `enabledOnly: true`, answered from the catalog index.
+   */
+  sitesConnection: SiteConnection;
+  /** Products as a Relay connection (cursor pagination): the same list and order as `products`. */
+  productsConnection: ProductConnection;
+  /**
+   * `sitesNear` as a Relay connection: the same sites, nearest first, paged by cursor. Answered from
+   * the gateway's catalog index; `FEATURE_DISABLED` when the index is off.
+   */
+  sitesNearConnection: SiteDistanceConnection;
+  /**
+   * `searchProducts` as a Relay connection: the same products, in the same order, paged by cursor.
+   * Answered from the gateway's catalog index; `FEATURE_DISABLED` when the index is off.
+   */
+  searchProductsConnection: ProductConnection;
 };
 
 
@@ -160,6 +178,66 @@ export type QuerySearchProductsArgs = {
   text?: InputMaybe<Scalars['String']['input']>;
   ipName?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * The graph of the Vending-Machine Open Platform: cities, sites (venues), points (machines in a
+ * site), cargo lanes (slots holding a product) and products. Read-only.
+ */
+export type QuerySitesConnectionArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  cityCode?: InputMaybe<Scalars['String']['input']>;
+  enabledOnly?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+/**
+ * The graph of the Vending-Machine Open Platform: cities, sites (venues), points (machines in a
+ * site), cargo lanes (slots holding a product) and products. Read-only.
+ */
+export type QueryProductsConnectionArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * The graph of the Vending-Machine Open Platform: cities, sites (venues), points (machines in a
+ * site), cargo lanes (slots holding a product) and products. Read-only.
+ */
+export type QuerySitesNearConnectionArgs = {
+  lat: Scalars['Float']['input'];
+  lng: Scalars['Float']['input'];
+  radiusKm?: InputMaybe<Scalars['Float']['input']>;
+  cityCode?: InputMaybe<Scalars['String']['input']>;
+  openAt?: InputMaybe<Scalars['String']['input']>;
+  enabledOnly?: InputMaybe<Scalars['Boolean']['input']>;
+  hasProduct?: InputMaybe<Scalars['String']['input']>;
+  inStockOnly?: InputMaybe<Scalars['Boolean']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * The graph of the Vending-Machine Open Platform: cities, sites (venues), points (machines in a
+ * site), cargo lanes (slots holding a product) and products. Read-only.
+ */
+export type QuerySearchProductsConnectionArgs = {
+  text?: InputMaybe<Scalars['String']['input']>;
+  ipName?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
 };
 
 /**
@@ -398,6 +476,11 @@ export type City = Node & {
    * catalog index; `FEATURE_DISABLED` when the index is off.
    */
   sites: SitePage;
+  /**
+   * The city's sites as a Relay connection: the same list and order as `sites`, paged by cursor.
+   * Answered from the gateway's catalog index; `FEATURE_DISABLED` when the index is off.
+   */
+  sitesConnection: SiteConnection;
 };
 
 
@@ -405,6 +488,15 @@ export type City = Node & {
 export type CitySitesArgs = {
   page?: InputMaybe<Scalars['Int']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A city in which the platform has sites. */
+export type CitySitesConnectionArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** A site: a venue (a mall, a cinema, a station …) holding one or more points. */
@@ -522,6 +614,11 @@ export type Product = Node & {
    * Answered from the gateway's catalog index; `FEATURE_DISABLED` when the index is off.
    */
   availability: Array<Availability>;
+  /**
+   * `availability` as a Relay connection: the same lanes, in the same order, paged by cursor.
+   * Answered from the gateway's catalog index; `FEATURE_DISABLED` when the index is off.
+   */
+  availabilityConnection: AvailabilityConnection;
   /** Items of this product in stock across every lane of every site. From the catalog index. */
   totalStock: Scalars['Int']['output'];
 };
@@ -535,6 +632,134 @@ export type ProductAvailabilityArgs = {
   inStockOnly?: InputMaybe<Scalars['Boolean']['input']>;
   enabledOnly?: InputMaybe<Scalars['Boolean']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** A sellable product (a card pack, a figure …). */
+export type ProductAvailabilityConnectionArgs = {
+  cityCode?: InputMaybe<Scalars['String']['input']>;
+  near?: InputMaybe<GeoInput>;
+  radiusKm?: InputMaybe<Scalars['Float']['input']>;
+  inStockOnly?: InputMaybe<Scalars['Boolean']['input']>;
+  enabledOnly?: InputMaybe<Scalars['Boolean']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * Where a page of a Relay connection sits in its list (the Relay Cursor Connections
+ * specification). Both flags say what is true of the list, whichever way one pages.
+ */
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  /** Whether the list has items after this page's last edge. */
+  hasNextPage: Scalars['Boolean']['output'];
+  /** Whether the list has items before this page's first edge. */
+  hasPreviousPage: Scalars['Boolean']['output'];
+  /** The cursor of this page's first edge; null when the page is empty. */
+  startCursor?: Maybe<Scalars['String']['output']>;
+  /** The cursor of this page's last edge; null when the page is empty. */
+  endCursor?: Maybe<Scalars['String']['output']>;
+};
+
+/** A page of sites, as a Relay connection. */
+export type SiteConnection = {
+  __typename?: 'SiteConnection';
+  /** The sites on this page, each with its cursor. */
+  edges: Array<SiteEdge>;
+  /** Where this page sits in the list. */
+  pageInfo: PageInfo;
+  /** The number of sites in the whole list (every page). */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One of sites in a connection, with its cursor. */
+export type SiteEdge = {
+  __typename?: 'SiteEdge';
+  /**
+   * Opaque cursor of this edge: pass it as `after` or `before` to the same field with the same
+   * arguments. Checked: one from another field, other arguments or another gateway secret is
+   * refused (`BAD_USER_INPUT`). It names a position, so a list that changed shifts under it.
+   */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: Site;
+};
+
+/** A page of products, as a Relay connection. */
+export type ProductConnection = {
+  __typename?: 'ProductConnection';
+  /** The products on this page, each with its cursor. */
+  edges: Array<ProductEdge>;
+  /** Where this page sits in the list. */
+  pageInfo: PageInfo;
+  /** The number of products in the whole list (every page). */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One of products in a connection, with its cursor. */
+export type ProductEdge = {
+  __typename?: 'ProductEdge';
+  /**
+   * Opaque cursor of this edge: pass it as `after` or `before` to the same field with the same
+   * arguments. Checked: one from another field, other arguments or another gateway secret is
+   * refused (`BAD_USER_INPUT`). It names a position, so a list that changed shifts under it.
+   */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: Product;
+};
+
+/** A page of sites near a point, as a Relay connection. */
+export type SiteDistanceConnection = {
+  __typename?: 'SiteDistanceConnection';
+  /** The sites near a point on this page, each with its cursor. */
+  edges: Array<SiteDistanceEdge>;
+  /** Where this page sits in the list. */
+  pageInfo: PageInfo;
+  /** The number of sites near a point in the whole list (every page). */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One of sites near a point in a connection, with its cursor. */
+export type SiteDistanceEdge = {
+  __typename?: 'SiteDistanceEdge';
+  /**
+   * Opaque cursor of this edge: pass it as `after` or `before` to the same field with the same
+   * arguments. Checked: one from another field, other arguments or another gateway secret is
+   * refused (`BAD_USER_INPUT`). It names a position, so a list that changed shifts under it.
+   */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: Site;
+  /** Great-circle (haversine) distance from the point asked about, in km. */
+  distanceKm: Scalars['Float']['output'];
+};
+
+/** A page of lanes holding a product, as a Relay connection. */
+export type AvailabilityConnection = {
+  __typename?: 'AvailabilityConnection';
+  /** The lanes holding a product on this page, each with its cursor. */
+  edges: Array<AvailabilityEdge>;
+  /** Where this page sits in the list. */
+  pageInfo: PageInfo;
+  /** The number of lanes holding a product in the whole list (every page). */
+  totalCount: Scalars['Int']['output'];
+};
+
+/** One of lanes holding a product in a connection, with its cursor. */
+export type AvailabilityEdge = {
+  __typename?: 'AvailabilityEdge';
+  /**
+   * Opaque cursor of this edge: pass it as `after` or `before` to the same field with the same
+   * arguments. Checked: one from another field, other arguments or another gateway secret is
+   * refused (`BAD_USER_INPUT`). It names a position, so a list that changed shifts under it.
+   */
+  cursor: Scalars['String']['output'];
+  /** The item. */
+  node: Availability;
 };
 
 
@@ -643,6 +868,15 @@ export type ResolversTypes = {
   Point: ResolverTypeWrapper<PointModel>;
   CargoLane: ResolverTypeWrapper<LaneRecord>;
   Product: ResolverTypeWrapper<ProductRecord>;
+  PageInfo: ResolverTypeWrapper<PageInfo>;
+  SiteConnection: ResolverTypeWrapper<Omit<SiteConnection, 'edges'> & { edges: Array<ResolversTypes['SiteEdge']> }>;
+  SiteEdge: ResolverTypeWrapper<Omit<SiteEdge, 'node'> & { node: ResolversTypes['Site'] }>;
+  ProductConnection: ResolverTypeWrapper<Omit<ProductConnection, 'edges'> & { edges: Array<ResolversTypes['ProductEdge']> }>;
+  ProductEdge: ResolverTypeWrapper<Omit<ProductEdge, 'node'> & { node: ResolversTypes['Product'] }>;
+  SiteDistanceConnection: ResolverTypeWrapper<Omit<SiteDistanceConnection, 'edges'> & { edges: Array<ResolversTypes['SiteDistanceEdge']> }>;
+  SiteDistanceEdge: ResolverTypeWrapper<Omit<SiteDistanceEdge, 'node'> & { node: ResolversTypes['Site'] }>;
+  AvailabilityConnection: ResolverTypeWrapper<Omit<AvailabilityConnection, 'edges'> & { edges: Array<ResolversTypes['AvailabilityEdge']> }>;
+  AvailabilityEdge: ResolverTypeWrapper<Omit<AvailabilityEdge, 'node'> & { node: ResolversTypes['Availability'] }>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -670,6 +904,15 @@ export type ResolversParentTypes = {
   Point: PointModel;
   CargoLane: LaneRecord;
   Product: ProductRecord;
+  PageInfo: PageInfo;
+  SiteConnection: Omit<SiteConnection, 'edges'> & { edges: Array<ResolversParentTypes['SiteEdge']> };
+  SiteEdge: Omit<SiteEdge, 'node'> & { node: ResolversParentTypes['Site'] };
+  ProductConnection: Omit<ProductConnection, 'edges'> & { edges: Array<ResolversParentTypes['ProductEdge']> };
+  ProductEdge: Omit<ProductEdge, 'node'> & { node: ResolversParentTypes['Product'] };
+  SiteDistanceConnection: Omit<SiteDistanceConnection, 'edges'> & { edges: Array<ResolversParentTypes['SiteDistanceEdge']> };
+  SiteDistanceEdge: Omit<SiteDistanceEdge, 'node'> & { node: ResolversParentTypes['Site'] };
+  AvailabilityConnection: Omit<AvailabilityConnection, 'edges'> & { edges: Array<ResolversParentTypes['AvailabilityEdge']> };
+  AvailabilityEdge: Omit<AvailabilityEdge, 'node'> & { node: ResolversParentTypes['Availability'] };
 };
 
 export type NodeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
@@ -686,6 +929,10 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   product?: Resolver<Maybe<ResolversTypes['Product']>, ParentType, ContextType, RequireFields<QueryProductArgs, 'goodsCode'>>;
   sitesNear?: Resolver<Array<ResolversTypes['SiteDistance']>, ParentType, ContextType, RequireFields<QuerySitesNearArgs, 'lat' | 'lng' | 'radiusKm' | 'first' | 'enabledOnly' | 'inStockOnly'>>;
   searchProducts?: Resolver<Array<ResolversTypes['Product']>, ParentType, ContextType, RequireFields<QuerySearchProductsArgs, 'first'>>;
+  sitesConnection?: Resolver<ResolversTypes['SiteConnection'], ParentType, ContextType, Partial<QuerySitesConnectionArgs>>;
+  productsConnection?: Resolver<ResolversTypes['ProductConnection'], ParentType, ContextType, Partial<QueryProductsConnectionArgs>>;
+  sitesNearConnection?: Resolver<ResolversTypes['SiteDistanceConnection'], ParentType, ContextType, RequireFields<QuerySitesNearConnectionArgs, 'lat' | 'lng' | 'radiusKm' | 'enabledOnly' | 'inStockOnly'>>;
+  searchProductsConnection?: Resolver<ResolversTypes['ProductConnection'], ParentType, ContextType, Partial<QuerySearchProductsConnectionArgs>>;
 };
 
 export type SubscriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -763,6 +1010,7 @@ export type CityResolvers<ContextType = GatewayContext, ParentType extends Resol
   code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sites?: Resolver<ResolversTypes['SitePage'], ParentType, ContextType, RequireFields<CitySitesArgs, 'page' | 'pageSize'>>;
+  sitesConnection?: Resolver<ResolversTypes['SiteConnection'], ParentType, ContextType, Partial<CitySitesConnectionArgs>>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
@@ -819,8 +1067,61 @@ export type ProductResolvers<ContextType = GatewayContext, ParentType extends Re
   guidePrice?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   orderPic?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   availability?: Resolver<Array<ResolversTypes['Availability']>, ParentType, ContextType, RequireFields<ProductAvailabilityArgs, 'inStockOnly' | 'enabledOnly' | 'first'>>;
+  availabilityConnection?: Resolver<ResolversTypes['AvailabilityConnection'], ParentType, ContextType, RequireFields<ProductAvailabilityConnectionArgs, 'inStockOnly' | 'enabledOnly'>>;
   totalStock?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type PageInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  hasPreviousPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type SiteConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SiteConnection'] = ResolversParentTypes['SiteConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['SiteEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type SiteEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SiteEdge'] = ResolversParentTypes['SiteEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
+};
+
+export type ProductConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProductConnection'] = ResolversParentTypes['ProductConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['ProductEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type ProductEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ProductEdge'] = ResolversParentTypes['ProductEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Product'], ParentType, ContextType>;
+};
+
+export type SiteDistanceConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SiteDistanceConnection'] = ResolversParentTypes['SiteDistanceConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['SiteDistanceEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type SiteDistanceEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SiteDistanceEdge'] = ResolversParentTypes['SiteDistanceEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Site'], ParentType, ContextType>;
+  distanceKm?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type AvailabilityConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AvailabilityConnection'] = ResolversParentTypes['AvailabilityConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['AvailabilityEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type AvailabilityEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AvailabilityEdge'] = ResolversParentTypes['AvailabilityEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Availability'], ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = GatewayContext> = {
@@ -840,5 +1141,14 @@ export type Resolvers<ContextType = GatewayContext> = {
   Point?: PointResolvers<ContextType>;
   CargoLane?: CargoLaneResolvers<ContextType>;
   Product?: ProductResolvers<ContextType>;
+  PageInfo?: PageInfoResolvers<ContextType>;
+  SiteConnection?: SiteConnectionResolvers<ContextType>;
+  SiteEdge?: SiteEdgeResolvers<ContextType>;
+  ProductConnection?: ProductConnectionResolvers<ContextType>;
+  ProductEdge?: ProductEdgeResolvers<ContextType>;
+  SiteDistanceConnection?: SiteDistanceConnectionResolvers<ContextType>;
+  SiteDistanceEdge?: SiteDistanceEdgeResolvers<ContextType>;
+  AvailabilityConnection?: AvailabilityConnectionResolvers<ContextType>;
+  AvailabilityEdge?: AvailabilityEdgeResolvers<ContextType>;
 };
 

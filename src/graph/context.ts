@@ -10,6 +10,7 @@
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { CatalogIndex } from '../catalog/catalog-index.js';
 import type { TimeReader } from '../catalog/opening-hours.js';
+import type { Cursors } from './arguments/cursors.js';
 import type { LiveStock } from '../live/live-stock.js';
 import { createLoaders, type Loaders } from '../data/loaders.js';
 import type { AddressOf } from '../request/client-address.js';
@@ -33,6 +34,8 @@ export interface GatewayContext {
   siteTime: TimeReader;
   /** Live stock, behind the `Subscription` fields. */
   live: LiveStock;
+  /** Signs and checks the connections' cursors (graph/arguments/cursors.ts). */
+  cursors: Cursors;
   /** Where a request came from (`TRUST_PROXY`): the live subscriptions' per-client limit knows a client without a key by it. */
   addressOf: AddressOf;
   /** Starts afresh for a subscription's next event: a new scope (deadline, budget) and new loaders. */
@@ -49,6 +52,7 @@ export interface ContextSettings {
   index: CatalogIndex | undefined;
   siteTime: TimeReader;
   live: LiveStock;
+  cursors: Cursors;
   addressOf: AddressOf;
 }
 
@@ -69,6 +73,7 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
       maxPageSize: settings.maxPageSize,
       siteTime: settings.siteTime,
       live: settings.live,
+      cursors: settings.cursors,
       addressOf: settings.addressOf,
       // `this`: yoga copies these fields into its own context object, which resolvers are given.
       renew() {

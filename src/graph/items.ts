@@ -1,7 +1,8 @@
 /**
  * The list entries an operation could return at most, multiplying by list bounds through
  * nesting: a list takes its size from its `first` (literal or variable, the schema's default when
- * absent), the `items` of a page from the page's `pageSize`, and a list with no bound of its own
+ * absent), the `items` of a page from the page's `pageSize`, a connection's `edges` from its
+ * window (graph/arguments/window.ts), and a list with no bound of its own
  * (a site's points, a point's lanes) counts as `UNBOUNDED_LIST_SIZE` entries. Each entry counts
  * once, at every level: `searchProducts(first: 100) { availability(first: 1000) { stock } }` is
  * 100 + 100 × 1000. Read by the item limit (plugins/protection/use-item-limit.ts) and by the
@@ -11,6 +12,7 @@ import {
   getArgumentValues, getNamedType, getNullableType, isInterfaceType, isListType, isObjectType, Kind,
   type FieldNode, type GraphQLNamedType, type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
+import { windowSize } from './arguments/window.js';
 import type { RunningOperation } from './running-operation.js';
 
 /** Entries a list with no bound of its own counts as: more than the demo data's 3 points a site. */
@@ -66,7 +68,8 @@ function itemsOfField(c: Counter, node: FieldNode, parent: GraphQLNamedType, pag
   const field = parent.getFields()[node.name.value];
   if (field === undefined) return 0;
   const args = field.args.length > 0 ? getArgumentValues(field, node, c.running.variables) : {};
-  const inner = itemsIn(c, node.selectionSet, getNamedType(field.type), numberOr(args.pageSize, undefined));
+  // A page's items count its `pageSize`; a connection's edges, its window (`first`, `last` or its default).
+  const inner = itemsIn(c, node.selectionSet, getNamedType(field.type), numberOr(args.pageSize, windowSize(`${parent.name}.${field.name}`, args)));
   if (!isListType(getNullableType(field.type))) return inner;
   const size = numberOr(args.first, pageSize ?? UNBOUNDED_LIST_SIZE);
   return size * (1 + inner);

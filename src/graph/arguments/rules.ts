@@ -8,7 +8,8 @@
  */
 import type { TimeReader } from '../../catalog/opening-hours.js';
 import type {
-  CitySitesArgs, ProductAvailabilityArgs, QueryCitiesArgs, QueryCityArgs, QueryNodeArgs, QueryProductArgs,
+  CitySitesArgs, CitySitesConnectionArgs, ProductAvailabilityArgs, ProductAvailabilityConnectionArgs, QueryProductsConnectionArgs,
+  QuerySearchProductsConnectionArgs, QuerySitesConnectionArgs, QuerySitesNearConnectionArgs, QueryCitiesArgs, QueryCityArgs, QueryNodeArgs, QueryProductArgs,
   QueryProductsArgs, QuerySearchProductsArgs, QuerySiteArgs, QuerySitesArgs, QuerySitesNearArgs, SiteIsOpenArgs,
   SubscriptionProductStockArgs, SubscriptionSiteStockArgs, SubscriptionStockAlertsArgs,
 } from '../../generated/resolvers-types.js';
@@ -16,6 +17,8 @@ import {
   atArg, availabilityArgs, codeArg, codesArg, firstArg, geoArgs, nodeIdArg, optionalCodeArg, optionalTimeArg, pageArgs,
   radiusArg, textArg, thresholdArg,
 } from './values.js';
+import { listOf, type Cursors } from './cursors.js';
+import { windowArgs, type WindowInput } from './window.js';
 
 /** What the rules need of the gateway's settings (the request context has both). */
 export interface ArgumentSettings {
@@ -23,6 +26,8 @@ export interface ArgumentSettings {
   maxPageSize: number;
   /** Reads times of day in the sites' time zone. */
   siteTime: TimeReader;
+  /** Signs and checks the connections' cursors (cursors.ts). */
+  cursors: Cursors;
 }
 
 /** The rules, by `Type.field`. */
@@ -38,24 +43,33 @@ export const ARGUMENT_RULES = {
   'Query.site': ({ code }: QuerySiteArgs) => codeArg('code', code),
   'Query.products': (args: QueryProductsArgs, { maxPageSize }: ArgumentSettings) => pageArgs(args, maxPageSize),
   'Query.product': ({ goodsCode }: QueryProductArgs) => codeArg('goodsCode', goodsCode),
-  'Query.sitesNear': (args: QuerySitesNearArgs, { maxPageSize, siteTime }: ArgumentSettings) => ({
-    ...geoArgs(args.lat, args.lng),
-    radiusKm: radiusArg(args.radiusKm ?? 5),
-    first: firstArg(args.first, 20, maxPageSize),
-    cityCode: optionalCodeArg('cityCode', args.cityCode),
-    hasProduct: optionalCodeArg('hasProduct', args.hasProduct),
-    openAt: optionalTimeArg('openAt', args.openAt, siteTime.read),
-    enabledOnly: args.enabledOnly ?? true,
-    inStockOnly: args.inStockOnly ?? true,
+  'Query.sitesNear': (args: QuerySitesNearArgs, settings: ArgumentSettings) => ({
+    ...nearArgs(args, settings),
+    first: firstArg(args.first, 20, settings.maxPageSize),
   }),
   'Query.searchProducts': (args: QuerySearchProductsArgs, { maxPageSize }: ArgumentSettings) => ({
-    text: textArg('text', args.text),
-    ipName: textArg('ipName', args.ipName),
+    ...searchArgs(args),
     first: firstArg(args.first, 20, maxPageSize),
   }),
+  'Query.sitesConnection': (args: QuerySitesConnectionArgs, settings: ArgumentSettings) =>
+    connectionArgs('Query.sitesConnection', args, settings, { cityCode: optionalCodeArg('cityCode', args.cityCode), enabledOnly: args.enabledOnly === true }),
+  'Query.productsConnection': (args: QueryProductsConnectionArgs, settings: ArgumentSettings) =>
+    connectionArgs('Query.productsConnection', args, settings, {}),
+  'Query.sitesNearConnection': (args: QuerySitesNearConnectionArgs, settings: ArgumentSettings) =>
+    connectionArgs('Query.sitesNearConnection', args, settings, nearArgs(args, settings)),
+  'Query.searchProductsConnection': (args: QuerySearchProductsConnectionArgs, settings: ArgumentSettings) =>
+    connectionArgs('Query.searchProductsConnection', args, settings, searchArgs(args)),
   'City.sites': (args: CitySitesArgs, { maxPageSize }: ArgumentSettings) => pageArgs(args, maxPageSize),
+  // Nested connections: the resolver passes its parent's key; before execution it is not known.
+  'City.sitesConnection': (args: CitySitesConnectionArgs, settings: ArgumentSettings, city?: string) =>
+    connectionArgs('City.sitesConnection', args, settings, {}, city),
   'Site.isOpen': ({ at }: SiteIsOpenArgs, { siteTime }: ArgumentSettings) => atArg(at, siteTime),
   'Product.availability': (args: ProductAvailabilityArgs) => availabilityArgs(args),
+  'Product.availabilityConnection': (args: ProductAvailabilityConnectionArgs, settings: ArgumentSettings, goodsCode?: string) => {
+    // `availability`'s own filters (enabledOnly among them), without its `first`.
+    const { first: _first, ...filters } = availabilityArgs({ ...args, first: undefined });
+    return connectionArgs('Product.availabilityConnection', args, settings, filters, goodsCode);
+  },
   'Subscription.siteStock': ({ code }: SubscriptionSiteStockArgs) => codeArg('code', code),
   'Subscription.productStock': (args: SubscriptionProductStockArgs) => {
     const { near, radiusKm, cityCode, enabledOnly } = availabilityArgs(args);
@@ -67,6 +81,34 @@ export const ARGUMENT_RULES = {
     threshold: thresholdArg(args.threshold ?? 0),
   }),
 };
+
+/** `sitesNear`'s filters, checked (its connection's too). */
+function nearArgs(args: Omit<QuerySitesNearArgs, 'first'>, { siteTime }: ArgumentSettings) {
+  return {
+    ...geoArgs(args.lat, args.lng),
+    radiusKm: radiusArg(args.radiusKm ?? 5),
+    cityCode: optionalCodeArg('cityCode', args.cityCode),
+    hasProduct: optionalCodeArg('hasProduct', args.hasProduct),
+    openAt: optionalTimeArg('openAt', args.openAt, siteTime.read),
+    enabledOnly: args.enabledOnly ?? true,
+    inStockOnly: args.inStockOnly ?? true,
+  };
+}
+
+/** `searchProducts`' filters, checked (its connection's too). */
+function searchArgs(args: { text?: string | null; ipName?: string | null }) {
+  return { text: textArg('text', args.text), ipName: textArg('ipName', args.ipName) };
+}
+
+/**
+ * A connection's filters and its window; `list` names the list its cursors belong to (unknown,
+ * and so unchecked but for their signature, while a nested field's `parent` is not known).
+ */
+function connectionArgs<F extends object>(coordinate: string, args: WindowInput, settings: ArgumentSettings, filters: F, parent?: string) {
+  const nested = !coordinate.startsWith('Query.');
+  const list = nested && parent === undefined ? undefined : listOf(coordinate, filters, parent);
+  return { ...filters, window: windowArgs(coordinate, args, settings, list), list: list ?? '' };
+}
 
 /** A field's rule, for a caller that knows arguments only as the schema coerced them. */
 export type ArgumentRule = (args: Record<string, unknown>, settings: ArgumentSettings) => unknown;

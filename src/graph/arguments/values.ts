@@ -144,7 +144,7 @@ export function atArg(at: string | null | undefined, siteTime: TimeReader): numb
 }
 
 /** Lanes `availability` returns at most. */
-const MAX_AVAILABILITY = 1000;
+export const MAX_AVAILABILITY = 1000;
 
 /** What `Product.availability` asks for, checked. */
 export function availabilityArgs(args: {

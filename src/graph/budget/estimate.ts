@@ -24,6 +24,8 @@ import { MAX_WALK_CALLS } from '../../data/page-range.js';
 import { CITIES_BY_CODE_KEY, type ListFacts } from '../../data/sources.js';
 import { siteKey } from '../../live/watch-loop.js';
 import { DETAILS, LISTS, type DetailKind, type ListKind } from '../../upstream/operations.js';
+import { offsetOf } from '../arguments/cursors.js';
+import { CONNECTION_SIZES, windowSize } from '../arguments/window.js';
 import { decodeId } from '../ids.js';
 import { FIELDS_NEEDING_POINTS } from '../resolvers/query.js';
 import { fieldsOf as fieldsIn } from '../selection.js';
@@ -97,6 +99,17 @@ export const ROOT_FIELDS: Record<string, RootPricing> = {
   },
   'Query.sitesNear': (w, field) => siteFields(w, childFields(w, field, 'site'), 'sitesWithPoints'),
   'Query.searchProducts': (w, field) => productFields(w, fieldsOf(w, field.selectionSet)),
+  // Connections cost what their window reads: the pages of its size that cover it (at most two).
+  'Query.sitesConnection': (w, field, args) => {
+    const nodes = nodeFields(w, field);
+    if (args.cityCode != null || args.enabledOnly === true) return siteFields(w, nodes, 'sitesWithPoints');
+    const kind = nodes.some((f) => FIELDS_NEEDING_POINTS.includes(f.name.value)) ? 'sitesWithPoints' : 'sites';
+    windowPages(w, kind, 'Query.sitesConnection', args);
+    siteFields(w, nodes, kind);
+  },
+  'Query.productsConnection': (w, _, args) => windowPages(w, 'products', 'Query.productsConnection', args),
+  'Query.sitesNearConnection': (w, field) => siteFields(w, nodeFields(w, field), 'sitesWithPoints'),
+  'Query.searchProductsConnection': (w, field) => productFields(w, nodeFields(w, field)),
   'Query.node': (w, field, args) => nodeField(w, field, String(args.id)),
   // A subscription is priced per event: what resolving one event's selection costs, plus the
   // named sites only it may make the poller read each round (a walk of every site is shared by
@@ -139,7 +152,11 @@ function nodeField(w: Walker, field: FieldNode, id: string): void {
 
 // Private: `Product.availability` lists index sites and points.
 function productFields(w: Walker, fields: FieldNode[]): void {
-  for (const field of fields.filter((f) => f.name.value === 'availability')) {
+  const lists = [
+    ...fields.filter((f) => f.name.value === 'availability'),
+    ...fields.filter((f) => f.name.value === 'availabilityConnection').flatMap((f) => childFields(w, f, 'edges')).filter((f) => f.name.value === 'node'),
+  ];
+  for (const field of lists) {
     siteFields(w, childFields(w, field, 'site'), 'sitesWithPoints');
     pointFields(w, childFields(w, field, 'point'), 'sitesWithPoints');
     laneFields(w, childFields(w, field, 'lane').map((f) => f.name.value), 'sitesWithPoints');
@@ -149,6 +166,7 @@ function productFields(w: Walker, fields: FieldNode[]): void {
 // Private: `City.sites` lists index sites.
 function cityFields(w: Walker, fields: FieldNode[]): void {
   for (const field of fields.filter((f) => f.name.value === 'sites')) siteFields(w, childFields(w, field, 'items'), 'sitesWithPoints');
+  for (const field of fields.filter((f) => f.name.value === 'sitesConnection')) siteFields(w, nodeFields(w, field), 'sitesWithPoints');
 }
 
 function siteFields(w: Walker, fields: FieldNode[], source: SiteSource): void {
@@ -187,6 +205,22 @@ function listPages(w: Walker, kind: ListKind, page: number, pageSize: number): v
   }
 }
 
+// Private: the upstream pages behind a connection's window: pages of the window's size that
+// cover it (graph/connections/upstream-window.ts); `last` without `before` reads page 1 first.
+function windowPages(w: Walker, kind: ListKind, coordinate: string, args: Record<string, unknown>): void {
+  const size = windowSize(coordinate, args) ?? 0;
+  if (size === 0) return listPages(w, kind, 1, CONNECTION_SIZES[coordinate]?.fallback ?? 10);
+  const before = offsetOf(args.before);
+  let start = (offsetOf(args.after) ?? -1) + 1;
+  if (typeof args.last === 'number') {
+    const end = before ?? w.planner.facts(kind).total;
+    if (before === undefined) listPages(w, kind, 1, size);
+    if (end === undefined) return; // the length is not known yet: page 1 at least
+    start = Math.max(0, end - size);
+  }
+  for (let p = Math.floor(start / size) + 1; p <= Math.floor((start + size - 1) / size) + 1; p += 1) listPages(w, kind, p, size);
+}
+
 // Private: every page of a list not cached, unless the walk (or what is built from it) is.
 function walkOnce(w: Walker, kind: ListKind, builtKey?: string): void {
   const { walkKey, walkPageSize, key, cost } = LISTS[kind];
@@ -219,6 +253,11 @@ function argumentsOf(w: Walker, field: FieldNode, definition: GraphQLField<unkno
   );
   for (const arg of definition?.args ?? []) given[arg.name] ??= arg.defaultValue;
   return given;
+}
+
+// Private: the fields asked of a connection's nodes.
+function nodeFields(w: Walker, field: FieldNode): FieldNode[] {
+  return childFields(w, field, 'edges').filter((f) => f.name.value === 'node').flatMap((f) => fieldsOf(w, f.selectionSet));
 }
 
 function childFields(w: Walker, field: FieldNode, child: string): FieldNode[] {

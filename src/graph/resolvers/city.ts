@@ -1,6 +1,8 @@
 import type { CityResolvers } from '../../generated/resolvers-types.js';
 import { UpstreamError } from '../../upstream/errors.js';
+import { ARGUMENT_RULES as RULES } from '../arguments/rules.js';
 import { pageArgs } from '../arguments/values.js';
+import { sliceConnection } from '../connections/build.js';
 import { sitesCatalog } from './catalog.js';
 import { encodeId } from '../ids.js';
 import { pageOf } from './page.js';
@@ -18,5 +20,11 @@ export const City: CityResolvers = {
     const { page, pageSize } = pageArgs(args, context.maxPageSize);
     const catalog = await sitesCatalog(context, 'City.sites');
     return pageOf(catalog.sitesByCity.get(city.code) ?? [], page, pageSize);
+  },
+
+  async sitesConnection(city, args, context) {
+    const { window, list } = RULES['City.sitesConnection'](args, context, city.code);
+    const catalog = await sitesCatalog(context, 'City.sitesConnection');
+    return sliceConnection(catalog.sitesByCity.get(city.code) ?? [], window, list, context.cursors, (site) => ({ node: site }));
   },
 };

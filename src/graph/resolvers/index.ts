@@ -4,12 +4,13 @@ import { Node } from './node.js';
 import { pageResolvers } from './page.js';
 import { CargoLane, Point } from './point.js';
 import { Product } from './product.js';
+import { QueryConnections } from './connections.js';
 import { Query } from './query.js';
 import { Site } from './site.js';
 import { ProductStockUpdate, Subscription } from './subscription.js';
 
 export const resolvers: Resolvers = {
-  Query,
+  Query: { ...Query, ...QueryConnections },
   Subscription,
   ProductStockUpdate,
   Node,

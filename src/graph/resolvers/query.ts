@@ -15,6 +15,14 @@ const LANE_PRODUCTS = ['items', 'points', 'cargoLanes', 'product'];
 /** Site fields that only list-with-points (or a per-site lookup) can answer (the budget's estimate plans by them too). */
 export const FIELDS_NEEDING_POINTS = ['points', 'city', 'stockSummary'];
 
+/** Whether a site qualifies for `sitesNear` (and its connection), besides its distance. */
+export function acceptsNear({ cityCode, openAt, enabledOnly }: { cityCode?: string; openAt?: number; enabledOnly: boolean }) {
+  return (site: SiteRecord) =>
+    (!enabledOnly || isEnabled(site)) &&
+    (cityCode === undefined || site.cityCode === cityCode) &&
+    (openAt === undefined || isOpenAt(site.openTime, site.closeTime, openAt) === true);
+}
+
 export const Query: QueryResolvers = {
   node: (_, args, { loaders }) => resolveNode(RULES['Query.node'](args), loaders),
 
@@ -59,10 +67,7 @@ export const Query: QueryResolvers = {
     const catalog = await sitesCatalog(context, 'sitesNear');
     return sitesNear(catalog, {
       lat, lng, radiusKm, first, hasProduct, inStockOnly,
-      accepts: (site: SiteRecord) =>
-        (!enabledOnly || isEnabled(site)) &&
-        (cityCode === undefined || site.cityCode === cityCode) &&
-        (openAt === undefined || isOpenAt(site.openTime, site.closeTime, openAt) === true),
+      accepts: acceptsNear({ cityCode, openAt, enabledOnly }),
     });
   },
 

@@ -17,6 +17,7 @@ import { createLruCache } from '../../../../src/cache/lru-cache.js';
 import { createTimeReader } from '../../../../src/catalog/opening-hours.js';
 import { createLoaders } from '../../../../src/data/loaders.js';
 import { createSources } from '../../../../src/data/sources.js';
+import { createCursors } from '../../../../src/graph/arguments/cursors.js';
 import { estimateUpstreamCalls, ROOT_FIELDS } from '../../../../src/graph/budget/estimate.js';
 import { encodeId, type NodeType } from '../../../../src/graph/ids.js';
 import { resolvers } from '../../../../src/graph/resolvers/index.js';
@@ -27,6 +28,7 @@ const TYPE_DEFS = readFileSync(new URL('../../../../schema.graphql', import.meta
 const schema: GraphQLSchema = createSchema({ typeDefs: TYPE_DEFS, resolvers: resolvers as never });
 /** Object fields followed from a root field to the type of the field tried. */
 const MAX_DEPTH = 3;
+const cursors = createCursors('pricing test secret');
 const TTL = { citiesMs: 60_000, sitesMs: 60_000, productsMs: 60_000 };
 
 /** One step of a path: a field (with its arguments), and the type it is read as. */
@@ -176,7 +178,7 @@ async function tryQuery(root: GraphQLObjectType, path: Step[], target: string): 
   const estimate = estimateUpstreamCalls(operation, {}, {}, planner, schema);
   const sources = createSources(api, createLruCache({ maxEntries: 10_000 }), TTL);
   const contextValue = {
-    loaders: createLoaders(sources, {}), catalog: undefined, maxPageSize: 100, siteTime: createTimeReader('Asia/Shanghai'),
+    loaders: createLoaders(sources, {}), catalog: undefined, maxPageSize: 100, siteTime: createTimeReader('Asia/Shanghai'), cursors,
     scope: { readsTheTime: () => undefined },
   };
   const before = upstream.mock.calls();
