@@ -187,7 +187,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const cursors = createCursors(upstream.clientSecret);
   // With Redis, answers are shared by the replicas that would make the same ones (response-cache/scope.ts).
   const responseCache = createResponseCache({
-    maxBytes: config.responseCacheMaxBytes, clock, shared: scaleOut?.answers(answerScope(TYPE_DEFS, config)),
+    maxBytes: config.responseCacheMaxBytes, clock, shared: scaleOut?.answers(answerScope(TYPE_DEFS, { ...config, cursorKey: cursors.id })),
   });
   // Who a client without an API key is: its socket's address, or X-Forwarded-For's with TRUST_PROXY.
   const addressOf = createAddressOf(config.trustProxy);

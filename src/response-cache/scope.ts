@@ -8,7 +8,9 @@
  * - the release (package.json's version): the same schema may be resolved differently;
  * - the settings of the checks that run after the response cache, so that a stored answer
  *   skips them (use-response-cache.ts): `MAX_PAGE_SIZE`, `MAX_ITEMS_PER_OPERATION`,
- *   `MAX_UPSTREAM_CALLS_PER_OPERATION`; and `SITE_TIME_ZONE`, which `isOpen(at:)` answers in.
+ *   `MAX_UPSTREAM_CALLS_PER_OPERATION`; and `SITE_TIME_ZONE`, which `isOpen(at:)` answers in;
+ * - the cursors' key (graph/arguments/cursors.ts), by its fingerprint: while a changed upstream
+ *   secret rolls out, an answer's cursors must be ones the replica serving it accepts.
  *
  * Everything checked before the response cache (API keys, query limits, persisted operations,
  * introspection) runs on the replica that serves the answer, whatever made it.
@@ -21,6 +23,8 @@ export interface AnswerSettings {
   maxItemsPerOperation: number;
   maxUpstreamCallsPerOperation: number;
   siteTimeZone: string;
+  /** The fingerprint of the key that signs the connections' cursors (`Cursors.id`). */
+  cursorKey: string;
 }
 
 // This file is src/response-cache/scope.ts, or dist/response-cache/scope.js.
@@ -28,6 +32,6 @@ const RELEASE = (JSON.parse(readFileSync(new URL('../../package.json', import.me
 
 /** The scope of the answers this replica makes: the same text on every replica that makes the same answers. */
 export function answerScope(typeDefs: string, settings: AnswerSettings): string {
-  const { maxPageSize, maxItemsPerOperation, maxUpstreamCallsPerOperation, siteTimeZone } = settings;
-  return JSON.stringify([RELEASE, typeDefs, maxPageSize, maxItemsPerOperation, maxUpstreamCallsPerOperation, siteTimeZone]);
+  const { maxPageSize, maxItemsPerOperation, maxUpstreamCallsPerOperation, siteTimeZone, cursorKey } = settings;
+  return JSON.stringify([RELEASE, typeDefs, maxPageSize, maxItemsPerOperation, maxUpstreamCallsPerOperation, siteTimeZone, cursorKey]);
 }

@@ -19,6 +19,8 @@ const VERSION = 'c1';
 const KEY_LABEL = 'vending-graph/connection-cursors/v1\0';
 
 export interface Cursors {
+  /** A fingerprint of the key (a hash of it: it tells nothing of the key or the secret). */
+  id: string;
   /** The cursor of `offset` in `list` (a list's identity: see `listOf`). */
   encode(list: string, offset: number): string;
   /**
@@ -37,6 +39,7 @@ export function createCursors(secret: string): Cursors {
   const key = createHash('sha256').update(KEY_LABEL).update(secret).digest();
   const mac = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, 16);
   return {
+    id: createHash('sha256').update(key).digest().subarray(0, 9).toString('base64url'),
     encode(list, offset) {
       const payload = `${VERSION}.${offset}.${tagOf(list)}`;
       return Buffer.from(`${payload}.${mac(payload).toString('base64url')}`).toString('base64url');

@@ -81,4 +81,17 @@ export const CONTRACT = {
     query: `query($c: String!) { site(code: $c) { id points { id } } }`,
     variables: { c: picks(catalog).first.code },
   }),
+  sitesConnection: (): Operation => ({
+    query: `{ sitesConnection(first: 4) { totalCount edges { cursor node { code } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+  }),
+  // From the second edge: a window over two upstream pages, with points (list-with-points).
+  sitesConnectionAfter: (_catalog: Catalog, data: Record<string, any>): Operation => ({
+    query: `query($after: String) { sitesConnection(first: 4, after: $after) { totalCount edges { cursor node { code points { code } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+    variables: { after: data.sitesConnection.sitesConnection.edges[1].cursor },
+  }),
+  // Backward from the end: page 1 at 3 tells the length, then the last 3 (the index's lists are
+  // not stored by the response cache, so the contract pages only upstream lists).
+  lastProducts: (): Operation => ({
+    query: `{ productsConnection(last: 3) { totalCount edges { cursor node { goodsCode } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+  }),
 };

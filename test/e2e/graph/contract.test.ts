@@ -106,4 +106,17 @@ describe('the graph contract, compared with the mock upstream’s own data', () 
     const fromDetail = await ask(CONTRACT.firstByCode(h.mock.catalog));
     expect(fromDetail.data.site).toEqual(fromList.data.sites.items[0]);
   });
+
+  it('pages sites by cursor as the contract lists them: from an edge on, and the last three products', async () => {
+    const { sites } = h.mock.catalog;
+    const head = await ask(CONTRACT.sitesConnection());
+    expect(head.data.sitesConnection.edges.map((edge: any) => edge.node.code)).toEqual(sites.slice(0, 4).map((site) => site.code));
+    const after = await ask(CONTRACT.sitesConnectionAfter(h.mock.catalog, { sitesConnection: head.data }));
+    expect(after.data.sitesConnection.edges.map((edge: any) => edge.node.code)).toEqual(sites.slice(2, 6).map((site) => site.code));
+    expect(after.data.sitesConnection.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
+    const last = await ask(CONTRACT.lastProducts());
+    expect(last.data.productsConnection.edges.map((edge: any) => edge.node.goodsCode)).toEqual(h.mock.catalog.products.slice(-3).map((p) => p.goodsCode));
+    expect(last.data.productsConnection.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+  });
 });
+
