@@ -245,4 +245,23 @@ describe('Relay cursor connections', () => {
     expect(lanes).toEqual(lists.data.product.availability);
     expect(lanes.length).toBeGreaterThan(0);
   });
+
+  it('passes availability\'s enabledOnly through: the lanes of sites not in service only when asked, under their own cursors', async () => {
+    h = await startGateway();
+    const disabled = new Set(h.mock.catalog.sites.filter((site) => site.state === 0).map((site) => site.code));
+    const lanes = h.mock.catalog.sites.filter((site) => disabled.has(site.code)).flatMap((site) => site.points.flatMap((p) => p.cargolanes));
+    const goodsCode = lanes.find((lane) => lane.goodsCode && (lane.stock ?? 0) > 0)!.goodsCode!;
+    const query = `query($enabledOnly: Boolean, $after: String) { product(goodsCode: "${goodsCode}") {
+      availability(enabledOnly: $enabledOnly, first: 1000) { site { code } }
+      availabilityConnection(enabledOnly: $enabledOnly, first: 1000, after: $after) { totalCount edges { cursor node { site { code } } } } } }`;
+    const shown = await h.query(query, { enabledOnly: true });
+    const all = await h.query(query, { enabledOnly: false });
+    const codes = (answer: any) => answer.data.product.availabilityConnection.edges.map((edge: any) => edge.node.site.code);
+    expect(codes(shown).some((code: string) => disabled.has(code))).toBe(false);
+    expect(codes(all).some((code: string) => disabled.has(code))).toBe(true);
+    expect(codes(all)).toEqual(all.data.product.availability.map((lane: any) => lane.site.code));
+    const foreign = await h.query(query, { enabledOnly: true, after: all.data.product.availabilityConnection.edges[0].cursor });
+    expect(foreign.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+  });
 });
+
