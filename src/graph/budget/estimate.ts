@@ -5,8 +5,8 @@
  * of the product list (the plan asks for details one by one only when fewer are missing than
  * the list has pages). Calls already cached, and the same call asked twice, count nothing.
  *
- * Before the gateway has seen a list, its cap is taken to be `ASSUMED_CAP` and a walk counts as
- * one call; the execution-time hard stop (the request scope's charge) covers what that misses.
+ * Before the gateway has seen a list, its cap is taken to be `ASSUMED_CAP` (pages.ts) and a walk
+ * counts as one call; the execution-time hard stop (the request scope's charge) covers what that misses.
  *
  * Keys, walk sizes and costs are those of the table of operations (upstream/operations.ts), and
  * arguments left out take the schema's defaults. Every root field is priced in `ROOT_FIELDS`; a
@@ -21,37 +21,26 @@ import {
   valueFromASTUntyped, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLSchema, type OperationDefinitionNode,
 } from 'graphql';
 import { MAX_WALK_CALLS } from '../../data/page-range.js';
-import { CITIES_BY_CODE_KEY, type ListFacts } from '../../data/sources.js';
+import { CITIES_BY_CODE_KEY } from '../../data/sources.js';
 import { siteKey } from '../../live/watch-loop.js';
 import { DETAILS, LISTS, type DetailKind, type ListKind } from '../../upstream/operations.js';
-import { offsetOf } from '../arguments/cursors.js';
-import { CONNECTION_SIZES, windowSize } from '../arguments/window.js';
 import { decodeId } from '../ids.js';
 import { FIELDS_NEEDING_POINTS } from '../resolvers/query.js';
 import { fieldsOf as fieldsIn } from '../selection.js';
+import { listPages, lookup, windowPages, type Plan, type Planner } from './pages.js';
 
-/** What the estimate needs to know of the gateway's state. */
-export interface Planner {
-  facts(kind: ListKind): ListFacts;
-  isCached(key: string): boolean;
-}
+export type { Planner } from './pages.js';
 
 /** Site sources, for what a site's fields cost. */
 type SiteSource = 'sites' | 'sitesWithPoints' | 'detail';
 
-interface Walker {
-  planner: Planner;
+interface Walker extends Plan {
   fragments: Record<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
-  /** Planned upstream calls by key, with their cost: the same call counts once. */
-  calls: Map<string, number>;
 }
 
 /** What a root field costs, given its arguments (the schema's defaults where left out). */
 type RootPricing = (w: Walker, field: FieldNode, args: Record<string, unknown>) => void;
-/** The page-size cap assumed until the upstream shows its own (the mock's default; the real one is not documented). */
-const ASSUMED_CAP = 50;
-
 export function estimateUpstreamCalls(
   operation: OperationDefinitionNode,
   fragments: Record<string, FragmentDefinitionNode>,
@@ -194,33 +183,6 @@ function laneFields(w: Walker, lanes: string[], source: SiteSource): void {
   }
 }
 
-// Private: the upstream pages behind one client page.
-function listPages(w: Walker, kind: ListKind, page: number, pageSize: number): void {
-  const { key, cost } = LISTS[kind];
-  const cap = w.planner.facts(kind).cap ?? ASSUMED_CAP;
-  if (pageSize <= cap) return lookup(w, key(page, pageSize), cost);
-  const offset = (page - 1) * pageSize;
-  for (let p = Math.floor(offset / cap) + 1; p <= Math.floor((offset + pageSize - 1) / cap) + 1; p += 1) {
-    lookup(w, key(p, cap), cost);
-  }
-}
-
-// Private: the upstream pages behind a connection's window: pages of the window's size that
-// cover it (graph/connections/upstream-window.ts); `last` without `before` reads page 1 first.
-function windowPages(w: Walker, kind: ListKind, coordinate: string, args: Record<string, unknown>): void {
-  const size = windowSize(coordinate, args) ?? 0;
-  if (size === 0) return listPages(w, kind, 1, CONNECTION_SIZES[coordinate]?.fallback ?? 10);
-  const before = offsetOf(args.before);
-  let start = (offsetOf(args.after) ?? -1) + 1;
-  if (typeof args.last === 'number') {
-    const end = before ?? w.planner.facts(kind).total;
-    if (before === undefined) listPages(w, kind, 1, size);
-    if (end === undefined) return; // the length is not known yet: page 1 at least
-    start = Math.max(0, end - size);
-  }
-  for (let p = Math.floor(start / size) + 1; p <= Math.floor((start + size - 1) / size) + 1; p += 1) listPages(w, kind, p, size);
-}
-
 // Private: every page of a list not cached, unless the walk (or what is built from it) is.
 function walkOnce(w: Walker, kind: ListKind, builtKey?: string): void {
   const { walkKey, walkPageSize, key, cost } = LISTS[kind];
@@ -240,10 +202,6 @@ function detail(w: Walker, kind: DetailKind, code: string): void {
 // Private: a site the poller reads each round for this subscriber alone: one detail a round.
 function watch(w: Walker, code: string): void {
   w.calls.set(`watch:${siteKey(code)}`, DETAILS.site.cost);
-}
-
-function lookup(w: Walker, key: string, cost: number): void {
-  if (!w.planner.isCached(key)) w.calls.set(key, cost);
 }
 
 // Private: the field's arguments as given, and the schema's defaults of those left out.

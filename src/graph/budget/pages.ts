@@ -1,0 +1,59 @@
+/**
+ * The upstream pages behind a client page or a connection's window, as the estimate
+ * (estimate.ts) plans them: one call per uncached upstream page, pages cut to the learnt
+ * page-size cap, the same page counted once.
+ */
+import type { ListFacts } from '../../data/sources.js';
+import { LISTS, type ListKind } from '../../upstream/operations.js';
+import { offsetOf } from '../arguments/cursors.js';
+import { CONNECTION_SIZES, windowSize } from '../arguments/window.js';
+
+/** What the estimate needs to know of the gateway's state. */
+export interface Planner {
+  facts(kind: ListKind): ListFacts;
+  isCached(key: string): boolean;
+}
+
+/** The upstream calls planned so far. */
+export interface Plan {
+  planner: Planner;
+  /** Planned upstream calls by key, with their cost: the same call counts once. */
+  calls: Map<string, number>;
+}
+
+/** The page-size cap assumed until the upstream shows its own (the mock's default; the real one is not documented). */
+const ASSUMED_CAP = 50;
+
+/** The upstream pages behind one client page. */
+export function listPages(w: Plan, kind: ListKind, page: number, pageSize: number): void {
+  const { key, cost } = LISTS[kind];
+  const cap = w.planner.facts(kind).cap ?? ASSUMED_CAP;
+  if (pageSize <= cap) return lookup(w, key(page, pageSize), cost);
+  const offset = (page - 1) * pageSize;
+  for (let p = Math.floor(offset / cap) + 1; p <= Math.floor((offset + pageSize - 1) / cap) + 1; p += 1) {
+    lookup(w, key(p, cap), cost);
+  }
+}
+
+/**
+ * The upstream pages behind a connection's window: pages of the window's size that cover it
+ * (graph/connections/upstream-window.ts); `last` without `before` reads page 1 first.
+ */
+export function windowPages(w: Plan, kind: ListKind, coordinate: string, args: Record<string, unknown>): void {
+  const size = windowSize(coordinate, args) ?? 0;
+  if (size === 0) return listPages(w, kind, 1, CONNECTION_SIZES[coordinate]?.fallback ?? 10);
+  const before = offsetOf(args.before);
+  let start = (offsetOf(args.after) ?? -1) + 1;
+  if (typeof args.last === 'number') {
+    const end = before ?? w.planner.facts(kind).total;
+    if (before === undefined) listPages(w, kind, 1, size);
+    if (end === undefined) return; // the length is not known yet: page 1 at least
+    start = Math.max(0, end - size);
+  }
+  for (let p = Math.floor(start / size) + 1; p <= Math.floor((start + size - 1) / size) + 1; p += 1) listPages(w, kind, p, size);
+}
+
+/** Plans one upstream call, unless it is cached. */
+export function lookup(w: Plan, key: string, cost: number): void {
+  if (!w.planner.isCached(key)) w.calls.set(key, cost);
+}
