@@ -128,6 +128,22 @@ describe('compressed answers', () => {
     });
   }
 
+  it('counts a kept coding in the entry\'s bytes: one that would pass the entry cap is not kept, and the entry stays', async () => {
+    h = await startGateway();
+    const plain = (await send(h, 'POST', PAGE)).body.length;
+    await h.close();
+    // The entry cap (a tenth of the whole) fits the identity answer with its key (a SHA-256),
+    // ETag and 256 bytes of overhead, not with a br form beside it.
+    h = await startGateway({ env: { RESPONSE_CACHE_MAX_BYTES: String(10 * (plain + 400)) } });
+    await send(h, 'POST', PAGE);
+    const answers = [await send(h, 'POST', PAGE, { 'accept-encoding': 'br' }), await send(h, 'POST', PAGE, { 'accept-encoding': 'br' })];
+    expect(answers.map((answer) => [answer.headers['x-cache'], answer.headers['content-encoding']])).toEqual([['hit', 'br'], ['hit', 'br']]);
+    expect(answers[1]!.body.equals(answers[0]!.body)).toBe(true);
+    expect(await compressions(h, 'br')).toBe(2);
+    expect((await send(h, 'POST', PAGE)).headers['x-cache']).toBe('hit');
+    expect(h.mock.calls()).toBe(1);
+  });
+
   it("gives each coding of a stored answer its own ETag, and a GET's If-None-Match a 304 per coding", async () => {
     h = await startGateway();
     const plain = await send(h, 'GET', PAGE);
