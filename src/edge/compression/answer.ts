@@ -43,6 +43,8 @@ export interface SentAnswer {
 
 export interface Compression {
   readonly on: boolean;
+  /** Answers smaller than this many bytes are sent identity (`COMPRESSION_MIN_BYTES`). */
+  readonly minBytes: number;
   /** How to send `body`, a whole answer of `contentType`; `stored`: its response-cache entry. */
   answer(acceptEncoding: string | null | undefined, contentType: string | null | undefined, body: Uint8Array, stored?: StoredResponse): SentAnswer;
 }
@@ -58,6 +60,7 @@ const COMPRESSIBLE = /^application\/(?:graphql-response\+)?json\s*(?:;|$)/i;
 export function createCompression({ on, minBytes, cache, onCompressed }: CompressionOptions): Compression {
   return {
     on,
+    minBytes,
     answer(acceptEncoding, contentType, body, stored) {
       if (!on || body.byteLength < minBytes || !COMPRESSIBLE.test(contentType ?? '')) {
         return { body, coding: 'identity', etag: stored?.etag, vary: false };
@@ -96,6 +99,15 @@ export function compress(body: Uint8Array, coding: Exclude<Coding, 'identity'>):
     case 'gzip':
       return zlib.gzipSync(body);
   }
+}
+
+/** The headers `sent` sets on an answer whose `Vary` is `vary` (extended, not replaced). */
+export function codingHeaders(sent: SentAnswer, vary: string | null | undefined): Record<string, string> {
+  return {
+    ...(sent.coding === 'identity' ? {} : { 'content-encoding': sent.coding }),
+    ...(sent.vary ? { vary: varyWithEncoding(vary) } : {}),
+    ...(sent.etag === undefined ? {} : { etag: sent.etag }),
+  };
 }
 
 /** `existing` with `Accept-Encoding` added once (`Vary` values are case-insensitive). */

@@ -41,7 +41,7 @@ import { maskError } from '../../graph/mask-error.js';
 import { countItems } from '../../graph/items.js';
 import { isRunning, runningOperation } from '../../graph/running-operation.js';
 import { answerToStore, storedAnswerOf, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
-import { varyWithEncoding, type Compression } from '../compression/answer.js';
+import { codingHeaders, type Compression } from '../compression/answer.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './request.js';
@@ -226,9 +226,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     if (!res.destroyed) {
       const sent = compression.answer(res.req.headers['accept-encoding'], headers['content-type'], plain, stored);
       const body = sent.body;
-      if (sent.coding !== 'identity') headers['content-encoding'] = sent.coding;
-      if (sent.vary) headers.vary = varyWithEncoding(headers.vary);
-      if (sent.etag !== undefined) headers.etag = sent.etag;
+      Object.assign(headers, codingHeaders(sent, headers.vary));
       headers['content-length'] = String(body.byteLength);
       headers['cache-control'] = 'no-store';
       headers[REQUEST_ID_HEADER] = record.id;

@@ -9,7 +9,7 @@
  * this one extends.
  */
 import type { Plugin } from 'graphql-yoga';
-import { varyWithEncoding, type Compression } from '../../edge/compression/answer.js';
+import { codingHeaders, type Compression } from '../../edge/compression/answer.js';
 import { storedAnswerOf, storedAnswerServed } from '../../response-cache/store.js';
 
 export function useCompression(compression: Compression): Plugin {
@@ -19,13 +19,14 @@ export function useCompression(compression: Compression): Plugin {
       const contentType = response.headers.get('content-type');
       if (response.body === null || response.headers.has('content-encoding') || storedAnswerServed(request) !== undefined) return;
       if (!contentType?.toLowerCase().includes('json')) return;
+      // Known small (yoga states the length of what it serialised): not read, not rebuilt.
+      const length = Number(response.headers.get('content-length') ?? NaN);
+      if (length < compression.minBytes) return;
       const body = new Uint8Array(await response.arrayBuffer());
       const sent = compression.answer(request.headers.get('accept-encoding'), contentType, body, storedAnswerOf(request));
       const headers = new fetchAPI.Headers(response.headers);
       headers.delete('content-length');
-      if (sent.coding !== 'identity') headers.set('content-encoding', sent.coding);
-      if (sent.vary) headers.set('vary', varyWithEncoding(headers.get('vary')));
-      if (sent.etag !== undefined) headers.set('etag', sent.etag);
+      for (const [name, value] of Object.entries(codingHeaders(sent, headers.get('vary')))) headers.set(name, value);
       setResponse(new fetchAPI.Response(sent.body as Uint8Array<ArrayBuffer>, { status: response.status, statusText: response.statusText, headers }));
     },
   };

@@ -25,7 +25,7 @@ import { currentRequest } from '../../request/record.js';
 import type { ResultErrors } from '../../request/request.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import { answerToStore, etagMatches, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
-import type { Compression } from '../../edge/compression/answer.js';
+import { codingHeaders, type Compression } from '../../edge/compression/answer.js';
 
 const NO_BYTES = new Uint8Array(0);
 
@@ -78,9 +78,7 @@ export function useResponseCache(cache: ResponseCache, compression: Compression)
       setResultProcessor((_result, fetchAPI) => {
         const sent = compression.answer(request.headers.get('accept-encoding'), hit.contentType, hit.body, hit);
         const etag = sent.etag ?? hit.etag;
-        const headers: Record<string, string> = { 'content-type': hit.contentType, etag, 'x-cache': 'hit' };
-        if (sent.coding !== 'identity') headers['content-encoding'] = sent.coding;
-        if (sent.vary) headers.vary = 'Accept-Encoding';
+        const headers = { 'content-type': hit.contentType, etag, 'x-cache': 'hit', ...codingHeaders(sent, undefined) };
         const notModified = request.method === 'GET' && etagMatches(request.headers.get('if-none-match'), etag);
         return new fetchAPI.Response(notModified ? null : (sent.body as Uint8Array<ArrayBuffer>), { status: notModified ? 304 : 200, headers });
       }, hit.contentType);
