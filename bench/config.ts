@@ -30,6 +30,8 @@ export const WARMUP_SECONDS = Math.min(2, Math.max(1, Math.round(SECONDS / 5)));
  * key once (filling the caches), so the load warm-up only settles the JIT and the connections.
  */
 export const SERVING_WARMUP_SECONDS = 1;
+/** Length of each compressed-answer hit run (identity, br), in s: `BENCH_SECONDS` up to 8, so the whole run stays under 15 min. */
+export const COMPRESSION_SECONDS = Math.min(SECONDS, 8);
 /**
  * Connections a client app opens to one host: browsers allow 6 over HTTP/1.1 (OkHttp 5). The
  * "without the gateway" baseline fetches products through this many.
@@ -119,7 +121,7 @@ export const LIVE_SECONDS = Math.max(4, Math.round(SECONDS * 4));
 /** Lanes of the watched sites the mock changes each second of the live scenario (`mutateStock`). */
 export const LIVE_CHANGES_PER_SECOND = 5;
 /** Scenarios that can run on their own (`BENCH_ONLY=scale-out`): no reports are written then. */
-export const ONLY_CHOICES = ['scale-out', 'index', 'tracing', 'serving', 'live', 'start'] as const;
+export const ONLY_CHOICES = ['scale-out', 'index', 'tracing', 'serving', 'live', 'start', 'compression'] as const;
 /** `BENCH_ONLY`, when set: that scenario alone, for development. */
 export const ONLY = onlyChoice(process.env.BENCH_ONLY);
 /** The gateway's log level: its default (`info`, one line per request), as it is deployed. */

@@ -13,6 +13,7 @@
  *   BENCH_ONLY=tracing npm run bench   # tracing off and on (10 % sampled), warm and executed paths
  *   BENCH_ONLY=serving BENCH_SECONDS=3 npx tsx bench/run.ts   # distinct keys, deep page off, mix (issues 14, 25)
  *   BENCH_ONLY=start npm run bench     # npm start to the first answer, first and second (issue 27)
+ *   BENCH_ONLY=compression npm run bench   # the deep page per coding, its hits in br and identity (issue 26; about 30 s)
  *   BENCH_ONLY=live npm run bench      # live stock: 1,000 SSE subscribers, 50 sites, 60 s of changes (issue 16;
  *                                      # BENCH_SECONDS=3 makes it 12 s)
  *
@@ -26,6 +27,7 @@ import { join } from 'node:path';
 import { LOAD_CORE, ONLY, ROOT } from './config.js';
 import { measureAll } from './measure/all.js';
 import { measureCatalogIndex } from './measure/catalog-index.js';
+import { measureCompression } from './measure/compression.js';
 import { measureLive } from './measure/live.js';
 import { measureScaleOut } from './measure/scale-out.js';
 import { measureServing } from './measure/serving.js';
@@ -37,6 +39,7 @@ import { describeMachine } from './processes/machine.js';
 import { startMock } from './processes/mock.js';
 import { writeReports } from './report.js';
 import { liveRow, liveTargets } from './report/live.js';
+import { compressionRows, compressionTargets } from './report/compression.js';
 import { buildResults, catalogIndexHeadline, catalogIndexTargets, scaleOutRow } from './report/results.js';
 import { servingRows, servingTargets } from './report/serving.js';
 import { startTargets } from './report/start.js';
@@ -49,7 +52,7 @@ if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
   });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  const only = { 'scale-out': scaleOutOnly, index: indexOnly, tracing: tracingOnly, serving: servingOnly, live: liveOnly, start: startOnly } as const;
+  const only = { 'scale-out': scaleOutOnly, index: indexOnly, tracing: tracingOnly, serving: servingOnly, live: liveOnly, start: startOnly, compression: compressionOnly } as const;
   const run = ONLY === undefined ? main : only[ONLY];
   run().catch((error: unknown) => {
     console.error(error);
@@ -140,6 +143,24 @@ async function servingOnly(): Promise<void> {
     for (const row of servingRows(serving)) console.error(`bench: serving ${JSON.stringify(row)}`);
     printTargets(servingTargets(serving));
     console.error(`bench: serving only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
+  } finally {
+    await mock.close();
+  }
+}
+
+// Private: `BENCH_ONLY=compression`: compressed answers alone (the deep page per coding, its hits
+// in br and identity), their figures as JSON on stdout, rows and the target on stderr. Nothing is
+// written, as for scale-out.
+async function compressionOnly(): Promise<void> {
+  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first');
+  const started = Date.now();
+  const mock = await startMock();
+  try {
+    const compression = await measureCompression(mock);
+    process.stdout.write(JSON.stringify(compression, null, 2) + '\n');
+    for (const row of compressionRows(compression)) console.error(`bench: compression ${JSON.stringify(row)}`);
+    printTargets(compressionTargets(compression));
+    console.error(`bench: compression only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
   } finally {
     await mock.close();
   }

@@ -10,7 +10,9 @@
 --      none repeats before the list runs out;
 --   3. `check`: read every answer, counting non-2xx ones and 2xx ones whose body has `"errors"`;
 --      anything else: answers are not read (wrk skips parsing bodies when `response` is nil,
---      which saves it CPU), and non-2xx are wrk's own count of statuses above 399.
+--      which saves it CPU), and non-2xx are wrk's own count of statuses above 399;
+--   4. optional: an `Accept-Encoding` header to send with every request (answers stay encoded:
+--      a compressed body is not searched for `"errors"`, so give it `nocheck`).
 
 local threads = {}
 
@@ -21,15 +23,17 @@ end
 
 -- Runs in each thread's own Lua state before it starts. Globals here are read back by done().
 function init(args)
-  local file, order, check = args[1], args[2], args[3]
+  local file, order, check, encoding = args[1], args[2], args[3], args[4]
   if file == nil or (order ~= "random" and order ~= "cycle") then
     error("usage: -- <bodies file> random|cycle check|nocheck, but got: " .. tostring(file) .. " " .. tostring(order))
   end
   -- Requests are formatted once here: building one per request would cost wrk more than sending it.
   prepared = {}
+  local headers = { ["Content-Type"] = "application/json" }
+  if encoding ~= nil and encoding ~= "" then headers["Accept-Encoding"] = encoding end
   for body in io.lines(file) do
     if body ~= "" then
-      prepared[#prepared + 1] = wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, body)
+      prepared[#prepared + 1] = wrk.format("POST", nil, headers, body)
     end
   end
   if #prepared == 0 then error("no request bodies in " .. file) end

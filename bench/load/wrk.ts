@@ -43,6 +43,8 @@ export interface BodiesLoadOptions {
   order: 'random' | 'cycle';
   /** Read every answer and count those with GraphQL `errors` (costs the generator some CPU). */
   checkBodies?: boolean;
+  /** An `Accept-Encoding` header sent with every request (wrk only). Default: none (identity). */
+  acceptEncoding?: string;
 }
 
 let version: string | null | undefined;
@@ -68,6 +70,7 @@ export function loadGeneratorLabel(): string {
 /** Run `options` with wrk, or with autocannon when wrk is not installed. */
 export async function runBodiesLoad(options: BodiesLoadOptions): Promise<LoadResult> {
   if (wrkVersion() !== null) return runWrk(options);
+  if (options.acceptEncoding !== undefined) throw new Error('runBodiesLoad sends Accept-Encoding with wrk only; install wrk');
   const { url, seconds, bodies, order, checkBodies } = options;
   let turn = 0;
   const nextBody = order === 'cycle'
@@ -87,7 +90,7 @@ export async function runWrk(options: BodiesLoadOptions): Promise<LoadResult> {
     const file = join(dir, 'bodies.txt');
     writeFileSync(file, options.bodies.join('\n') + '\n');
     const args = [`-t${WRK_THREADS}`, `-c${CONNECTIONS}`, `-d${Math.max(1, Math.round(options.seconds))}s`, `--timeout`, `${TIMEOUT_SECONDS}s`,
-      '-s', SCRIPT, options.url, '--', file, options.order, options.checkBodies ? 'check' : 'nocheck'];
+      '-s', SCRIPT, options.url, '--', file, options.order, options.checkBodies ? 'check' : 'nocheck', options.acceptEncoding ?? ''];
     return summarise(parseResult(await run(...pinned(LOAD_CORE, 'wrk', args))));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,8 @@
  * 3. Tailcall (`peers/tailcall-adapter.ts`), when it runs: small, site, cities, deep (it has no
  *    `sitesNear`: the cell says why);
  * 4. the bare `node:http` server (`peers/bare-server.ts`), parsing each request and answering
- *    from a Map of every key of the scenario to one of the gateway's own answers.
+ *    from a Map of every key of the scenario to one of the gateway's own answers;
+ * 5. compressed answers (compression.ts): the deep page's bytes per coding, its hits in br and identity.
  *
  * Both gateways keep `INDEX_REFRESH_S` high, as the catalog-index scenario does, so that no
  * index rebuild runs during a `sitesNear` run. Each scenario's checked warm-up comes right before
@@ -28,6 +29,7 @@ import { mixLoad, type MixRun } from '../scenarios/mix.js';
 import { tokenFor } from '../scenarios/rest-client.js';
 import { gatewayPeer, servingRun, type ExpectedOf, type ServingOutcome } from '../scenarios/serving.js';
 import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from '../workloads/serving.js';
+import { measureCompression, type CompressionResult } from './compression.js';
 
 /** The peers of the serving scenarios. */
 export const SERVING_PEERS = ['gatewayCacheOn', 'gatewayCacheOff', 'tailcall', 'bare'] as const;
@@ -50,6 +52,8 @@ export interface ServingResult {
    */
   loadGenerator?: string;
   loadAverage: { atStart: number; atEnd: number };
+  /** Issue 26: the deep page per coding, its hits in br beside identity. Absent in results from before it. */
+  compression?: CompressionResult;
 }
 
 const GATEWAY_SCENARIOS: ServingScenario[] = ['small', 'site', 'cities', 'sitesNear'];
@@ -115,11 +119,12 @@ export async function measureServing(mock: BenchMock): Promise<ServingResult> {
       scenarios[scenario].bare = await servingRun({ url: `${bare.url}/${scenario}`, request: gatewayRequest, checked: false }, scenario, mock, expectedOf);
     }
   });
+  const compression = await measureCompression(mock);
   const bareBodyBytes = Object.fromEntries(Object.entries(bodies).map(([name, body]) => [name, body.length]));
   const tailcallSummary = tailcallAvailability.ok && tailcall.why === undefined
     ? { ran: true as const, versions: tailcallAvailability.peer.versions }
     : { ran: false as const, why: tailcall.why ?? 'not run' };
-  return { scenarios, mix, tailcall: tailcallSummary, bareBodyBytes, loadGenerator: loadGeneratorLabel(), loadAverage: { atStart, atEnd: loadAverage() } };
+  return { scenarios, mix, tailcall: tailcallSummary, bareBodyBytes, loadGenerator: loadGeneratorLabel(), loadAverage: { atStart, atEnd: loadAverage() }, compression };
 }
 
 // Private: Tailcall's runs, or why there are none (not installed, or it did not start).

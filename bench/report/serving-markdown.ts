@@ -1,6 +1,6 @@
 /**
  * RESULTS.md's serving section (issues 14 and 25): every distinct-key and deep-page scenario side by
- * side on every peer, each run's details, the mix, and how it is measured.
+ * side on every peer, each run's details, the mix, compressed answers (compression.ts), and how it is measured.
  */
 import { SERVING_PEERS, type ServingResult } from '../measure/serving.js';
 import { isRun, type ServingOutcome } from '../scenarios/serving.js';
@@ -8,13 +8,14 @@ import { wrongAnswers } from '../workloads/check.js';
 import type { ServingScenario } from '../workloads/serving.js';
 import type { Results } from './results.js';
 import { PEER_LABELS, SCENARIO_LABELS, generatorBound, wrongFlag } from './serving.js';
+import { compressionMarkdown } from './compression.js';
 
 /** The section, or a line saying it was not measured (a latest.json from before it existed). */
 export function servingSection(r: Results): string {
   const s: ServingResult | undefined = r.raw.serving;
   if (s === undefined) return '## Serving: distinct keys, deep page with the response cache off, mix\n\nNot measured in this run.';
   return ['## Serving: distinct keys, deep page with the response cache off, mix', '',
-    intro(s, r.settings.connections, r.machine.cores), '', sideBySide(s), '', details(s), '', mix(s)].join('\n');
+    intro(s, r.settings.connections, r.machine.cores), '', sideBySide(s), '', details(s), '', mix(s), '', compressionMarkdown(s.compression)].join('\n');
 }
 
 /** How the serving figures are measured, for the assumptions list. */

@@ -1,5 +1,5 @@
 /**
- * The serving scenarios' targets (issue 25, exactly its list), their figures per peer in brief
+ * The serving scenarios' targets (issue 25, exactly its list, and issue 26's compressed hit: compression.ts), their figures per peer in brief
  * (the console and the chart), and the labels both use. RESULTS.md's tables are in
  * `serving-markdown.ts`.
  */
@@ -9,6 +9,7 @@ import { isRun, type ServingOutcome, type ServingRun } from '../scenarios/servin
 import { wrongAnswers } from '../workloads/check.js';
 import type { ServingScenario } from '../workloads/serving.js';
 import type { Target } from './target.js';
+import { compressionTargets } from './compression.js';
 
 /** How each scenario and peer is named in the reports. */
 export const SCENARIO_LABELS: Record<ServingScenario, string> = {
@@ -62,6 +63,7 @@ export function servingTargets(s: ServingResult): Target[] {
     judged(`Mix (1 deep page to ${withDeep.smallPerDeep} small queries, response cache off): small queries' p99 ÷ their p99 alone`, '≤ 3', undefined,
       `${mixRatio} (${withDeep.small.p99} ms in the mix, ${alone.small.p99} ms alone; deep pages p99 ${withDeep.deep?.p99 ?? 'n/a'} ms; ${withDeep.clientErrors + alone.clientErrors} client errors)`,
       mixRatio <= 3 && withDeep.clientErrors + alone.clientErrors === 0),
+    ...compressionTargets(s.compression),
   ];
 }
 

@@ -36,6 +36,8 @@ import { createRequestLog } from '../request/log.js';
 import { useTracing } from '../plugins/operations/use-tracing.js';
 import { batchingOptions, corsOptions, protectionPlugins } from '../plugins/protection/use-protection.js';
 import { useResponseCache } from '../plugins/serving/use-response-cache.js';
+import { useCompression } from '../plugins/serving/use-compression.js';
+import { createCompression } from '../edge/compression/answer.js';
 import { createResponseCache } from '../response-cache/store.js';
 import { answerScope } from '../response-cache/scope.js';
 import { useHttpCaching } from '../plugins/serving/use-http-caching.js';
@@ -189,6 +191,10 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const responseCache = createResponseCache({
     maxBytes: config.responseCacheMaxBytes, clock, shared: scaleOut?.answers(answerScope(TYPE_DEFS, { ...config, cursorKey: cursors.id })),
   });
+  // One decision of each answer's coding for every HTTP door (README: Compression).
+  const compression = createCompression({
+    on: config.compression, minBytes: config.compressionMinBytes, cache: responseCache, onCompressed: (coding) => metrics.compression(coding),
+  });
   // Who a client without an API key is: its socket's address, or X-Forwarded-For's with TRUST_PROXY.
   const addressOf = createAddressOf(config.trustProxy);
   // The one admission of every door (edge/admission/admission.ts). With Redis, one rate-limit
@@ -239,7 +245,9 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       useIncrementalDelivery(),
       // Cache-Control, Age and Vary for browsers and CDNs, from what the response cache knows (README: HTTP caching and CDNs).
       useHttpCaching({ clock, apiKeys: config.apiKeys.length > 0, cors: config.corsOrigins.length > 0 }),
-      useResponseCache(responseCache),
+      useResponseCache(responseCache, compression),
+      // After the response cache, which stores the answer as made, before this sends it compressed.
+      useCompression(compression),
       // Arguments first: a bad one is named as such, never counted or priced (use-argument-checks.ts).
       useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime, cursors }),
       useItemLimit(config.maxItemsPerOperation),
@@ -251,7 +259,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
 
   // Tracing's spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
   const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
-    yoga, logger, end: endRequest, admission, responseCache,
+    yoga, logger, end: endRequest, admission, responseCache, compression,
     cors: config.corsOrigins.length > 0,
     documents: parserCaches.documentCache,
   }) : undefined;

@@ -19,6 +19,8 @@
  * - `gateway_index_builds_total` {part, outcome}: catalog index builds (`sites`, `products`;
  *   `ok`, `error`); `gateway_index_build_duration_seconds` {part}; `gateway_index_age_seconds`
  *   {part}: how old the index held now is (absent before its first build).
+ * - `gateway_compressions_total` {coding}: answers compressed (`br`, `zstd`, `gzip`); a stored
+ *   answer counts once per coding, however often it is served so.
  * - With Redis (REDIS_URL) only: `gateway_redis_up` (1 in use, 0 down: caching in-process) and
  *   `gateway_redis_errors_total` {operation}: failed Redis operations, each fallen back from.
  */
@@ -49,6 +51,8 @@ export interface GatewayMetrics {
   liveRound(round: LiveRound): void;
   /** A live event was sent. */
   liveEvent(field: string): void;
+  /** An answer was compressed in `coding`. */
+  compression(coding: string): void;
 }
 
 /** State read when metrics are scraped. */
@@ -157,6 +161,10 @@ export function createMetrics(sources: MetricSources, options: MetricOptions = {
       }
     },
   });
+  const compressions = new Counter({
+    name: 'gateway_compressions_total', help: 'Answers compressed, by content coding (a stored answer once per coding)',
+    labelNames: ['coding'] as const, registers,
+  });
   const live = liveFamilies(registers, () => sources.liveState?.() ?? { subscriptions: {}, watchedKeys: 0 });
   const redisErrors = sources.redisState === undefined ? undefined : redisFamilies(registers, sources.redisState);
   const operationLabels = createOperationLabels({
@@ -200,6 +208,7 @@ export function createMetrics(sources: MetricSources, options: MetricOptions = {
     redisError: (operation) => redisErrors?.inc({ operation }),
     liveRound: (round) => live.round(round),
     liveEvent: (field) => live.event(field),
+    compression: (coding) => compressions.inc({ coding }),
     indexBuild(part, outcome, durationMs) {
       indexBuilds.inc({ part, outcome });
       indexBuildSeconds.observe({ part }, durationMs / 1000);

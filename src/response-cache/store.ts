@@ -12,6 +12,9 @@
  * - With `REDIS_URL`, a level the replicas share sits behind this one (cache/redis-answers.ts,
  *   shared.ts): a miss here asks it, a hit there is kept here for the freshness it has left, and
  *   every answer stored here is written there too.
+ * - Compressed forms (edge/compression/answer.ts): an entry keeps each coding it was asked for,
+ *   made once on the first ask and counted in the byte budget (`encoded`). The shared level holds
+ *   the identity bytes only; each replica compresses what it takes from there once itself.
  */
 import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionArgs } from 'graphql';
@@ -38,6 +41,14 @@ export interface StoredResponse extends StoredAnswerTimes {
   body: Uint8Array;
   contentType: string;
   etag: string;
+  /** Its compressed forms made so far, by coding (`encoded`); shared by the copies of an entry. */
+  encodings?: Map<string, EncodedAnswer>;
+}
+
+/** A stored answer in a content coding: its bytes, and an ETag of its own (RFC 9110 §8.8.3). */
+export interface EncodedAnswer {
+  body: Uint8Array;
+  etag: string;
 }
 
 /**
@@ -60,6 +71,7 @@ export type StoreAnswer = (status: number, body: ArrayBuffer | Uint8Array, conte
 // module never see each other's requests; the lean path's requests are objects of their own.
 const served = new WeakMap<object, StoredResponse>();
 const toStore = new WeakMap<object, StoreAnswer>();
+const made = new WeakMap<object, StoredResponse>();
 
 /** The stored answer `request` was served from the response cache, if it was. */
 export function storedAnswerServed(request: object): StoredResponse | undefined {
@@ -69,6 +81,11 @@ export function storedAnswerServed(request: object): StoredResponse | undefined 
 /** How to store the answer `request` is about to get, when it missed the response cache. */
 export function answerToStore(request: object): StoreAnswer | undefined {
   return toStore.get(request);
+}
+
+/** The stored answer `request` was served, or the one its own answer was just stored as. */
+export function storedAnswerOf(request: object): StoredResponse | undefined {
+  return served.get(request) ?? made.get(request);
 }
 
 /** An answer larger than this share of the whole cache is not stored. */
@@ -98,11 +115,19 @@ export interface ResponseCache {
   serve(request: object, hit: StoredResponse): void;
   /** `request` missed `key`: answerToStore finds how to store its answer, as `gatewayRequest` says it may. */
   miss(request: object, key: string, document: DocumentNode, gatewayRequest: GatewayRequest): void;
+  /**
+   * `hit` in `coding`: the form kept with it, else `make`'s, kept from then on while the entry
+   * is (unless the entry would then pass the entry cap: made again on each ask).
+   */
+  encoded(hit: StoredResponse, coding: string, make: (body: Uint8Array) => Uint8Array): EncodedAnswer;
 }
 
 export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOptions): ResponseCache {
   if (maxBytes === 0) {
-    return { on: false, keyOf: () => undefined, stored: () => undefined, sharedStored: () => undefined, serve() {}, miss() {} };
+    return {
+      on: false, keyOf: () => undefined, stored: () => undefined, sharedStored: () => undefined, serve() {}, miss() {},
+      encoded: (hit, coding, make) => ({ body: make(hit.body), etag: encodedEtag(hit.etag, coding) }),
+    };
   }
   const maxEntryBytes = Math.floor(maxBytes * MAX_ENTRY_SHARE);
   const entries = new LRUCache<string, StoredResponse>({
@@ -113,11 +138,14 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     // lru-cache reuses a clock reading for 1 ms by default; an answer must not outlive its data.
     ttlResolution: 0,
   });
+  // The key of each entry, for `encoded` to count a new form under it.
+  const keys = new WeakMap<StoredResponse, string>();
   const documents = createUnstorableDocuments();
   const sharedStored = createSharedLookUp(shared, (key, answer) => {
     const now = clock.monotonic();
     const entry = { body: answer.body, contentType: answer.contentType, etag: answer.etag, storedAt: now - answer.ageMs, expiresAt: now + answer.ttlMs };
     entries.set(key, entry, { ttl: answer.ttlMs });
+    keys.set(entry, key);
     return entry;
   });
   return {
@@ -133,16 +161,42 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     serve: (request, hit) => void served.set(request, hit),
     miss(request, key, document, gatewayRequest) {
       gatewayRequest.responseCache = 'miss';
-      toStore.set(request, (status, body, contentType, result) => store(key, document, gatewayRequest, status, body, contentType, result));
+      toStore.set(request, (status, body, contentType, result) => {
+        const entry = store(key, document, gatewayRequest, status, body, contentType, result);
+        if (entry !== undefined) made.set(request, entry);
+        return entry?.etag;
+      });
+    },
+    encoded(hit, coding, make) {
+      const kept = hit.encodings?.get(coding);
+      if (kept !== undefined) return kept;
+      const encoded = { body: make(hit.body), etag: encodedEtag(hit.etag, coding) };
+      keep(hit, coding, encoded);
+      return encoded;
     },
   };
+
+  // Private: a new form kept with the entry `hit` still is, counted by setting a copy (lru-cache
+  // counts an entry's size when it is set) for the freshness it has left; not kept past the cap.
+  function keep(hit: StoredResponse, coding: string, encoded: EncodedAnswer): void {
+    const key = keys.get(hit);
+    const current = key === undefined ? undefined : entries.peek(key);
+    const ttl = hit.expiresAt - clock.monotonic();
+    if (key === undefined || current === undefined || current.body !== hit.body || ttl <= 0) return;
+    const encodings = (current.encodings ??= new Map());
+    encodings.set(coding, encoded);
+    const copy = { ...current };
+    if (entrySize(copy, key) > maxEntryBytes) return void encodings.delete(coding);
+    entries.set(key, copy, { ttl });
+    keys.set(copy, key);
+  }
 
   // Private: a complete answer made from data whose freshness is known, kept until that data
   // stops being fresh. Offered all the same when declined: the document learns it (unstorable.ts).
   function store(
     key: string, document: DocumentNode, request: GatewayRequest, status: number, body: ArrayBuffer | Uint8Array, contentType: string,
     result: ResultErrors | undefined,
-  ): string | undefined {
+  ): StoredResponse | undefined {
     const storable = status === 200 ? request.storable(result) : undefined;
     const storedAt = storable === undefined ? undefined : clock.monotonic();
     const ttl = storable === undefined || storedAt === undefined ? 0 : Math.floor(storable.until - storedAt);
@@ -153,9 +207,10 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     const etag = answerEtag(bytes);
     const entry = { body: bytes, contentType, etag, storedAt, expiresAt: storable.until };
     entries.set(key, entry, { ttl });
+    keys.set(entry, key);
     // Shared exactly when kept here: an answer over the entry cap is neither.
     if (shared !== undefined && entrySize(entry, key) <= maxEntryBytes) shared.write(key, { body: bytes, contentType, etag, ageMs: 0, ttlMs: ttl });
-    return etag;
+    return entry;
   }
 }
 
@@ -173,7 +228,14 @@ export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
   return false;
 }
 
-// Private: the bytes an entry is counted for: its body, key, ETag and a fixed overhead.
+/** The ETag of a stored answer's form in `coding`: its own inside the quotes, suffixed (`"…-br"`). */
+export function encodedEtag(etag: string, coding: string): string {
+  return `${etag.slice(0, -1)}-${coding}"`;
+}
+
+// Private: the bytes an entry is counted for: its body and compressed forms, key, ETag and a fixed overhead.
 function entrySize(entry: StoredResponse, key: string): number {
-  return entry.body.byteLength + key.length + entry.etag.length + ENTRY_OVERHEAD_BYTES;
+  let encoded = 0;
+  for (const form of entry.encodings?.values() ?? []) encoded += form.body.byteLength + form.etag.length;
+  return entry.body.byteLength + encoded + key.length + entry.etag.length + ENTRY_OVERHEAD_BYTES;
 }

@@ -94,6 +94,13 @@ export interface Config {
    */
   responseCacheMaxBytes: number;
   /**
+   * `COMPRESSION`: send whole JSON answers compressed (brotli, zstd or gzip, as `Accept-Encoding`
+   * asks); false behind a proxy that compresses itself. Default true.
+   */
+  compression: boolean;
+  /** `COMPRESSION_MIN_BYTES`: the smallest answer compressed, in bytes as made. Default 1024. */
+  compressionMinBytes: number;
+  /**
    * `EXECUTION_COMPILED`: run a query as the function graphql-jit compiles for it once its text
    * comes back, instead of yoga's executor; `@defer`/`@stream` and what does not compile still run
    * on the latter. The same answers either way, but for the order of each object's fields
@@ -307,6 +314,8 @@ export function loadConfig(env: Env): Config {
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     maxRequestBodyBytes: read.int('MAX_REQUEST_BODY_BYTES', 1_048_576, 1024, 104_857_600),
     responseCacheMaxBytes: read.int('RESPONSE_CACHE_MAX_BYTES', 33_554_432, 0, 4_294_967_296),
+    compression: read.bool('COMPRESSION', true),
+    compressionMinBytes: read.int('COMPRESSION_MIN_BYTES', 1024, 0, 1_073_741_824),
     executionCompiled: read.bool('EXECUTION_COMPILED', true),
     maxQueryBytes: read.int('MAX_QUERY_BYTES', 32_768, 1024, 1_048_576),
     maxVariablesBytes: read.int('MAX_VARIABLES_BYTES', 16_384, 1024, 1_048_576),

@@ -23,7 +23,8 @@
  *   at once; the fleet's bucket in Redis answers later, and until then the request is this
  *   path's, which hands it to yoga itself if it is refused or not one to serve here.
  *
- * The request object, the log line and the metrics are the other doors' (request/request.ts, request/log.ts).
+ * The request object, the log line and the metrics are the other doors' (request/request.ts, request/log.ts);
+ * so is the coding of each answer (edge/compression/answer.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
@@ -39,7 +40,8 @@ import { isRefusal } from '../admission/refusal.js';
 import { maskError } from '../../graph/mask-error.js';
 import { countItems } from '../../graph/items.js';
 import { isRunning, runningOperation } from '../../graph/running-operation.js';
-import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
+import { answerToStore, storedAnswerOf, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
+import { codingHeaders, type Compression } from '../compression/answer.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './request.js';
@@ -52,6 +54,8 @@ export interface LeanPathOptions {
   /** The one admission (the API key, the rate limit, the parameter limits). */
   admission: Pick<Admission, 'key' | 'rate' | 'parameters'>;
   responseCache: Pick<ResponseCache, 'keyOf' | 'stored' | 'sharedStored'>;
+  /** How answers are compressed, as on yoga's path. */
+  compression: Compression;
   /** CORS on: a request with `Origin` gets CORS headers, which are yoga's. */
   cors: boolean;
   /** yoga's parsed documents by query text (its `parserAndValidationCache`). */
@@ -72,7 +76,7 @@ const PARTS_API = { Response: class { constructor(readonly body: string, readonl
 type Parts = InstanceType<typeof PARTS_API.Response>;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
-  const { yoga, logger, end, admission, responseCache, cors, documents } = options;
+  const { yoga, logger, end, admission, responseCache, compression, cors, documents } = options;
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
   // Documents yoga's parse and validation (the query limits included) passed, as yoga cached them:
@@ -184,7 +188,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     record.graphql = true;
     record.client = client;
     record.operations.push(operation);
-    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' });
+    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
   }
 
   async function answer(
@@ -199,7 +203,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       result = { errors: [maskError(error, 'Unexpected error.') as GraphQLError] };
     }
     const hit = storedAnswerServed(request);
-    if (hit !== undefined) return send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' });
+    if (hit !== undefined) return send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
     record.note(result);
     const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
     const bytes = Buffer.from(parts.body);
@@ -210,13 +214,19 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       const etag = store(parts.init.status, bytes, responseHeaders['content-type'] ?? mediaType);
       if (etag !== undefined) responseHeaders.etag = etag;
     }
-    send(res, record, parts.init.status, bytes, responseHeaders);
+    send(res, record, parts.init.status, bytes, responseHeaders, storedAnswerOf(request));
   }
 
-  // Private: the answer, with the headers every POST on the GraphQL endpoint gets (its request id;
-  // `no-store`, as use-http-caching.ts says of every POST), then its log line and metrics.
-  function send(res: ServerResponse, record: GatewayRequest, status: number, body: Uint8Array, headers: Record<string, string>): void {
+  // Private: the answer, in its coding, with the headers every POST on the GraphQL endpoint gets
+  // (its request id; `no-store`, as use-http-caching.ts says of every POST), then its log line
+  // and metrics.
+  function send(
+    res: ServerResponse, record: GatewayRequest, status: number, plain: Uint8Array, headers: Record<string, string>, stored?: StoredResponse,
+  ): void {
     if (!res.destroyed) {
+      const sent = compression.answer(res.req.headers['accept-encoding'], headers['content-type'], plain, stored);
+      const body = sent.body;
+      Object.assign(headers, codingHeaders(sent, headers.vary));
       headers['content-length'] = String(body.byteLength);
       headers['cache-control'] = 'no-store';
       headers[REQUEST_ID_HEADER] = record.id;

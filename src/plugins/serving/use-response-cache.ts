@@ -12,7 +12,8 @@
  * - A miss offers its answer to the store, which asks the request object whether it may be
  *   stored and until when, with the result this plugin saw: nothing else has to have run.
  * - `ETag` on every stored answer; a GET whose `If-None-Match` matches it (RFC 9110's weak
- *   comparison, a list or `*`) gets 304.
+ *   comparison, a list or `*`) gets 304. A hit is sent in the coding `Accept-Encoding` gets
+ *   (edge/compression/answer.ts), with that form's ETag: a 304 per coding.
  * - What the HTTP caches downstream are told (`Cache-Control`, `Age`, `Vary`) is
  *   use-http-caching.ts's job; it learns when a served answer was stored from `storedAnswerServed`.
  *
@@ -24,10 +25,11 @@ import { currentRequest } from '../../request/record.js';
 import type { ResultErrors } from '../../request/request.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import { answerToStore, etagMatches, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
+import { codingHeaders, type Compression } from '../../edge/compression/answer.js';
 
 const NO_BYTES = new Uint8Array(0);
 
-export function useResponseCache(cache: ResponseCache): Plugin<{ request?: Request }> {
+export function useResponseCache(cache: ResponseCache, compression: Compression): Plugin<{ request?: Request }> {
   if (!cache.on) return {};
   const uncacheable = new WeakSet<Request>();
   // The result each missed request got, for the store to ask of its errors.
@@ -74,9 +76,11 @@ export function useResponseCache(cache: ResponseCache): Plugin<{ request?: Reque
         return;
       }
       setResultProcessor((_result, fetchAPI) => {
-        const headers = { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' };
-        const notModified = request.method === 'GET' && etagMatches(request.headers.get('if-none-match'), hit.etag);
-        return new fetchAPI.Response(notModified ? null : (hit.body as Uint8Array<ArrayBuffer>), { status: notModified ? 304 : 200, headers });
+        const sent = compression.answer(request.headers.get('accept-encoding'), hit.contentType, hit.body, hit);
+        const etag = sent.etag ?? hit.etag;
+        const headers = { 'content-type': hit.contentType, etag, 'x-cache': 'hit', ...codingHeaders(sent, undefined) };
+        const notModified = request.method === 'GET' && etagMatches(request.headers.get('if-none-match'), etag);
+        return new fetchAPI.Response(notModified ? null : (sent.body as Uint8Array<ArrayBuffer>), { status: notModified ? 304 : 200, headers });
       }, hit.contentType);
     },
     async onResponse({ request, response }) {

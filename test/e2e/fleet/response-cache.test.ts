@@ -252,4 +252,20 @@ describe('one response cache for the fleet', () => {
     const refused = await post(b, CITIES);
     expect([cache(refused), refused.body.errors?.[0]?.extensions?.code]).toEqual(['miss', 'BAD_USER_INPUT']);
   });
+
+  it('shares a stored answer identity in Redis; replica B compresses it once for its br hits (README "Compression")', async () => {
+    fleet = await startFleet();
+    const { a, b, redis } = fleet;
+    const page = '{ sites(pageSize: 20) { items { code name address points { code name } } } }';
+    const made = await post(a, page, { headers: { 'accept-encoding': 'br' } });
+    expect([cache(made), made.headers.get('content-encoding')]).toEqual(['miss', 'br']);
+    const [key] = await untilShared(redis, 1);
+    // The shared value holds the identity JSON (after its binary header: cache/answer-codec.ts).
+    expect((await redis.client().getBuffer(key!))!.toString('latin1')).toContain('{"data":{"sites":');
+    await forgetData(redis);
+    const hits = [await post(b, page, { headers: { 'accept-encoding': 'br' } }), await post(b, page, { headers: { 'accept-encoding': 'br' } })];
+    expect(hits.map((hit) => [cache(hit), hit.headers.get('content-encoding')])).toEqual([['hit', 'br'], ['hit', 'br']]);
+    expect(hits[1]!.body).toEqual(made.body);
+    expect(metric(await scrape(b), 'gateway_compressions_total', { coding: 'br' })).toBe(1);
+  });
 });

@@ -35,6 +35,25 @@ describe("the contract's queries, on the lean path and on yoga", () => {
   });
 });
 
+describe('compressed answers, on the lean path and on yoga', () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await startPair();
+  });
+  afterAll(() => pair.close());
+
+  const PAGE = { query: '{ sites(pageSize: 20) { items { code name address points { code name } } } }' };
+  // The first coding's answer is executed, then stored; the others are the stored answer's forms.
+  it.each(['br', 'gzip', 'zstd', 'identity', 'gzip;q=0.5, br;q=0.2'])('sends the same bytes and headers for Accept-Encoding: %s, then again from the store', async (coding) => {
+    const request = jsonPost(PAGE, { 'accept-encoding': coding });
+    const first = await sameOnBoth(pair, request);
+    const again = await sameOnBoth(pair, request);
+    expect([first.lean.headers['x-cache'], again.lean.headers['x-cache']]).toEqual([coding === 'br' ? 'miss' : 'hit', 'hit']);
+    expect(again.lean.headers.vary).toBe('Accept-Encoding');
+    expect(first.lean.headers['content-encoding']).toBe({ identity: undefined, 'gzip;q=0.5, br;q=0.2': 'gzip' }[coding] ?? (coding === 'identity' ? undefined : coding));
+  });
+});
+
 // One pair per environment: the rows of the table that share one are sent to the same two gateways.
 const byEnv = new Map<string, Row[]>();
 for (const row of ROWS) byEnv.set(row.env ?? 'main', [...(byEnv.get(row.env ?? 'main') ?? []), row]);

@@ -38,6 +38,8 @@ describe('configuration', () => {
       shutdownGraceMs: 10_000,
       maxRequestBodyBytes: 1_048_576,
       responseCacheMaxBytes: 33_554_432,
+      compression: true,
+      compressionMinBytes: 1024,
       executionCompiled: true,
       maxQueryBytes: 32_768,
       maxVariablesBytes: 16_384,

@@ -1,0 +1,33 @@
+/**
+ * Compressed answers on yoga's path (README "Compression"), as edge/compression/answer.ts
+ * decides for every door: a whole JSON answer made here is sent in the negotiated coding, a
+ * stored one in the form its entry keeps (made once). A stored answer served from the response
+ * cache was encoded already, by use-response-cache.ts, with its 304 per coding.
+ *
+ * Put it after use-response-cache.ts: its `onResponse` must read the answer as made (identity)
+ * to store it before this one replaces the body; and after use-http-caching.ts, whose `Vary`
+ * this one extends.
+ */
+import type { Plugin } from 'graphql-yoga';
+import { codingHeaders, type Compression } from '../../edge/compression/answer.js';
+import { storedAnswerOf, storedAnswerServed } from '../../response-cache/store.js';
+
+export function useCompression(compression: Compression): Plugin {
+  if (!compression.on) return {};
+  return {
+    async onResponse({ request, response, setResponse, fetchAPI }) {
+      const contentType = response.headers.get('content-type');
+      if (response.body === null || response.headers.has('content-encoding') || storedAnswerServed(request) !== undefined) return;
+      if (!contentType?.toLowerCase().includes('json')) return;
+      // Known small (yoga states the length of what it serialised): not read, not rebuilt.
+      const length = Number(response.headers.get('content-length') ?? NaN);
+      if (length < compression.minBytes) return;
+      const body = new Uint8Array(await response.arrayBuffer());
+      const sent = compression.answer(request.headers.get('accept-encoding'), contentType, body, storedAnswerOf(request));
+      const headers = new fetchAPI.Headers(response.headers);
+      headers.delete('content-length');
+      for (const [name, value] of Object.entries(codingHeaders(sent, headers.get('vary')))) headers.set(name, value);
+      setResponse(new fetchAPI.Response(sent.body as Uint8Array<ArrayBuffer>, { status: response.status, statusText: response.statusText, headers }));
+    },
+  };
+}
