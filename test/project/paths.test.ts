@@ -34,9 +34,6 @@ const folder = /(?<![\w./@:%-])((?:\.{1,2}\/)*(?:[a-z][\w-]*\/)+)(?![\w.-])/g;
 /** Names of other tools' files, and what tests write (not committed): not the project's files. */
 const foreign = new Set(['Node.js', 'persisted-documents.json', 'test/artifacts/']);
 
-/** TEMPORARY: the pagination recipes branch `connections` of issue 27 adds; gone after the merge. */
-const pending = new Set(['examples/recipes/apollo-pagination.ts', 'examples/recipes/urql-pagination.ts', 'examples/recipes/relay-pagination.ts']);
-
 /** README's recipe blocks are files (test/project/readme-recipes.test.ts): the compiler checks their code. */
 const withoutRecipes = (text: string) => text.replace(/^<!-- recipe: \S+ -->\n```\w*\n[\s\S]*?^```$/gm, '');
 
@@ -63,7 +60,7 @@ function missing(text: string, from: string): string[] {
   const bad: string[] = [];
   for (const [, name] of prose.matchAll(mention)) {
     // The build's output and another package's files are not the project's.
-    if (/^(dist|node_modules)\//.test(name!) || foreign.has(name!) || pending.has(name!)) continue;
+    if (/^(dist|node_modules)\//.test(name!) || foreign.has(name!)) continue;
     if (!exists(name!, from)) bad.push(name!);
   }
   for (const [, name] of prose.matchAll(folder)) {
