@@ -201,7 +201,15 @@ describe('compressed answers', () => {
       const seen = await browser.page.evaluate(async (query) => {
         const response = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
         const json = await response.json();
-        const entry = performance.getEntriesByType('resource').at(-1) as PerformanceResourceTiming;
+        // The timing entry is queued after the body is read: wait for it rather than read it too soon.
+        const entry = await new Promise<PerformanceResourceTiming>((resolve) => {
+          new PerformanceObserver((list, observer) => {
+            const found = list.getEntries().find((e) => e.name.endsWith('/graphql')) as PerformanceResourceTiming | undefined;
+            if (found === undefined) return;
+            observer.disconnect();
+            resolve(found);
+          }).observe({ type: 'resource', buffered: true });
+        });
         return { coding: response.headers.get('content-encoding'), items: json.data.sites.items.length, sizes: [entry.encodedBodySize, entry.decodedBodySize] };
       }, PAGE);
       expect(seen.coding).toBe('br');
