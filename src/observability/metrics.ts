@@ -19,6 +19,9 @@
  * - `gateway_index_builds_total` {part, outcome}: catalog index builds (`sites`, `products`;
  *   `ok`, `error`); `gateway_index_build_duration_seconds` {part}; `gateway_index_age_seconds`
  *   {part}: how old the index held now is (absent before its first build).
+ * - `gateway_purges_total` {origin}: purges (`POST /admin/purge`) taken here (`request`) or heard
+ *   from another replica (`fleet`); `gateway_purged_entries_total` {cache}: the entries they
+ *   dropped in this process, answers (`response`) and data (`data`).
  * - With Redis (REDIS_URL) only: `gateway_redis_up` (1 in use, 0 down: caching in-process) and
  *   `gateway_redis_errors_total` {operation}: failed Redis operations, each fallen back from.
  */
@@ -45,6 +48,8 @@ export interface GatewayMetrics {
   redisError(operation: string): void;
   /** A build of a part of the catalog index ended. */
   indexBuild(part: string, outcome: 'ok' | 'error', durationMs: number): void;
+  /** A purge was carried out here: taken (`request`) or heard from another replica (`fleet`). */
+  purge(origin: 'request' | 'fleet', dropped: { response: number; data: number }): void;
   /** A poll round for live subscribers ended. */
   liveRound(round: LiveRound): void;
   /** A live event was sent. */
@@ -157,6 +162,14 @@ export function createMetrics(sources: MetricSources, options: MetricOptions = {
       }
     },
   });
+  const purges = new Counter({
+    name: 'gateway_purges_total', help: 'Purges by tag carried out here: taken by this replica (request) or heard from another (fleet)',
+    labelNames: ['origin'] as const, registers,
+  });
+  const purged = new Counter({
+    name: 'gateway_purged_entries_total', help: 'Entries purges dropped in this process: whole answers (response) and upstream data (data)',
+    labelNames: ['cache'] as const, registers,
+  });
   const live = liveFamilies(registers, () => sources.liveState?.() ?? { subscriptions: {}, watchedKeys: 0 });
   const redisErrors = sources.redisState === undefined ? undefined : redisFamilies(registers, sources.redisState);
   const operationLabels = createOperationLabels({
@@ -198,6 +211,11 @@ export function createMetrics(sources: MetricSources, options: MetricOptions = {
     },
     tokenRequest: (outcome) => tokenRequests.inc({ outcome }),
     redisError: (operation) => redisErrors?.inc({ operation }),
+    purge(origin, dropped) {
+      purges.inc({ origin });
+      purged.inc({ cache: 'response' }, dropped.response);
+      purged.inc({ cache: 'data' }, dropped.data);
+    },
     liveRound: (round) => live.round(round),
     liveEvent: (field) => live.event(field),
     indexBuild(part, outcome, durationMs) {

@@ -12,6 +12,8 @@
  * - With `REDIS_URL`, a level the replicas share sits behind this one (cache/redis-answers.ts,
  *   shared.ts): a miss here asks it, a hit there is kept here for the freshness it has left, and
  *   every answer stored here is written there too.
+ * - Each answer keeps the tags of what it was built from (request/tags.ts), indexed
+ *   (tag-index.ts), so that `purge` drops every answer built from the data it names.
  */
 import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionArgs } from 'graphql';
@@ -21,6 +23,7 @@ import type { SharedAnswers } from '../cache/redis-answers.js';
 import { currentRequest } from '../request/record.js';
 import type { GatewayRequest, ResultErrors } from '../request/request.js';
 import { createKeyMaker } from './key.js';
+import { createTagIndex } from './tag-index.js';
 import { createSharedLookUp } from './shared.js';
 import { createUnstorableDocuments } from './unstorable.js';
 
@@ -38,6 +41,8 @@ export interface StoredResponse extends StoredAnswerTimes {
   body: Uint8Array;
   contentType: string;
   etag: string;
+  /** What it was built from (request/tags.ts): its `Surrogate-Key`, and what a purge finds it by. */
+  tags?: readonly string[];
 }
 
 /**
@@ -98,13 +103,19 @@ export interface ResponseCache {
   serve(request: object, hit: StoredResponse): void;
   /** `request` missed `key`: answerToStore finds how to store its answer, as `gatewayRequest` says it may. */
   miss(request: object, key: string, document: DocumentNode, gatewayRequest: GatewayRequest): void;
+  /**
+   * Drops every answer stored with one of `tags`: here, and with `shared` in the level the replicas
+   * share too. Resolves how many answers this process held.
+   */
+  purge(tags: readonly string[], shared: boolean): Promise<number>;
 }
 
 export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOptions): ResponseCache {
   if (maxBytes === 0) {
-    return { on: false, keyOf: () => undefined, stored: () => undefined, sharedStored: () => undefined, serve() {}, miss() {} };
+    return { on: false, keyOf: () => undefined, stored: () => undefined, sharedStored: () => undefined, serve() {}, miss() {}, purge: async () => 0 };
   }
   const maxEntryBytes = Math.floor(maxBytes * MAX_ENTRY_SHARE);
+  const index = createTagIndex();
   const entries = new LRUCache<string, StoredResponse>({
     maxSize: maxBytes,
     maxEntrySize: maxEntryBytes,
@@ -112,12 +123,18 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     perf: { now: () => clock.monotonic() },
     // lru-cache reuses a clock reading for 1 ms by default; an answer must not outlive its data.
     ttlResolution: 0,
+    dispose: (entry, key) => index.remove(key, entry.tags),
   });
+  // Indexed once set (a replaced entry's tags were removed by then), and only if it was kept.
+  const keep = (key: string, entry: StoredResponse, ttl: number) => {
+    entries.set(key, entry, { ttl });
+    if (entries.has(key)) index.add(key, entry.tags);
+  };
   const documents = createUnstorableDocuments();
   const sharedStored = createSharedLookUp(shared, (key, answer) => {
     const now = clock.monotonic();
-    const entry = { body: answer.body, contentType: answer.contentType, etag: answer.etag, storedAt: now - answer.ageMs, expiresAt: now + answer.ttlMs };
-    entries.set(key, entry, { ttl: answer.ttlMs });
+    const entry = { body: answer.body, contentType: answer.contentType, etag: answer.etag, storedAt: now - answer.ageMs, expiresAt: now + answer.ttlMs, tags: answer.tags };
+    keep(key, entry, answer.ttlMs);
     return entry;
   });
   return {
@@ -135,6 +152,12 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
       gatewayRequest.responseCache = 'miss';
       toStore.set(request, (status, body, contentType, result) => store(key, document, gatewayRequest, status, body, contentType, result));
     },
+    async purge(tags, everywhere) {
+      let dropped = 0;
+      for (const key of index.keysOf(tags)) if (entries.delete(key)) dropped += 1;
+      if (everywhere && shared !== undefined) await shared.drop(tags);
+      return dropped;
+    },
   };
 
   // Private: a complete answer made from data whose freshness is known, kept until that data
@@ -151,10 +174,11 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     // A view into a larger buffer (Node's pool for small strings) would keep all of it alive.
     const bytes = !(body instanceof Uint8Array) ? new Uint8Array(body) : body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
     const etag = answerEtag(bytes);
-    const entry = { body: bytes, contentType, etag, storedAt, expiresAt: storable.until };
-    entries.set(key, entry, { ttl });
+    const tags = request.tags();
+    const entry = { body: bytes, contentType, etag, storedAt, expiresAt: storable.until, tags };
+    keep(key, entry, ttl);
     // Shared exactly when kept here: an answer over the entry cap is neither.
-    if (shared !== undefined && entrySize(entry, key) <= maxEntryBytes) shared.write(key, { body: bytes, contentType, etag, ageMs: 0, ttlMs: ttl });
+    if (shared !== undefined && entrySize(entry, key) <= maxEntryBytes) shared.write(key, { body: bytes, contentType, etag, ageMs: 0, ttlMs: ttl, tags });
     return etag;
   }
 }

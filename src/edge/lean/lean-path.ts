@@ -23,7 +23,9 @@
  *   at once; the fleet's bucket in Redis answers later, and until then the request is this
  *   path's, which hands it to yoga itself if it is refused or not one to serve here.
  *
- * The request object, the log line and the metrics are the other doors' (request/request.ts, request/log.ts).
+ * The request object, the log line and the metrics are the other doors' (request/request.ts,
+ * request/log.ts); a whole answer names its data (`Surrogate-Key`, `Cache-Tag`) as yoga's path
+ * does (plugins/serving/use-http-caching.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
@@ -32,6 +34,7 @@ import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from '../../graph/context.js';
 import type { Logger } from '../../base/logger.js';
 import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/record.js';
+import { tagHeaders } from '../../request/tags.js';
 import { createRequest, type GatewayRequest } from '../../request/request.js';
 import type { EndRequest } from '../../request/log.js';
 import type { Admission } from '../admission/admission.js';
@@ -184,7 +187,11 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     record.graphql = true;
     record.client = client;
     record.operations.push(operation);
-    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' });
+    sendStored(res, record, hit);
+  }
+
+  function sendStored(res: ServerResponse, record: GatewayRequest, hit: StoredResponse): void {
+    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit', ...tagHeaders(hit.tags) });
   }
 
   async function answer(
@@ -199,7 +206,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       result = { errors: [maskError(error, 'Unexpected error.') as GraphQLError] };
     }
     const hit = storedAnswerServed(request);
-    if (hit !== undefined) return send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' });
+    if (hit !== undefined) return sendStored(res, record, hit);
     record.note(result);
     const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
     const bytes = Buffer.from(parts.body);
@@ -210,6 +217,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       const etag = store(parts.init.status, bytes, responseHeaders['content-type'] ?? mediaType);
       if (etag !== undefined) responseHeaders.etag = etag;
     }
+    if (parts.init.status === 200 && record.whole()) Object.assign(responseHeaders, tagHeaders(record.tags()));
     send(res, record, parts.init.status, bytes, responseHeaders);
   }
 
