@@ -87,7 +87,8 @@ export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
       const scanned = await Promise.all(kinds.map((kind) => connection.run('cache_purge', (redis) => keysOfKind(redis, kind), 'patient')));
       const all = [...keys.map(redisKey), ...scanned.flatMap((found) => found ?? [])];
       // One command per key: on a Cluster each entry lives in its own slot.
-      await Promise.all(all.map((key) => connection.run('cache_purge', (redis) => redis.del(key), 'patient')));
+      const counts = await Promise.all(all.map((key) => connection.run('cache_purge', (redis) => redis.del(key), 'patient')));
+      return counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
     },
     write(key, value, ttlMs) {
       void write(key, value, ttlMs);

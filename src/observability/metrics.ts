@@ -20,8 +20,8 @@
  *   `ok`, `error`); `gateway_index_build_duration_seconds` {part}; `gateway_index_age_seconds`
  *   {part}: how old the index held now is (absent before its first build).
  * - `gateway_purges_total` {origin}: purges (`POST /admin/purge`) taken here (`request`) or heard
- *   from another replica (`fleet`); `gateway_purged_entries_total` {cache}: the entries they
- *   dropped in this process, answers (`response`) and data (`data`).
+ *   from another replica (`fleet`); `gateway_purged_entries_total` {cache}: the copies they
+ *   dropped, answers (`response`) and data (`data`): this process's, and Redis's for those taken here.
  * - With Redis (REDIS_URL) only: `gateway_redis_up` (1 in use, 0 down: caching in-process) and
  *   `gateway_redis_errors_total` {operation}: failed Redis operations, each fallen back from.
  */
@@ -167,7 +167,7 @@ export function createMetrics(sources: MetricSources, options: MetricOptions = {
     labelNames: ['origin'] as const, registers,
   });
   const purged = new Counter({
-    name: 'gateway_purged_entries_total', help: 'Entries purges dropped in this process: whole answers (response) and upstream data (data)',
+    name: 'gateway_purged_entries_total', help: 'Copies purges dropped (this process\'s, and Redis\'s for purges taken here): whole answers (response) and upstream data (data)',
     labelNames: ['cache'] as const, registers,
   });
   const live = liveFamilies(registers, () => sources.liveState?.() ?? { subscriptions: {}, watchedKeys: 0 });

@@ -16,7 +16,7 @@ import type { PurgeBus } from '../redis/purge-bus.js';
 import type { ResponseCache } from './store.js';
 
 export interface Purger {
-  /** Purges `tags` on every replica, for `admin` (`key:<fingerprint>`); resolves the entries this replica dropped. */
+  /** Purges `tags` on every replica, for `admin` (`key:<fingerprint>`); resolves the copies dropped here and in Redis. */
   purge(tags: readonly string[], admin: string): Promise<number>;
   /** Stops hearing the other replicas' purges. */
   close(): void;

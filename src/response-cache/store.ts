@@ -105,7 +105,7 @@ export interface ResponseCache {
   miss(request: object, key: string, document: DocumentNode, gatewayRequest: GatewayRequest): void;
   /**
    * Drops every answer stored with one of `tags`: here, and with `shared` in the level the replicas
-   * share too. Resolves how many answers this process held.
+   * share too. Resolves how many copies it dropped: this process's, and the shared level's.
    */
   purge(tags: readonly string[], shared: boolean): Promise<number>;
 }
@@ -155,8 +155,7 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     async purge(tags, everywhere) {
       let dropped = 0;
       for (const key of index.keysOf(tags)) if (entries.delete(key)) dropped += 1;
-      if (everywhere && shared !== undefined) await shared.drop(tags);
-      return dropped;
+      return dropped + (everywhere && shared !== undefined ? await shared.drop(tags) : 0);
     },
   };
 

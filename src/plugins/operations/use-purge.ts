@@ -1,6 +1,7 @@
 /**
  * `POST /admin/purge` (README "Purging"): a JSON body `{"tags": ["site:S000001", …]}`, answered
- * `{"purged": <entries this replica dropped>}` once the purge is done here and in Redis (response-cache/purge.ts).
+ * `{"purged": <copies dropped>}` (this replica's and Redis's) once the purge is done here and in
+ * Redis (response-cache/purge.ts).
  *
  * Off (404 `NOT_FOUND`) without `ADMIN_API_KEYS`. The admin key is presented as a client key is
  * (`Authorization: Bearer` or `x-api-key`, checked in constant time by edge/admission/api-key.ts),
