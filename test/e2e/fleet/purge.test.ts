@@ -2,7 +2,7 @@
  * A purge reaches the whole fleet (README "Purging"): taken by replica A, it deletes the shared
  * answers and data in a real Redis and is heard by replica B, which drops its own copies, so B's
  * next request for the purged site costs exactly that site's upstream call while B's other answers
- * are still hits. B counts and logs what it heard.
+ * are still hits. B counts and logs what it heard. A list's purge finds its pages in Redis by a scan.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Harness } from '../../helpers/gateway.js';
@@ -11,6 +11,7 @@ import { startFleet, until, type Fleet } from './fleet.js';
 
 const ADMIN_KEY = 'fleet-purge-admin-key-0001';
 const SITE = 'query Site($c: String!) { site(code: $c) { code name } }';
+const SITES = '{ sites(pageSize: 5) { items { code name } } }';
 
 function purge(h: Harness, tags: string[]) {
   return fetch(`${h.url}/admin/purge`, {
@@ -58,5 +59,24 @@ describe('a purge on one replica', () => {
     expect(metric(await scrape(a), 'gateway_purges_total', { origin: 'request' })).toBe(1);
     const heard = logEntries(b).filter((entry) => entry.msg === 'purge heard from another replica');
     expect(heard.map(({ tags, purged }) => ({ tags, purged }))).toEqual([{ tags: [`site:${one}`], purged: 2 }]);
+  });
+
+  it("drops a list's pages from Redis (found by a scan) and from every replica, and leaves its entities' answers", async () => {
+    fleet = await startFleet({ env: { ADMIN_API_KEYS: ADMIN_KEY } });
+    const { a, b, mock, redis } = fleet;
+    const site = mock.catalog.sites[0]!.code;
+    await post(b, SITES);
+    await post(b, SITE, { variables: { c: site } });
+    const pages = () => redis.client().keys('vg:v1:cache:*{sites:*');
+    await until(async () => (await pages()).length === 1 && (await redis.client().keys('vg:v1:answer:*')).length === 2);
+
+    mock.resetCounters();
+    expect(await purge(a, ['sites'])).toEqual({ status: 200, body: { purged: 2 } });
+    expect(await pages()).toEqual([]);
+    await until(async () => metric(await scrape(b), 'gateway_purges_total', { origin: 'fleet' }) === 1);
+    expect((await post(b, SITES)).headers.get('x-cache')).toBe('miss');
+    expect(upstreamPaths(fleet)).toEqual(['/api/site/list']);
+    expect((await post(b, SITE, { variables: { c: site } })).headers.get('x-cache')).toBe('hit');
+    expect(upstreamPaths(fleet)).toHaveLength(1);
   });
 });
