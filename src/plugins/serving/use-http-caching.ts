@@ -65,8 +65,8 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
     onResponse({ request, response }) {
       const url = new URL(request.url, 'http://localhost');
       if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS') return;
-      setTags(request, response, results.get(request));
       const freshness = cacheableFor(request, url, response);
+      setTags(request, response, results.get(request));
       if (freshness === undefined) return replaceHeader(response, 'cache-control', 'no-store');
       replaceHeader(response, 'cache-control', `${scope}, max-age=${freshness.maxAgeS}`);
       if (freshness.ageS !== undefined) replaceHeader(response, 'age', String(freshness.ageS));
