@@ -123,10 +123,13 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     perf: { now: () => clock.monotonic() },
     // lru-cache reuses a clock reading for 1 ms by default; an answer must not outlive its data.
     ttlResolution: 0,
-    dispose: (entry, key) => index.remove(key, entry.tags),
+    // Evicted, expired or deleted: out of the index. Replaced (`set`): `put` moved the index on,
+    // and a copy of the same answer set again (a new size) keeps its tags.
+    dispose: (entry, key, reason) => void (reason !== 'set' && index.remove(key, entry.tags)),
   });
-  // Indexed once set (a replaced entry's tags were removed by then), and only if it was kept.
-  const keep = (key: string, entry: StoredResponse, ttl: number) => {
+  // An answer stored under `key`, indexed by its tags if it was kept (not over the entry cap).
+  const put = (key: string, entry: StoredResponse, ttl: number) => {
+    index.remove(key, entries.peek(key, { allowStale: true })?.tags);
     entries.set(key, entry, { ttl });
     if (entries.has(key)) index.add(key, entry.tags);
   };
@@ -134,7 +137,7 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
   const sharedStored = createSharedLookUp(shared, (key, answer) => {
     const now = clock.monotonic();
     const entry = { body: answer.body, contentType: answer.contentType, etag: answer.etag, storedAt: now - answer.ageMs, expiresAt: now + answer.ttlMs, tags: answer.tags };
-    keep(key, entry, answer.ttlMs);
+    put(key, entry, answer.ttlMs);
     return entry;
   });
   return {
@@ -175,7 +178,7 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     const etag = answerEtag(bytes);
     const tags = request.tags();
     const entry = { body: bytes, contentType, etag, storedAt, expiresAt: storable.until, tags };
-    keep(key, entry, ttl);
+    put(key, entry, ttl);
     // Shared exactly when kept here: an answer over the entry cap is neither.
     if (shared !== undefined && entrySize(entry, key) <= maxEntryBytes) shared.write(key, { body: bytes, contentType, etag, ageMs: 0, ttlMs: ttl, tags });
     return etag;

@@ -85,6 +85,17 @@ describe('the purge endpoint', () => {
     expect(h.mock.calls()).toBe(1);
   });
 
+  it('finds an answer stored again after its first copy expired', async () => {
+    h = await startGateway({ env: { ADMIN_API_KEYS: ADMIN_KEY, CACHE_TTL_SITES_S: '30' } });
+    const site = h.mock.catalog.sites[0]!.code;
+    await post(h, SITE, { variables: { c: site } });
+    h.clock.advance(31_000);
+    expect((await post(h, SITE, { variables: { c: site } })).headers.get('x-cache')).toBe('miss');
+    expect((await post(h, SITE, { variables: { c: site } })).headers.get('x-cache')).toBe('hit');
+    expect((await purge(h, { tags: [`site:${site}`] })).body).toEqual({ purged: 2 });
+    expect((await post(h, SITE, { variables: { c: site } })).headers.get('x-cache')).toBe('miss');
+  });
+
   it('drops a list: its pages are loaded again, its entities stay', async () => {
     h = await startGateway({ env: { ADMIN_API_KEYS: ADMIN_KEY } });
     const site = h.mock.catalog.sites[0]!.code;
