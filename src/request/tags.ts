@@ -42,9 +42,21 @@ export function createTags(): Tags {
   };
 }
 
+/** The two headers naming an answer's tags. */
+export interface TagHeaders {
+  'surrogate-key': string;
+  'cache-tag': string;
+}
+
+// Private: the headers of each list, made once: a stored answer's list is sent with every hit.
+const headersOf = new WeakMap<readonly string[], TagHeaders>();
+
 /** `Surrogate-Key` and `Cache-Tag` for `tags`, or undefined when there are none. */
-export function tagHeaders(tags: readonly string[] | undefined): { 'surrogate-key': string; 'cache-tag': string } | undefined {
-  return tags === undefined || tags.length === 0 ? undefined : { 'surrogate-key': tags.join(' '), 'cache-tag': tags.join(',') };
+export function tagHeaders(tags: readonly string[] | undefined): TagHeaders | undefined {
+  if (tags === undefined || tags.length === 0) return undefined;
+  let headers = headersOf.get(tags);
+  if (headers === undefined) headersOf.set(tags, (headers = { 'surrogate-key': tags.join(' '), 'cache-tag': tags.join(',') }));
+  return headers;
 }
 
 // Private: entities collapse into their list, the most numerous kind first, until the list fits.
