@@ -44,7 +44,7 @@ export interface GatewayMetrics {
   upstreamAttemptEnded(attempt: AttemptEnd): void;
   cacheLookup(kind: string, result: LookupResult): void;
   tokenRequest(outcome: string): void;
-  /** A Redis operation failed (`cache_read`, `cache_write`, `cache_lock`, `cache_decode`, `token_*`, `answer_*`). */
+  /** A Redis operation failed (`cache_read`, `cache_write`, `cache_lock`, `cache_decode`, `cache_purge`, `token_*`, `answer_*`, `purge_publish`). */
   redisError(operation: string): void;
   /** A build of a part of the catalog index ended. */
   indexBuild(part: string, outcome: 'ok' | 'error', durationMs: number): void;
