@@ -11,6 +11,10 @@
  * - `vg:v1:answer:<upstream>:<scope>:{<response-cache key>}` whole answers (cache/answer-codec.ts),
  *   `<scope>` a hash of what decides an answer besides its key (response-cache/scope.ts),
  *   so that replicas of two releases or settings never serve each other's answers;
+ * - `vg:v1:tag:<upstream>:<scope>:{<tag>}` the response-cache keys of the answers built from
+ *                                          `<tag>` (request/tags.ts), for a purge to find them;
+ * - channel `vg:v1:purge:<upstream>`       the purges a replica took (response-cache/purge.ts), for the others
+ *                                          to drop their own copies;
  * - `vg:v1:token:{<client>}`               the token (a hash of token URL, client id and scope);
  * - `<either>:lock`                        the lock of one replica's fill or token request;
  * - `vg:v1:ratelimit:<upstream>:{<client>}` a client's rate-limit bucket (a hash of its API key's
@@ -39,6 +43,7 @@ import type { RedisConfig, UpstreamConfig } from '../base/config/config.js';
 import type { Logger } from '../base/logger.js';
 import { createRedisConnection } from '../redis/connection.js';
 import { createLiveBus, type LiveBus } from '../redis/live-bus.js';
+import { createPurgeBus, type PurgeBus } from '../redis/purge-bus.js';
 import { createFleetBuckets, type FleetBucketOptions, type FleetBuckets } from '../edge/rate-limit/fleet-buckets.js';
 import { createRedisTokenStore } from '../upstream/token/redis-store.js';
 import type { TokenStore } from '../upstream/token/store.js';
@@ -54,6 +59,8 @@ export interface ScaleOut {
   readonly tokenStore: TokenStore;
   /** Where the live pollers of the replicas share the polling (live/fleet-poller.ts). */
   readonly liveBus: LiveBus;
+  /** Where a purge taken by one replica reaches the others (response-cache/purge.ts). */
+  readonly purgeBus: PurgeBus;
   /** The rate limit's buckets, one per client for the whole fleet (edge/rate-limit/fleet-buckets.ts). */
   rateLimitBuckets(options: Omit<FleetBucketOptions, 'prefix'>): FleetBuckets;
   /** Whether Redis is in use now (`/readyz`, `gateway_redis_up`). */
@@ -100,9 +107,14 @@ export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): 
       });
       return createLruCache({ ...options, shared });
     },
-    answers: (scope) => createRedisAnswers({ connection, prefix: `${VERSION_PREFIX}answer:${digest(upstream.baseUrl)}:${digest(scope)}:`, logger }),
+    answers: (scope) => createRedisAnswers({
+      connection, logger,
+      prefix: `${VERSION_PREFIX}answer:${digest(upstream.baseUrl)}:${digest(scope)}:`,
+      tagPrefix: `${VERSION_PREFIX}tag:${digest(upstream.baseUrl)}:${digest(scope)}:`,
+    }),
     tokenStore,
     liveBus,
+    purgeBus: createPurgeBus(connection, `${VERSION_PREFIX}purge:${digest(upstream.baseUrl)}`),
     rateLimitBuckets: (options) => createFleetBuckets(connection, { ...options, prefix: `${VERSION_PREFIX}ratelimit:${digest(upstream.baseUrl)}:` }),
     state: () => (connection.up ? 'up' : 'down'),
     async close() {

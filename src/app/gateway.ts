@@ -29,6 +29,8 @@ import { useApiKeys } from '../plugins/protection/use-api-keys.js';
 import { useDemoPage } from '../plugins/explorer/use-demo-page.js';
 import { useHealth } from '../plugins/operations/use-health.js';
 import { useMetrics } from '../plugins/operations/use-metrics.js';
+import { usePurge } from '../plugins/operations/use-purge.js';
+import { createPurger } from '../response-cache/purge.js';
 import { useRateLimit } from '../plugins/protection/use-rate-limit.js';
 import { createAdmission, type Admission } from '../edge/admission/admission.js';
 import { useRequestLog } from '../plugins/operations/use-request-log.js';
@@ -195,6 +197,8 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const compression = createCompression({
     on: config.compression, minBytes: config.compressionMinBytes, cache: responseCache, onCompressed: (coding) => metrics.compression(coding),
   });
+  // Purge by tag, on every replica (README: Purging).
+  const purger = createPurger({ cache, responseCache, metrics, logger: log, bus: scaleOut?.purgeBus });
   // Who a client without an API key is: its socket's address, or X-Forwarded-For's with TRUST_PROXY.
   const addressOf = createAddressOf(config.trustProxy);
   // The one admission of every door (edge/admission/admission.ts). With Redis, one rate-limit
@@ -230,6 +234,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       requestLog,
       useGraphQLPath(),
       useHealth(client, { redisState: scaleOut?.state, stopping: () => stopping }),
+      usePurge(purger, config.adminApiKeys),
       useDemoPage(demoPageDirectory),
       useApiKeys(admission, { isOpen: config.graphiql ? isGraphiQLRequest : undefined }),
       useMetrics(metrics),
@@ -281,6 +286,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     async close() {
       stopping = true;
       live.close();
+      purger.close();
       await client.close();
       await tokens.close();
       await scaleOut?.close();

@@ -4,12 +4,13 @@
  * wrapping it would cost a copy and a third more bytes on every hit).
  *
  *   offset  size  field
- *   0       1     format, 0x01
+ *   0       1     format, 0x02 (0x01: the same without the tags, still read)
  *   1       8     storedAt: when it was stored, ms since the epoch (float64, big-endian)
  *   9       8     expiresAt: when the first of its data stops being fresh, ms since the epoch
  *   17      1     length E of the ETag, then its E bytes (ASCII)
  *   18+E    1     length C of the content type, then its C bytes (ASCII)
- *   19+E+C  …     the body
+ *   19+E+C  2     length T of the tags (big-endian), then T bytes: the tags, space-separated (ASCII)
+ *   21+E+C+T …    the body
  *
  * Times are wall-clock (replicas share the wall clock, not a process's `performance` clock).
  * The ETag is the body's digest (`answerEtag`), so a value cut short or altered is told from a
@@ -27,9 +28,14 @@ export interface StoredAnswerBytes {
   storedAt: number;
   /** Wall-clock end of freshness, ms since the epoch. */
   expiresAt: number;
+  /** What the answer was built from (request/tags.ts); none in format 0x01. */
+  tags?: readonly string[];
 }
 
-const FORMAT = 0x01;
+const FORMAT = 0x02;
+const FORMAT_WITHOUT_TAGS = 0x01;
+/** The tags' length field holds this much (the header itself is bounded far below: request/tags.ts). */
+const MAX_TAGS_BYTES = 0xffff;
 const TIMES_BYTES = 16;
 /** A header field longer than this is not ours: one length byte each. */
 const MAX_FIELD_BYTES = 255;
@@ -45,31 +51,36 @@ export function answerEtag(body: Uint8Array): string {
 /** The bytes to store, or `undefined` for an answer this format cannot carry (not JSON, a foreign ETag). */
 export function encodeAnswer(answer: StoredAnswerBytes): Buffer | undefined {
   const { etag, contentType } = answer;
-  if (!ETAG.test(etag) || !CONTENT_TYPE.test(contentType)) return undefined;
-  const header = Buffer.allocUnsafe(1 + TIMES_BYTES + 1 + etag.length + 1 + contentType.length);
+  const tags = (answer.tags ?? []).join(' ');
+  if (!ETAG.test(etag) || !CONTENT_TYPE.test(contentType) || tags.length > MAX_TAGS_BYTES) return undefined;
+  const header = Buffer.allocUnsafe(1 + TIMES_BYTES + 1 + etag.length + 1 + contentType.length + 2 + tags.length);
   let at = header.writeUInt8(FORMAT, 0);
   at = header.writeDoubleBE(answer.storedAt, at);
   at = header.writeDoubleBE(answer.expiresAt, at);
   at = header.writeUInt8(etag.length, at);
   at += header.write(etag, at, 'latin1');
   at = header.writeUInt8(contentType.length, at);
-  header.write(contentType, at, 'latin1');
+  at += header.write(contentType, at, 'latin1');
+  at = header.writeUInt16BE(tags.length, at);
+  header.write(tags, at, 'latin1');
   return Buffer.concat([header, answer.body]);
 }
 
 /** The answer in `bytes`, or `undefined` when they are not an answer this version wrote, whole. */
 export function decodeAnswer(bytes: Buffer): StoredAnswerBytes | undefined {
-  if (bytes.length < 1 + TIMES_BYTES + 2 || bytes[0] !== FORMAT) return undefined;
+  if (bytes.length < 1 + TIMES_BYTES + 2 || (bytes[0] !== FORMAT && bytes[0] !== FORMAT_WITHOUT_TAGS)) return undefined;
   const storedAt = bytes.readDoubleBE(1);
   const expiresAt = bytes.readDoubleBE(1 + TIMES_BYTES / 2);
   if (!isTime(storedAt) || !isTime(expiresAt)) return undefined;
   const etag = field(bytes, 1 + TIMES_BYTES);
   const contentType = etag && field(bytes, etag.end);
   if (!etag || !contentType || !ETAG.test(etag.text) || !CONTENT_TYPE.test(contentType.text)) return undefined;
-  const body = bytes.subarray(contentType.end);
+  const tags = bytes[0] === FORMAT ? tagsField(bytes, contentType.end) : { tags: [], end: contentType.end };
+  if (tags === undefined) return undefined;
+  const body = bytes.subarray(tags.end);
   if (answerEtag(body) !== etag.text) return undefined;
   // A copy: the reply may be a view into a larger socket buffer, which a kept view would keep alive.
-  return { body: new Uint8Array(body), contentType: contentType.text, etag: etag.text, storedAt, expiresAt };
+  return { body: new Uint8Array(body), contentType: contentType.text, etag: etag.text, storedAt, expiresAt, tags: tags.tags };
 }
 
 // Private: a length-prefixed ASCII field at `offset`, and where the next one starts.
@@ -79,6 +90,15 @@ function field(bytes: Buffer, offset: number): { text: string; end: number } | u
   const end = offset + 1 + length;
   if (length === 0 || length > MAX_FIELD_BYTES || end > bytes.length) return undefined;
   return { text: bytes.toString('latin1', offset + 1, end), end };
+}
+
+// Private: the tags at `offset` (two length bytes, then the tags space-separated), and where the body starts.
+function tagsField(bytes: Buffer, offset: number): { tags: string[]; end: number } | undefined {
+  if (offset + 2 > bytes.length) return undefined;
+  const end = offset + 2 + bytes.readUInt16BE(offset);
+  if (end > bytes.length) return undefined;
+  const text = bytes.toString('latin1', offset + 2, end);
+  return { tags: text === '' ? [] : text.split(' '), end };
 }
 
 function isTime(value: number): boolean {

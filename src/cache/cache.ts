@@ -36,6 +36,13 @@ export interface Cache {
    * Never loads, never rejects.
    */
   settled(key: string, maxWaitMs: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Drops the entries under `keys` and every entry whose kind (`kindOfKey`) is in `kinds`: here,
+   * and with `shared` in the level the replicas share too (a purge: response-cache/purge.ts). Resolves how
+   * many copies it dropped: this process's, and the shared level's. A load in flight is not
+   * stopped: it stores what it brings.
+   */
+  drop(keys: readonly string[], kinds: readonly string[], shared: boolean): Promise<number>;
   /** Entries held now (metrics, tests). */
   readonly size: number;
 }

@@ -39,6 +39,8 @@ export interface SharedLevel {
   write(key: string, value: unknown, ttlMs: number): void;
   /** Whether a replica holds the fill lock of `key` now. */
   filling(key: string): Promise<boolean>;
+  /** Deletes the entries under `keys` and every entry of `kinds` (a purge); resolves how many it held. Never rejects. */
+  drop(keys: readonly string[], kinds: readonly string[]): Promise<number>;
 }
 
 export interface LruCacheOptions {
@@ -77,6 +79,7 @@ const IN_PROCESS_ONLY: SharedLevel = {
   fill: async (_key, ttlMs, load, signal) => ({ value: await load(signal), ageMs: 0, ttlMs }),
   write: () => {},
   filling: async () => false,
+  drop: async () => 0,
 };
 
 export function createLruCache(options: LruCacheOptions): Cache {
@@ -170,6 +173,14 @@ export function createLruCache(options: LruCacheOptions): Cache {
         await new Promise((resolve) => setTimeout(resolve, SETTLED_POLL_MS));
       }
       waited.cancel();
+    },
+    async drop(keys, kinds, everywhere) {
+      let dropped = 0;
+      for (const key of keys) if (lru.delete(key)) dropped += 1;
+      if (kinds.length > 0) {
+        for (const key of [...lru.keys()]) if (kinds.includes(kindOfKey(key)) && lru.delete(key)) dropped += 1;
+      }
+      return dropped + (everywhere ? await shared.drop(keys, kinds) : 0);
     },
     get size() {
       return lru.size;

@@ -9,6 +9,10 @@
  * earlier of the stored expiry and Redis's own time to live (`PTTL`), so a replica whose clock
  * runs behind never serves an answer Redis has already given up.
  *
+ * Each answer's tags (request/tags.ts) are kept in a set per tag (`<tag prefix>{<tag>}`, its
+ * members the answers' keys, kept as long as its longest-lived answer), so that a purge by tag
+ * finds, on any replica, the answers every replica stored.
+ *
  * Like the cache's shared level, this never throws a Redis error at a caller: a failed or
  * unreadable read is a miss, a failed write is skipped.
  */
@@ -26,6 +30,8 @@ export interface SharedAnswer {
   ageMs: number;
   /** Time left until the first of its data stops being fresh, in ms; more than 0. */
   ttlMs: number;
+  /** What it was built from (request/tags.ts). */
+  tags?: readonly string[];
 }
 
 /** What the response cache needs of a level the replicas share. Nothing here rejects. */
@@ -36,12 +42,16 @@ export interface SharedAnswers {
   read(key: string): Promise<SharedAnswer | undefined>;
   /** Stores `answer` for its `ttlMs`, without waiting. */
   write(key: string, answer: SharedAnswer): void;
+  /** Deletes every answer stored with one of `tags`; resolves the number deleted (0 when Redis failed). */
+  drop(tags: readonly string[]): Promise<number>;
 }
 
 export interface RedisAnswersOptions {
   connection: RedisConnection;
   /** Prefix of every key, e.g. `vg:v1:answer:3f2a9c1b04de:9d0e4b7a2c11:`; the response-cache key follows in braces. */
   prefix: string;
+  /** Prefix of the sets of answers per tag, e.g. `vg:v1:tag:3f2a9c1b04de:9d0e4b7a2c11:`; the tag follows in braces. */
+  tagPrefix: string;
   /** The wall clock replicas share, in ms since the epoch (base/clock.ts). Default `systemClock.wall`. */
   now?: () => number;
   /** Told of values that could not be read (warn). Default: silent. */
@@ -52,6 +62,7 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
   const { connection, prefix, logger } = options;
   // The key is the hash tag (a Redis Cluster spreads the answers over its nodes by it).
   const redisKey = (key: string) => `${prefix}{${key}}`;
+  const tagKey = (tag: string) => `${options.tagPrefix}{${tag}}`;
   const now = options.now ?? systemClock.wall;
 
   return {
@@ -81,7 +92,24 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
       const at = now();
       const bytes = encodeAnswer({ ...answer, storedAt: at - answer.ageMs, expiresAt: at + answer.ttlMs });
       if (bytes === undefined) return;
-      void connection.run('answer_write', (redis) => redis.set(redisKey(key), bytes, 'PX', Math.ceil(answer.ttlMs)), 'background');
+      const ms = Math.ceil(answer.ttlMs);
+      void connection.run('answer_write', (redis) => redis.set(redisKey(key), bytes, 'PX', ms), 'background');
+      for (const tag of answer.tags ?? []) {
+        // Kept while its longest-lived answer is: set when new (NX), lengthened otherwise (GT).
+        void connection.run('answer_write', (redis) =>
+          Promise.all([redis.sadd(tagKey(tag), key), redis.pexpire(tagKey(tag), ms, 'NX'), redis.pexpire(tagKey(tag), ms, 'GT')]), 'background');
+      }
+    },
+    async drop(tags) {
+      let deleted = 0;
+      for (const tag of tags) {
+        const keys = (await connection.run('answer_purge', (redis) => redis.smembers(tagKey(tag)), 'patient')) ?? [];
+        // One command per key: on a Cluster each answer lives in its own slot.
+        const counts = await Promise.all(keys.map((key) => connection.run('answer_purge', (redis) => redis.del(redisKey(key)), 'patient')));
+        deleted += counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
+        await connection.run('answer_purge', (redis) => redis.del(tagKey(tag)), 'patient');
+      }
+      return deleted;
     },
   };
 }

@@ -8,9 +8,12 @@
  * Redis drops it once its TTL and the longer stale window have passed. A fill (a load nobody in
  * the fleet has) runs once across the replicas (redis/fill.ts). Whatever Redis does, this level
  * never throws a Redis error at a caller: a failed read is a miss, a failed write is skipped.
+ * A purge deletes entries by key, and those of a kind by a SCAN of every primary.
  */
 import { systemClock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
+import { Cluster } from 'ioredis';
+import type { RedisClient } from '../redis/clients.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { fillOnce } from '../redis/fill.js';
 import { decodeEntry, encodeEntry } from './entry-codec.js';
@@ -65,8 +68,28 @@ export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
     return entry !== undefined && entry.ageMs <= entry.ttlMs ? entry : undefined;
   };
 
+  // Every key of `kind` on one node (a Cluster's primaries each hold some): `<prefix>{<kind>:…}`.
+  async function keysOfKind(redis: RedisClient, kind: string): Promise<string[]> {
+    const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis];
+    const found: string[] = [];
+    for (const node of nodes) {
+      for await (const batch of node.scanStream({ match: `${prefix}{${kind}:*`, count: 500 })) {
+        // A fill's lock is its holder's to release, not data.
+        found.push(...(batch as string[]).filter((key) => !key.endsWith('}:lock')));
+      }
+    }
+    return found;
+  }
+
   return {
     read,
+    async drop(keys, kinds) {
+      const scanned = await Promise.all(kinds.map((kind) => connection.run('cache_purge', (redis) => keysOfKind(redis, kind), 'patient')));
+      const all = [...keys.map(redisKey), ...scanned.flatMap((found) => found ?? [])];
+      // One command per key: on a Cluster each entry lives in its own slot.
+      const counts = await Promise.all(all.map((key) => connection.run('cache_purge', (redis) => redis.del(key), 'patient')));
+      return counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
+    },
     write(key, value, ttlMs) {
       void write(key, value, ttlMs);
     },

@@ -3,9 +3,13 @@
  * set is made for every GraphQL request, bound to that request's scope: its signal (deadline,
  * client gone) and its record of stale data served. Nothing one client loads is visible to
  * another except through the shared cache, whose keys never carry a token.
+ *
+ * Each loader names what it loads on the scope (`scope.tag`: the answer's tags, request/tags.ts),
+ * once per request and code: an entity by kind and code (`site:S000001`), a page by its list
+ * (`sites`: the list's freshness class, which is also the list a purge drops).
  */
 import DataLoader from 'dataloader';
-import type { DetailKind, DetailRecord, ListKind } from '../upstream/operations.js';
+import { LISTS, type DetailKind, type DetailRecord, type ListKind } from '../upstream/operations.js';
 import type { CityRecord, PageResult, ProductRecord, SiteRecord } from '../upstream/records.js';
 import type { KindRecord, SiteCity, Sources, SourceScope } from './sources.js';
 
@@ -61,7 +65,10 @@ class RequestLoaders implements Loaders {
     const byCode = (this.#byCode ??= new Map());
     let loader = byCode.get(kind);
     if (loader === undefined) {
-      loader = new DataLoader<string, unknown>((codes) => settle(codes.map((code) => this.sources.detail(kind, code, this.scope))));
+      loader = new DataLoader<string, unknown>((codes) => {
+        this.tag(kind, codes);
+        return settle(codes.map((code) => this.sources.detail(kind, code, this.scope)));
+      });
       byCode.set(kind, loader);
     }
     return loader as DataLoader<string, DetailRecord<K> | null>;
@@ -71,12 +78,18 @@ class RequestLoaders implements Loaders {
     const known = this.#productsNow?.get(goodsCode);
     if (known !== undefined) return known;
     const product = this.sources.productNow(goodsCode);
-    if (product !== undefined) (this.#productsNow ??= new Map()).set(goodsCode, product);
+    if (product !== undefined) {
+      (this.#productsNow ??= new Map()).set(goodsCode, product);
+      this.scope.tag?.(`product:${goodsCode}`);
+    }
     return product;
   }
 
   get productByGoodsCode(): Loaders['productByGoodsCode'] {
-    return (this.#productByGoodsCode ??= new DataLoader<string, ProductRecord | null>((codes) => this.sources.products(codes, this.scope)));
+    return (this.#productByGoodsCode ??= new DataLoader<string, ProductRecord | null>((codes) => {
+      this.tag('product', codes);
+      return this.sources.products(codes, this.scope);
+    }));
   }
 
   get siteByCode(): Loaders['siteByCode'] {
@@ -85,13 +98,18 @@ class RequestLoaders implements Loaders {
 
   get cityByCode(): Loaders['cityByCode'] {
     return (this.#cityByCode ??= new DataLoader(async (codes) => {
+      this.tag('city', codes);
       const cities = await this.sources.cities(this.scope);
       return codes.map((code) => cities.get(code) ?? null);
     }));
   }
 
   get cityBySiteCode(): Loaders['cityBySiteCode'] {
-    return (this.#cityBySiteCode ??= new DataLoader((codes) => this.sources.citiesOfSites(codes, this.scope)));
+    return (this.#cityBySiteCode ??= new DataLoader(async (codes) => {
+      const cities = await this.sources.citiesOfSites(codes, this.scope);
+      this.tag('city', cities.flatMap((city) => (city === null ? [] : [city.code])));
+      return cities;
+    }));
   }
 
   prefetchProducts(sites: number): void {
@@ -99,11 +117,16 @@ class RequestLoaders implements Loaders {
   }
 
   page<K extends ListKind>(kind: K, page: number, pageSize: number): Promise<PageResult<KindRecord[K]>> {
+    this.scope.tag?.(LISTS[kind].freshness);
     this.#pages ??= new DataLoader<PageKey, PageResult<unknown>, string>(
       (keys) => settle(keys.map((key) => this.sources.page(key.kind, key.page, key.pageSize, this.scope))),
       { cacheKeyFn: (key) => `${key.kind}:${key.page}:${key.pageSize}` },
     );
     return this.#pages.load({ kind, page, pageSize }) as Promise<PageResult<KindRecord[K]>>;
+  }
+
+  private tag(kind: string, codes: readonly string[]): void {
+    if (this.scope.tag !== undefined) for (const code of codes) this.scope.tag(`${kind}:${code}`);
   }
 }
 

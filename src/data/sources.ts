@@ -51,7 +51,7 @@ export type KindRecord = { [K in ListKind]: ListRecord<K> };
 /** Every city by code, built from a walk of the city list. */
 export const CITIES_BY_CODE_KEY = 'cities:byCode';
 /** The city of a site, primed by list-with-points. */
-const siteCityKey = (code: string) => `siteCity:${code}`;
+export const siteCityKey = (code: string) => `siteCity:${code}`;
 
 /** A caller's scope, plus the charge for each upstream call made on its behalf (its budget). */
 export interface SourceScope extends LoadScope {
@@ -59,6 +59,8 @@ export interface SourceScope extends LoadScope {
   chargeUpstreamCall?(): void;
   /** Time left before the caller's deadline, in ms (`REQUEST_TIMEOUT_MS`); none: no deadline. */
   timeLeftMs?(): number;
+  /** Names data the caller's answer is built from (request/tags.ts): the loaders call it. */
+  tag?(tag: string): void;
 }
 
 /** What the gateway has learnt of a list, for planning (see the upstream budget). */

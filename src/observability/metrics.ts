@@ -21,6 +21,9 @@
  *   {part}: how old the index held now is (absent before its first build).
  * - `gateway_compressions_total` {coding}: answers compressed (`br`, `zstd`, `gzip`); a stored
  *   answer counts once per coding, however often it is served so.
+ * - `gateway_purges_total` {origin}: purges (`POST /admin/purge`) taken here (`request`) or heard
+ *   from another replica (`fleet`); `gateway_purged_entries_total` {cache}: the copies they
+ *   dropped, answers (`response`) and data (`data`): this process's, and Redis's for those taken here.
  * - With Redis (REDIS_URL) only: `gateway_redis_up` (1 in use, 0 down: caching in-process) and
  *   `gateway_redis_errors_total` {operation}: failed Redis operations, each fallen back from.
  */
@@ -43,10 +46,12 @@ export interface GatewayMetrics {
   upstreamAttemptEnded(attempt: AttemptEnd): void;
   cacheLookup(kind: string, result: LookupResult): void;
   tokenRequest(outcome: string): void;
-  /** A Redis operation failed (`cache_read`, `cache_write`, `cache_lock`, `cache_decode`, `token_*`, `answer_*`). */
+  /** A Redis operation failed (`cache_read`, `cache_write`, `cache_lock`, `cache_decode`, `cache_purge`, `token_*`, `answer_*`, `purge_publish`). */
   redisError(operation: string): void;
   /** A build of a part of the catalog index ended. */
   indexBuild(part: string, outcome: 'ok' | 'error', durationMs: number): void;
+  /** A purge was carried out here: taken (`request`) or heard from another replica (`fleet`). */
+  purge(origin: 'request' | 'fleet', dropped: { response: number; data: number }): void;
   /** A poll round for live subscribers ended. */
   liveRound(round: LiveRound): void;
   /** A live event was sent. */
@@ -165,6 +170,14 @@ export function createMetrics(sources: MetricSources, options: MetricOptions = {
     name: 'gateway_compressions_total', help: 'Answers compressed, by content coding (a stored answer once per coding)',
     labelNames: ['coding'] as const, registers,
   });
+  const purges = new Counter({
+    name: 'gateway_purges_total', help: 'Purges by tag carried out here: taken by this replica (request) or heard from another (fleet)',
+    labelNames: ['origin'] as const, registers,
+  });
+  const purged = new Counter({
+    name: 'gateway_purged_entries_total', help: 'Copies purges dropped (this process\'s, and Redis\'s for purges taken here): whole answers (response) and upstream data (data)',
+    labelNames: ['cache'] as const, registers,
+  });
   const live = liveFamilies(registers, () => sources.liveState?.() ?? { subscriptions: {}, watchedKeys: 0 });
   const redisErrors = sources.redisState === undefined ? undefined : redisFamilies(registers, sources.redisState);
   const operationLabels = createOperationLabels({
@@ -206,6 +219,11 @@ export function createMetrics(sources: MetricSources, options: MetricOptions = {
     },
     tokenRequest: (outcome) => tokenRequests.inc({ outcome }),
     redisError: (operation) => redisErrors?.inc({ operation }),
+    purge(origin, dropped) {
+      purges.inc({ origin });
+      purged.inc({ cache: 'response' }, dropped.response);
+      purged.inc({ cache: 'data' }, dropped.data);
+    },
     liveRound: (round) => live.round(round),
     liveEvent: (field) => live.event(field),
     compression: (coding) => compressions.inc({ coding }),

@@ -13,6 +13,7 @@ import { systemClock } from '../base/clock.js';
 import { infoLine, type Logger } from '../base/logger.js';
 import { codeOf } from '../base/errors.js';
 import type { LookupResult } from '../cache/cache.js';
+import { createTags, type Tags } from './tags.js';
 
 /** A result, as far as storing it goes: its errors. */
 export interface ResultErrors {
@@ -58,6 +59,10 @@ export interface GatewayRequest {
   lookedUp(result: LookupResult, expiresAt: number): void;
   /** The answer reads the time now, states its data's age or comes in parts: never to be replayed. */
   unrepeatable(): void;
+  /** Names upstream data the answer is built from (`site:S000001`, `sites`: request/tags.ts). */
+  tag(tag: string): void;
+  /** The answer's tags, bounded (request/tags.ts): its `Surrogate-Key`, and what a purge finds it by. */
+  tags(): readonly string[];
   /** Whether the answer is one operation, with no error (noted, or in `result`) and nothing stale. */
   whole(result?: ResultErrors): boolean;
   /**
@@ -66,6 +71,8 @@ export interface GatewayRequest {
    */
   storable(result?: ResultErrors): { until: number } | undefined;
 }
+
+const NO_TAGS: readonly string[] = Object.freeze([]);
 
 /** The object of a request that just arrived. */
 export function createRequest(id: string, logger: Logger): GatewayRequest {
@@ -88,6 +95,7 @@ class OneRequest implements GatewayRequest {
   dataExpiresAt = Number.POSITIVE_INFINITY;
   responseCache: 'hit' | 'miss' | undefined = undefined;
   readonly errorCodes = new Set<string>();
+  #tags: Tags | undefined;
   // The child logger is made when first used: most requests log one line (logLine), or none.
   #child: Logger | undefined;
 
@@ -117,6 +125,14 @@ class OneRequest implements GatewayRequest {
 
   unrepeatable(): void {
     this.dataExpiresAt = Number.NEGATIVE_INFINITY;
+  }
+
+  tag(tag: string): void {
+    (this.#tags ??= createTags()).add(tag);
+  }
+
+  tags(): readonly string[] {
+    return this.#tags?.list() ?? NO_TAGS;
   }
 
   whole(result?: ResultErrors): boolean {

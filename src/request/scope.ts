@@ -5,7 +5,8 @@
  * so it is the execution's, not the request's (request/request.ts), which it tells itself when the
  * answer is true only when made: nothing between them has to pass it on. Loads waiting on the signal stop at once, so the response carries what has resolved
  * plus coded errors; upstream calls nobody else waits for are cancelled (cache/in-flight.ts).
- * Stale data served because a refresh failed is listed in `extensions.stale`; answers that used
+ * The loads name the data they read on it, and it passes the names to the request (its tags:
+ * request/tags.ts). Stale data served because a refresh failed is listed in `extensions.stale`; answers that used
  * the catalog index say how old its data was in `extensions.dataAge` (whole seconds, the oldest).
  */
 import { systemClock, type Clock } from '../base/clock.js';
@@ -33,8 +34,8 @@ export interface RequestScope extends SourceScope {
 }
 
 export interface ScopeOptions {
-  /** Told when the answer reads the time or states its data's age. */
-  request?: Pick<GatewayRequest, 'unrepeatable'>;
+  /** Told when the answer reads the time or states its data's age, and what data it is built from. */
+  request?: Pick<GatewayRequest, 'unrepeatable'> & Partial<Pick<GatewayRequest, 'tag'>>;
   /** Where the deadline counts from, on `clock`'s monotonic face. Default: now. */
   from?: number;
   /** Default `systemClock`; the deadline's timer is a real one either way. */
@@ -75,7 +76,7 @@ class Scope implements RequestScope {
     private readonly timeoutMs: number,
     private readonly deadline: number,
     private readonly clock: Clock,
-    private readonly request: Pick<GatewayRequest, 'unrepeatable'> | undefined,
+    private readonly request: ScopeOptions['request'],
     private readonly charge: (() => void) | undefined,
   ) {}
 
@@ -123,6 +124,10 @@ class Scope implements RequestScope {
 
   readsTheTime(): void {
     this.request?.unrepeatable();
+  }
+
+  tag(tag: string): void {
+    this.request?.tag?.(tag);
   }
 
   dispose(): void {

@@ -15,6 +15,8 @@
  * - Compressed forms (edge/compression/answer.ts): an entry keeps each coding it was asked for,
  *   made once on the first ask and counted in the byte budget (`encoded`). The shared level holds
  *   the identity bytes only; each replica compresses what it takes from there once itself.
+ * - Each answer keeps the tags of what it was built from (request/tags.ts), indexed
+ *   (tag-index.ts), so that `purge` drops every answer built from the data it names.
  */
 import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionArgs } from 'graphql';
@@ -24,6 +26,7 @@ import type { SharedAnswers } from '../cache/redis-answers.js';
 import { currentRequest } from '../request/record.js';
 import type { GatewayRequest, ResultErrors } from '../request/request.js';
 import { createKeyMaker } from './key.js';
+import { createTagIndex } from './tag-index.js';
 import { createSharedLookUp } from './shared.js';
 import { createUnstorableDocuments } from './unstorable.js';
 
@@ -41,6 +44,8 @@ export interface StoredResponse extends StoredAnswerTimes {
   body: Uint8Array;
   contentType: string;
   etag: string;
+  /** What it was built from (request/tags.ts): its `Surrogate-Key`, and what a purge finds it by. */
+  tags?: readonly string[];
   /** Its compressed forms made so far, by coding (`encoded`); shared by the copies of an entry. */
   encodings?: Map<string, EncodedAnswer>;
 }
@@ -120,16 +125,22 @@ export interface ResponseCache {
    * is (unless the entry would then pass the entry cap: made again on each ask).
    */
   encoded(hit: StoredResponse, coding: string, make: (body: Uint8Array) => Uint8Array): EncodedAnswer;
+  /**
+   * Drops every answer stored with one of `tags`: here, and with `shared` in the level the replicas
+   * share too. Resolves how many copies it dropped: this process's, and the shared level's.
+   */
+  purge(tags: readonly string[], shared: boolean): Promise<number>;
 }
 
 export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOptions): ResponseCache {
   if (maxBytes === 0) {
     return {
-      on: false, keyOf: () => undefined, stored: () => undefined, sharedStored: () => undefined, serve() {}, miss() {},
+      on: false, keyOf: () => undefined, stored: () => undefined, sharedStored: () => undefined, serve() {}, miss() {}, purge: async () => 0,
       encoded: (hit, coding, make) => ({ body: make(hit.body), etag: encodedEtag(hit.etag, coding) }),
     };
   }
   const maxEntryBytes = Math.floor(maxBytes * MAX_ENTRY_SHARE);
+  const index = createTagIndex();
   const entries = new LRUCache<string, StoredResponse>({
     maxSize: maxBytes,
     maxEntrySize: maxEntryBytes,
@@ -137,15 +148,24 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     perf: { now: () => clock.monotonic() },
     // lru-cache reuses a clock reading for 1 ms by default; an answer must not outlive its data.
     ttlResolution: 0,
+    // Evicted, expired or deleted: out of the index. Replaced (`set`): `put` moved the index on,
+    // and a copy of the same answer set again (a new size) keeps its tags.
+    dispose: (entry, key, reason) => void (reason !== 'set' && index.remove(key, entry.tags)),
   });
   // The key of each entry, for `encoded` to count a new form under it.
   const keys = new WeakMap<StoredResponse, string>();
+  // An answer stored under `key`, indexed by its tags if it was kept (not over the entry cap).
+  const put = (key: string, entry: StoredResponse, ttl: number) => {
+    index.remove(key, entries.peek(key, { allowStale: true })?.tags);
+    entries.set(key, entry, { ttl });
+    keys.set(entry, key);
+    if (entries.has(key)) index.add(key, entry.tags);
+  };
   const documents = createUnstorableDocuments();
   const sharedStored = createSharedLookUp(shared, (key, answer) => {
     const now = clock.monotonic();
-    const entry = { body: answer.body, contentType: answer.contentType, etag: answer.etag, storedAt: now - answer.ageMs, expiresAt: now + answer.ttlMs };
-    entries.set(key, entry, { ttl: answer.ttlMs });
-    keys.set(entry, key);
+    const entry = { body: answer.body, contentType: answer.contentType, etag: answer.etag, storedAt: now - answer.ageMs, expiresAt: now + answer.ttlMs, tags: answer.tags };
+    put(key, entry, answer.ttlMs);
     return entry;
   });
   return {
@@ -173,6 +193,11 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
       const encoded = { body: make(hit.body), etag: encodedEtag(hit.etag, coding) };
       keep(hit, coding, encoded);
       return encoded;
+    },
+    async purge(tags, everywhere) {
+      let dropped = 0;
+      for (const key of index.keysOf(tags)) if (entries.delete(key)) dropped += 1;
+      return dropped + (everywhere && shared !== undefined ? await shared.drop(tags) : 0);
     },
   };
 
@@ -205,11 +230,11 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     // A view into a larger buffer (Node's pool for small strings) would keep all of it alive.
     const bytes = !(body instanceof Uint8Array) ? new Uint8Array(body) : body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
     const etag = answerEtag(bytes);
-    const entry = { body: bytes, contentType, etag, storedAt, expiresAt: storable.until };
-    entries.set(key, entry, { ttl });
-    keys.set(entry, key);
+    const tags = request.tags();
+    const entry = { body: bytes, contentType, etag, storedAt, expiresAt: storable.until, tags };
+    put(key, entry, ttl);
     // Shared exactly when kept here: an answer over the entry cap is neither.
-    if (shared !== undefined && entrySize(entry, key) <= maxEntryBytes) shared.write(key, { body: bytes, contentType, etag, ageMs: 0, ttlMs: ttl });
+    if (shared !== undefined && entrySize(entry, key) <= maxEntryBytes) shared.write(key, { body: bytes, contentType, etag, ageMs: 0, ttlMs: ttl, tags });
     return entry;
   }
 }

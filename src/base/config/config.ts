@@ -122,6 +122,12 @@ export interface Config {
    */
   apiKeys: readonly string[];
   /**
+   * `ADMIN_API_KEYS`: comma-separated keys that may purge (`POST /admin/purge`, README "Purging"),
+   * presented as client keys are; same rules, and none may also be a client key. Default: none,
+   * the purge endpoint is off (404).
+   */
+  adminApiKeys: readonly string[];
+  /**
    * `RATE_LIMIT_PER_MINUTE`: requests a client (its API key, else its IP address) may make per
    * minute, refilled continuously, with a burst of as many. Default 0: no limit.
    */
@@ -320,6 +326,7 @@ export function loadConfig(env: Env): Config {
     maxQueryBytes: read.int('MAX_QUERY_BYTES', 32_768, 1024, 1_048_576),
     maxVariablesBytes: read.int('MAX_VARIABLES_BYTES', 16_384, 1024, 1_048_576),
     apiKeys: read.keys('GATEWAY_API_KEYS', MIN_API_KEY_LENGTH),
+    adminApiKeys: read.keys('ADMIN_API_KEYS', MIN_API_KEY_LENGTH),
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     trustProxy: readTrustProxy(env, problems),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
@@ -362,6 +369,9 @@ export function loadConfig(env: Env): Config {
   };
   if (!isTimeZone(config.siteTimeZone)) {
     problems.push(`SITE_TIMEZONE must be an IANA time zone such as Asia/Shanghai, but got: ${JSON.stringify(config.siteTimeZone)}`);
+  }
+  if (config.adminApiKeys.some((key) => config.apiKeys.includes(key))) {
+    problems.push('ADMIN_API_KEYS must not repeat a key of GATEWAY_API_KEYS: a client key must never purge');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -23,8 +23,9 @@
  *   at once; the fleet's bucket in Redis answers later, and until then the request is this
  *   path's, which hands it to yoga itself if it is refused or not one to serve here.
  *
- * The request object, the log line and the metrics are the other doors' (request/request.ts, request/log.ts);
- * so is the coding of each answer (edge/compression/answer.ts).
+ * The request object, the log line and the metrics are the other doors' (request/request.ts,
+ * request/log.ts); so is the coding of each answer (edge/compression/answer.ts), and a whole
+ * answer names its data (`Surrogate-Key`, `Cache-Tag`) as yoga's path does (use-http-caching.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
@@ -33,6 +34,7 @@ import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from '../../graph/context.js';
 import type { Logger } from '../../base/logger.js';
 import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/record.js';
+import { tagHeaders } from '../../request/tags.js';
 import { createRequest, type GatewayRequest } from '../../request/request.js';
 import type { EndRequest } from '../../request/log.js';
 import type { Admission } from '../admission/admission.js';
@@ -188,7 +190,11 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     record.graphql = true;
     record.client = client;
     record.operations.push(operation);
-    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
+    sendStored(res, record, hit);
+  }
+
+  function sendStored(res: ServerResponse, record: GatewayRequest, hit: StoredResponse): void {
+    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit', ...tagHeaders(hit.tags) }, hit);
   }
 
   async function answer(
@@ -203,7 +209,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       result = { errors: [maskError(error, 'Unexpected error.') as GraphQLError] };
     }
     const hit = storedAnswerServed(request);
-    if (hit !== undefined) return send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
+    if (hit !== undefined) return sendStored(res, record, hit);
     record.note(result);
     const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
     const bytes = Buffer.from(parts.body);
@@ -214,6 +220,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       const etag = store(parts.init.status, bytes, responseHeaders['content-type'] ?? mediaType);
       if (etag !== undefined) responseHeaders.etag = etag;
     }
+    if (parts.init.status === 200 && record.whole()) Object.assign(responseHeaders, tagHeaders(record.tags()));
     send(res, record, parts.init.status, bytes, responseHeaders, storedAnswerOf(request));
   }
 

@@ -29,11 +29,15 @@
  * this plugin saw: nothing else has to have noted its errors.
  *
  * `ETag` and the `304` answer to `If-None-Match` stay the response cache's (use-response-cache.ts).
+ *
+ * Every whole answer (GET or POST, made or stored) also names the data it was built from, in
+ * `Surrogate-Key` and `Cache-Tag` (request/tags.ts, README "Purging"), as the lean path does.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../base/clock.js';
 import { currentRequest } from '../../request/record.js';
 import type { GatewayRequest, ResultErrors } from '../../request/request.js';
+import { tagHeaders } from '../../request/tags.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import { storedAnswerServed } from '../../response-cache/store.js';
 
@@ -70,6 +74,7 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
       if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS' || currentRequest()?.graphql === false) return;
       if (IN_PARTS.has(mediaType(response))) response.headers.set('x-accel-buffering', 'no');
       const freshness = cacheableFor(request, url, response);
+      setTags(request, response, results.get(request));
       if (freshness === undefined) return replaceHeader(response, 'cache-control', 'no-store');
       replaceHeader(response, 'cache-control', `${scope}, max-age=${freshness.maxAgeS}`);
       if (freshness.ageS !== undefined) replaceHeader(response, 'age', String(freshness.ageS));
@@ -90,6 +95,16 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
     if (maxAgeS < 1) return undefined;
     return stored === undefined ? { maxAgeS } : { maxAgeS, ageS: Math.max(0, Math.floor((now - stored.storedAt) / 1000)) };
   }
+}
+
+// Private: the tags of a whole answer: the stored answer's, or those its request collected.
+function setTags(request: Request, response: Response, result: ResultErrors | undefined): void {
+  const record = currentRequest();
+  if (record === undefined || !complete(record, response, result)) return;
+  const headers = tagHeaders(storedAnswerServed(request)?.tags ?? record.tags());
+  if (headers === undefined) return;
+  replaceHeader(response, 'surrogate-key', headers['surrogate-key']);
+  replaceHeader(response, 'cache-tag', headers['cache-tag']);
 }
 
 // Private: one operation, answered whole as plain JSON, with no error and nothing stale.

@@ -3,8 +3,8 @@
  * sharing of the cache and the token runs on it in sharing.test.ts and token.test.ts (each over
  * every topology); here, what only a Cluster tests: scripts naming several keys (the live
  * leases), which it runs only for keys of one slot, the hash tags that keep a fill's lock with
- * its entry while spreading the entries over the nodes, and announcements between replicas whose
- * subscribers listen on different nodes.
+ * its entry while spreading the entries over the nodes, announcements between replicas whose
+ * subscribers listen on different nodes, and a purge that finds a list's entries on every primary.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { logEntries, until } from '../../helpers/http.js';
@@ -81,6 +81,28 @@ describe('replicas on a Redis Cluster', () => {
     const connected = logEntries(fleet.a).find((entry) => String(entry.msg).startsWith('redis connected'));
     expect(connected?.redis).toBe(`cluster at ${cluster.env.REDIS_CLUSTER_NODES}`);
     expect(fleet.a.logs.join('')).not.toContain(cluster.env.REDIS_PASSWORD);
+  });
+
+  it("purges a list on every primary: its pages and answers, whatever slots they are in, and the next page costs one call", async () => {
+    const admin = 'cluster-purge-admin-key-0001';
+    fleet = await startFleet({ redis: cluster, env: { ADMIN_API_KEYS: admin } });
+    const { a, b, mock } = fleet;
+    const pages = [1, 2, 3, 4, 5, 6];
+    expect((await Promise.all(pages.map((p) => b.query(SITES, { p })))).every(succeeded)).toBe(true);
+    const listed = () => cluster.keys('vg:v1:cache:*{sitesWithPoints:*');
+    const answers = () => cluster.keys('vg:v1:answer:*');
+    await until(async () => (await answers()).length === pages.length);
+    expect(new Set(await Promise.all((await listed()).map(slotOf))).size).toBeGreaterThan(1);
+
+    const purged = await fetch(`${a.url}/admin/purge`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': admin }, body: JSON.stringify({ tags: ['sites'] }),
+    });
+    expect(purged.status).toBe(200);
+    expect([await listed(), await answers()]).toEqual([[], []]);
+    await until(() => logEntries(b).some((entry) => entry.msg === 'purge heard from another replica'));
+    const calls = mock.calls('/api/site/list-with-points');
+    expect(succeeded(await b.query(SITES, { p: 2 }))).toBe(true);
+    expect(mock.calls('/api/site/list-with-points')).toBe(calls + 1);
   });
 
   it('shares over TLS, trusting the private CA of REDIS_TLS_CA_FILE', async () => {

@@ -166,7 +166,7 @@ describe('one response cache for the fleet', () => {
       const answered = await post(b, CITY, { variables: { c: code } });
       expect([kind, answered.status, cache(answered), answered.text]).toEqual([kind, 200, 'miss', made.text]);
       // B stored a readable answer again.
-      await until(async () => (await client.type(key)) === 'string' && (await client.getBuffer(key))![0] === 0x01);
+      await until(async () => (await client.type(key)) === 'string' && (await client.getBuffer(key))![0] === 0x02);
     }
     expect((await readiness(b)).body.redis).toBe('up');
     const metrics = await scrape(b);

@@ -44,6 +44,7 @@ describe('configuration', () => {
       maxQueryBytes: 32_768,
       maxVariablesBytes: 16_384,
       apiKeys: [],
+      adminApiKeys: [],
       rateLimitPerMinute: 0,
       logLevel: 'info',
       requestLogSamplePercent: 100,
@@ -194,6 +195,13 @@ describe('configuration', () => {
       'OAUTH_CLIENT_ID is required when UPSTREAM_BASE_URL is set',
       'OAUTH_CLIENT_SECRET is required when UPSTREAM_BASE_URL is set',
     ]);
+  });
+
+  it('reads ADMIN_API_KEYS apart from the client keys, and refuses an admin key that is also a client key without echoing it', () => {
+    const admin = 'admin-key-for-purging-0001';
+    expect(loadConfig({ ADMIN_API_KEYS: admin, GATEWAY_API_KEYS: 'client-key-for-apps-0001' }).adminApiKeys).toEqual([admin]);
+    const problems = problemsOf({ ADMIN_API_KEYS: admin, GATEWAY_API_KEYS: `client-key-for-apps-0001,${admin}` });
+    expect(problems).toEqual(['ADMIN_API_KEYS must not repeat a key of GATEWAY_API_KEYS: a client key must never purge']);
   });
 
   it('never echoes the client secret or a URL that may hold credentials', () => {

@@ -1,0 +1,64 @@
+/**
+ * `POST /admin/purge` (README "Purging"): a JSON body `{"tags": ["site:S000001", …]}`, answered
+ * `{"purged": <copies dropped>}` (this replica's and Redis's) once the purge is done here and in
+ * Redis (response-cache/purge.ts).
+ *
+ * Off (404 `NOT_FOUND`) without `ADMIN_API_KEYS`. The admin key is presented as a client key is
+ * (`Authorization: Bearer` or `x-api-key`, checked in constant time by edge/admission/api-key.ts),
+ * and only an admin key will do: none or a wrong one (a client key included) is 401
+ * `UNAUTHENTICATED`; another method or a body that is not a list of tags is 400 `BAD_REQUEST`.
+ * Put it before the client-key check: an operator's request carries no client key.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { Purger } from '../../response-cache/purge.js';
+import { createApiKeyMatcher, keyRefusal, presentsKey } from '../../edge/admission/api-key.js';
+import { refusal, type Refusal } from '../../edge/admission/refusal.js';
+import { currentRequest } from '../../request/record.js';
+import { TAG_PATTERN } from '../../request/tags.js';
+import { refusalResponse } from '../protection/refusal-response.js';
+
+export const PURGE_PATH = '/admin/purge';
+/** Tags one purge may name. */
+export const MAX_PURGE_TAGS = 100;
+
+const BAD_BODY = `The body must be JSON {"tags": [...]}: 1 to ${MAX_PURGE_TAGS} tags such as "site:S000001" or "sites"`;
+
+export function usePurge(purger: Purger, adminKeys: readonly string[]): Plugin {
+  const adminOf = createApiKeyMatcher(adminKeys);
+  return {
+    async onRequest({ request, url, endResponse, fetchAPI }) {
+      if (url.pathname !== PURGE_PATH) return;
+      const record = currentRequest();
+      const refuse = (answer: Refusal) => {
+        record?.errorCodes.add(answer.code);
+        endResponse(refusalResponse(fetchAPI, answer));
+      };
+      if (adminKeys.length === 0) return refuse(refusal('NOT_FOUND'));
+      const admin = adminOf(request.headers);
+      if (admin === undefined) {
+        if (record !== undefined) record.rejectedAs = 'unauthenticated';
+        return refuse(keyRefusal(presentsKey(request.headers)));
+      }
+      if (record !== undefined) record.client = admin;
+      if (request.method !== 'POST') return refuse(refusal('BAD_REQUEST', `Purge with a POST: ${BAD_BODY}`));
+      const tags = tagsOf(await request.text().catch(() => ''));
+      if (tags === undefined) return refuse(refusal('BAD_REQUEST', BAD_BODY));
+      const purged = await purger.purge(tags, admin);
+      endResponse(fetchAPI.Response.json({ purged }, { headers: { 'cache-control': 'no-store' } }));
+    },
+  };
+}
+
+// Private: the tags of a body, each once; undefined when it is not a list of 1 to MAX_PURGE_TAGS tags.
+function tagsOf(body: string): string[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  const tags = (parsed as { tags?: unknown } | null)?.tags;
+  if (!Array.isArray(tags) || tags.length === 0 || tags.length > MAX_PURGE_TAGS) return undefined;
+  if (!tags.every((tag) => typeof tag === 'string' && TAG_PATTERN.test(tag))) return undefined;
+  return [...new Set(tags as string[])];
+}

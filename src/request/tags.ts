@@ -1,0 +1,87 @@
+/**
+ * The tags of an answer: what upstream data it was built from, named as a CDN purges by them
+ * (`Surrogate-Key`, `Cache-Tag`) and as `POST /admin/purge` takes them (README "Purging").
+ *
+ * An entity the request loaded by its code is named by kind and code (`site:S000001`,
+ * `product:G00001`, `city:SH`); a page of a list by the list (`sites`, `products`, `cities`),
+ * never by every entity on it. The header is bounded (`TAGS_MAX_BYTES`): past it, the entities of
+ * the kind with the most of them are named by their list instead (`product:…` → `products`), and
+ * so on until it fits. The response cache remembers the same list, so a purge drops in the
+ * gateway exactly what it drops at a CDN.
+ */
+
+/** The longest tag list sent, in bytes (space-separated), below the 16 KB that Fastly and Cloudflare take. */
+export const TAGS_MAX_BYTES = 2048;
+
+/** The list tag that stands for the entities of a kind, past the cap. */
+const LIST_OF: Readonly<Record<string, string>> = { site: 'sites', product: 'products', city: 'cities' };
+
+/** A tag as the purge endpoint accepts it: a kind (lower case), and a code when it names one entity. */
+export const TAG_PATTERN = /^[a-z][a-zA-Z]{0,31}(?::[A-Za-z0-9._-]{1,64})?$/;
+
+/** Collects an answer's tags as the request loads its data. */
+export interface Tags {
+  add(tag: string): void;
+  /** The tags to send and store: sorted, at most `TAGS_MAX_BYTES` joined; empty when none. */
+  list(): readonly string[];
+}
+
+export function createTags(): Tags {
+  const tags = new Set<string>();
+  let listed: readonly string[] | undefined;
+  return {
+    add(tag) {
+      if (tags.has(tag)) return;
+      // A code no header may carry (a space, a comma, a byte past ASCII) is named by its list.
+      const safe = TAG_PATTERN.test(tag) ? tag : LIST_OF[tag.slice(0, tag.indexOf(':'))];
+      if (safe === undefined || tags.has(safe)) return;
+      tags.add(safe);
+      listed = undefined;
+    },
+    list: () => (listed ??= bounded([...tags])),
+  };
+}
+
+/** The two headers naming an answer's tags. */
+export interface TagHeaders {
+  'surrogate-key': string;
+  'cache-tag': string;
+}
+
+// Private: the headers of each list, made once: a stored answer's list is sent with every hit.
+const headersOf = new WeakMap<readonly string[], TagHeaders>();
+
+/** `Surrogate-Key` and `Cache-Tag` for `tags`, or undefined when there are none. */
+export function tagHeaders(tags: readonly string[] | undefined): TagHeaders | undefined {
+  if (tags === undefined || tags.length === 0) return undefined;
+  let headers = headersOf.get(tags);
+  if (headers === undefined) headersOf.set(tags, (headers = { 'surrogate-key': tags.join(' '), 'cache-tag': tags.join(',') }));
+  return headers;
+}
+
+// Private: entities collapse into their list, the most numerous kind first, until the list fits.
+function bounded(tags: string[]): readonly string[] {
+  let all = new Set(tags);
+  while (bytes(all) > TAGS_MAX_BYTES) {
+    const kind = mostNumerous(all);
+    if (kind === undefined) break;
+    all = new Set([...all].map((tag) => (tag.startsWith(`${kind}:`) ? LIST_OF[kind]! : tag)));
+  }
+  return [...all].sort();
+}
+
+function bytes(tags: Set<string>): number {
+  let total = Math.max(0, tags.size - 1);
+  for (const tag of tags) total += tag.length;
+  return total;
+}
+
+// Private: the collapsible kind with the most entity tags, if any is left.
+function mostNumerous(tags: Set<string>): string | undefined {
+  const counts = new Map<string, number>();
+  for (const tag of tags) {
+    const kind = tag.slice(0, Math.max(0, tag.indexOf(':')));
+    if (LIST_OF[kind] !== undefined) counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}

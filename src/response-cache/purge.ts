@@ -1,0 +1,61 @@
+/**
+ * Purge by tag (README "Purging"): what `POST /admin/purge` (plugins/operations/use-purge.ts)
+ * does with the tags it is given. It drops the shared data they name (data/tagged-data.ts) and
+ * every answer the response cache stored with them (response-cache/store.ts), here and in Redis,
+ * then tells the other replicas (redis/purge-bus.ts), which drop their own copies. The next
+ * request for what was purged loads it again, and only that.
+ *
+ * One log line per purge, on every replica that carries it out: who asked (the admin key's
+ * fingerprint, never the key), the tags, and what was dropped; and the purge metrics.
+ */
+import type { Logger } from '../base/logger.js';
+import type { Cache } from '../cache/cache.js';
+import { dataOf } from '../data/tagged-data.js';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import type { PurgeBus } from '../redis/purge-bus.js';
+import type { ResponseCache } from './store.js';
+
+export interface Purger {
+  /** Purges `tags` on every replica, for `admin` (`key:<fingerprint>`); resolves the copies dropped here and in Redis. */
+  purge(tags: readonly string[], admin: string): Promise<number>;
+  /** Stops hearing the other replicas' purges. */
+  close(): void;
+}
+
+export interface PurgerParts {
+  cache: Pick<Cache, 'drop'>;
+  responseCache: Pick<ResponseCache, 'purge'>;
+  metrics: Pick<GatewayMetrics, 'purge'>;
+  logger: Logger;
+  /** With Redis: how purges reach the other replicas. */
+  bus?: PurgeBus;
+}
+
+export function createPurger({ cache, responseCache, metrics, logger, bus }: PurgerParts): Purger {
+  // Data first: an answer made from the old data while the data goes is dropped with the answers.
+  async function drop(tags: readonly string[], everywhere: boolean) {
+    const { keys, kinds } = dataOf(tags);
+    const data = await cache.drop(keys, kinds, everywhere);
+    const response = await responseCache.purge(tags, everywhere);
+    return { response, data };
+  }
+
+  const stop = bus?.listen((tags) => {
+    void drop(tags, false).then((dropped) => {
+      metrics.purge('fleet', dropped);
+      logger.info({ tags, purged: dropped.response + dropped.data, dropped }, 'purge heard from another replica');
+    });
+  });
+
+  return {
+    async purge(tags, admin) {
+      const dropped = await drop(tags, true);
+      const told = bus === undefined ? undefined : await bus.publish(tags);
+      metrics.purge('request', dropped);
+      const purged = dropped.response + dropped.data;
+      logger.info({ admin, tags, purged, dropped, ...(told === false ? { fleetTold: false } : {}) }, 'purge');
+      return purged;
+    },
+    close: () => stop?.(),
+  };
+}

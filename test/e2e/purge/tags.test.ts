@@ -1,0 +1,73 @@
+/**
+ * `Surrogate-Key` and `Cache-Tag` (README "Purging"): every whole answer names the upstream data it
+ * was built from, the same on yoga's path and on the lean path, made or stored; a page names its
+ * list, not its entities, and the list stays under the cap however many entities an answer read.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { TAGS_MAX_BYTES } from '../../../src/request/tags.js';
+import { startGateway, type Harness } from '../../helpers/gateway.js';
+import { post } from '../../helpers/http.js';
+
+const SITE = `query Site($c: String!) { site(code: $c) { code city { code } } }`;
+const PRODUCT = `query Product($g: String!) { product(goodsCode: $g) { goodsCode productName } }`;
+const SITES = `query Sites { sites(pageSize: 5) { items { code name } } }`;
+const CITIES = `query Cities { cities(pageSize: 3) { items { code } } }`;
+const LANES = `query Lanes { sites(pageSize: 50) { items { code points { cargoLanes { product { goodsCode } } } } } }`;
+
+/** `query` as a GET on yoga's path (the only door for GETs). */
+async function getQuery(h: Harness, query: string, variables?: Record<string, unknown>) {
+  const params = new URLSearchParams({ query, ...(variables && { variables: JSON.stringify(variables) }) });
+  const response = await fetch(`${h.url}/graphql?${params}`, { headers: { accept: 'application/graphql-response+json' } });
+  return { headers: response.headers, body: await response.json() };
+}
+
+const tagsOf = (headers: Headers) => ({ surrogate: headers.get('surrogate-key'), cloudflare: headers.get('cache-tag') });
+
+describe('the tags of an answer', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  for (const leanPath of [true, false]) {
+    it(`names the site, product, list or city an answer was built from, made and stored (${leanPath ? 'lean path' : "yoga's path"})`, async () => {
+      h = await startGateway({ leanPath });
+      const site = h.mock.catalog.sites.find((candidate) => candidate.cityCode !== null)!;
+      const product = h.mock.catalog.products[0]!.goodsCode;
+      const cases: Array<[string, Record<string, unknown> | undefined, string[]]> = [
+        [SITE, { c: site.code }, [`city:${site.cityCode}`, `site:${site.code}`]],
+        [PRODUCT, { g: product }, [`product:${product}`]],
+        [SITES, undefined, ['sites']],
+        [CITIES, undefined, ['cities']],
+      ];
+      for (const [query, variables, tags] of cases) {
+        const made = await post(h, query, { variables });
+        const stored = await post(h, query, { variables });
+        expect([made.headers.get('x-cache'), stored.headers.get('x-cache')]).toEqual(['miss', 'hit']);
+        for (const answer of [made, stored]) expect(tagsOf(answer.headers)).toEqual({ surrogate: tags.join(' '), cloudflare: tags.join(',') });
+      }
+      // GET, as a CDN asks: the same tags beside a shared Cache-Control.
+      const got = await getQuery(h, PRODUCT, { g: product });
+      expect(got.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
+      expect(tagsOf(got.headers).surrogate).toBe(`product:${product}`);
+    });
+  }
+
+  it('sends no tags with an answer that has an error, as it sends no shared Cache-Control', async () => {
+    h = await startGateway();
+    const answer = await post(h, SITE, { variables: { c: 42 } });
+    expect(answer.body.errors).toBeDefined();
+    expect(tagsOf(answer.headers)).toEqual({ surrogate: null, cloudflare: null });
+  });
+
+  it('names the list instead of its products once a page read more products than the cap holds', async () => {
+    h = await startGateway({ mock: { catalog: { sites: 50, products: 400, lanesPerPoint: 8 } } });
+    const answer = await post(h, LANES);
+    expect(answer.body.errors).toBeUndefined();
+    const read = new Set(answer.body.data.sites.items.flatMap((item: any) =>
+      item.points.flatMap((point: any) => point.cargoLanes.flatMap((lane: any) => (lane.product ? [lane.product.goodsCode] : [])))));
+    // Without the cap the products alone would pass it.
+    expect([...read].map((code) => `product:${code}`).join(' ').length).toBeGreaterThan(TAGS_MAX_BYTES);
+    const { surrogate, cloudflare } = tagsOf(answer.headers);
+    expect(surrogate).toBe('products sites');
+    expect(cloudflare).toBe('products,sites');
+  });
+});
