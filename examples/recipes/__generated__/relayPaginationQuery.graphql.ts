@@ -1,11 +1,14 @@
 /**
- * @generated SignedSource<<f9fcc2ea8371b4d489d2dd5107bb449e>>
+ * @generated SignedSource<<ec7d161b945990b17d685a7b1ae752f1>>
+ * @relayHash 8d564b9af102f62b1fc57fd7b458a19e
  * @lightSyntaxTransform
  */
 
 /* tslint:disable */
 /* eslint-disable */
 // @ts-nocheck
+
+// @relayRequestID 8d564b9af102f62b1fc57fd7b458a19e
 
 import type { ConcreteRequest } from 'relay-runtime';
 export type relayPaginationQuery$variables = {
@@ -238,7 +241,7 @@ return {
   },
   "params": {
     "cacheID": "8d564b9af102f62b1fc57fd7b458a19e",
-    "id": null,
+    "id": "8d564b9af102f62b1fc57fd7b458a19e",
     "metadata": {
       "connection": [
         {

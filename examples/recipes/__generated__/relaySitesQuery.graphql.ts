@@ -1,11 +1,14 @@
 /**
- * @generated SignedSource<<d20a0486c574e968efac947d74f8f51a>>
+ * @generated SignedSource<<34ecad7ac19f60b29df2b83974c688de>>
+ * @relayHash e1cb85b8adefc6d8904fad3e46b6a190
  * @lightSyntaxTransform
  */
 
 /* tslint:disable */
 /* eslint-disable */
 // @ts-nocheck
+
+// @relayRequestID e1cb85b8adefc6d8904fad3e46b6a190
 
 import type { ConcreteRequest } from 'relay-runtime';
 export type relaySitesQuery$variables = {
@@ -198,7 +201,7 @@ return {
   },
   "params": {
     "cacheID": "e1cb85b8adefc6d8904fad3e46b6a190",
-    "id": null,
+    "id": "e1cb85b8adefc6d8904fad3e46b6a190",
     "metadata": {},
     "name": "relaySitesQuery",
     "operationKind": "query",

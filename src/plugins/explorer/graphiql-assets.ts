@@ -38,12 +38,15 @@ export interface GraphiQLFiles {
   assets: Map<string, StaticAsset>;
 }
 
-/** Builds the shell and its assets for `options`. The renderer's code (9 MB) is loaded here, on the first page view. */
-export async function buildGraphiQLFiles(options: GraphiQLOptions): Promise<GraphiQLFiles> {
+/**
+ * Builds the shell and its assets for `options`, compressed as asked unless `compress` is false
+ * (`COMPRESSION`). The renderer's code (9 MB) is loaded here, on the first page view.
+ */
+export async function buildGraphiQLFiles(options: GraphiQLOptions, compress = true): Promise<GraphiQLFiles> {
   const parts = await import('@graphql-yoga/render-graphiql/graphiql');
-  const script = asset(scriptOf(parts), 'text/javascript; charset=utf-8');
-  const style = asset(parts.css, 'text/css; charset=utf-8');
-  const icon = createStaticAsset(iconBytes(parts.favicon), { type: 'image/x-icon', cacheControl: IMMUTABLE });
+  const script = asset(scriptOf(parts), 'text/javascript; charset=utf-8', compress);
+  const style = asset(parts.css, 'text/css; charset=utf-8', compress);
+  const icon = createStaticAsset(iconBytes(parts.favicon), { type: 'image/x-icon', cacheControl: IMMUTABLE, compress });
   const paths = { script: pathOf(script, 'js'), style: pathOf(style, 'css'), icon: pathOf(icon, 'ico') };
   const shell = createStaticAsset(Buffer.from(shellOf(options, paths), 'utf8'), {
     type: 'text/html; charset=utf-8',
@@ -51,6 +54,7 @@ export async function buildGraphiQLFiles(options: GraphiQLOptions): Promise<Grap
     headers: { 'content-security-policy': GRAPHIQL_CONTENT_SECURITY_POLICY },
     // The same URL answers GraphQL to any other Accept: no cache may give the page for that.
     vary: 'Accept',
+    compress,
   });
   return { shell, assets: new Map([[paths.script, script], [paths.style, style], [paths.icon, icon]]) };
 }
@@ -101,8 +105,8 @@ function shellOf(options: GraphiQLOptions, paths: { script: string; style: strin
 `;
 }
 
-function asset(text: string, type: string): StaticAsset {
-  return createStaticAsset(Buffer.from(text, 'utf8'), { type, cacheControl: IMMUTABLE });
+function asset(text: string, type: string, compress: boolean): StaticAsset {
+  return createStaticAsset(Buffer.from(text, 'utf8'), { type, cacheControl: IMMUTABLE, compress });
 }
 
 function pathOf(file: StaticAsset, extension: string): string {

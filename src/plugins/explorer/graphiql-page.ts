@@ -50,8 +50,11 @@ export function isGraphiQLRequest(request: Request, url: URL): boolean {
   return isGraphiQLPageRequest(request, url) || isAssetRequest(request, url);
 }
 
-/** Serves the page and its assets with `options` (`GRAPHIQL_OPTIONS`); `false` (GRAPHIQL off) serves nothing. */
-export function useGraphiQLPage(options: GraphiQLOptions | false): Plugin {
+/**
+ * Serves the page and its assets with `options` (`GRAPHIQL_OPTIONS`); `false` (GRAPHIQL off) serves
+ * nothing. `compress` is `COMPRESSION`: false sends them identity.
+ */
+export function useGraphiQLPage(options: GraphiQLOptions | false, { compress = true } = {}): Plugin {
   if (options === false) return {};
   // Built on the first request for them, not at start-up: the renderer's 9 MB of script (some
   // 40 MB of memory, 0.3 s to load) are of no use to a gateway nobody browses.
@@ -63,7 +66,7 @@ export function useGraphiQLPage(options: GraphiQLOptions | false): Plugin {
       // Neither is a GraphQL request: no request log line, no request metric, no `no-store`.
       const record = currentRequest();
       if (record !== undefined) record.graphql = false;
-      files ??= buildGraphiQLFiles(options);
+      files ??= buildGraphiQLFiles(options, compress);
       const { shell, assets } = await files;
       const file = page ? shell : assets.get(url.pathname);
       endResponse(file === undefined ? notFound(fetchAPI) : await file.respond(request, fetchAPI));

@@ -4,6 +4,7 @@
  * compressed once, on its first ask, and kept, so that the 9 MB GraphiQL script costs one
  * brotli run per process, not one per visit. The ETag is the content's hash with the coding
  * (RFC 9110 §8.8.3: each encoding is its own representation); `If-None-Match` gets 304.
+ * With `COMPRESSION=false` (a proxy in front compresses) a file is always sent identity.
  *
  * Compression runs in libuv's thread pool (zlib's asynchronous calls): a first ask waits for it
  * (brotli at quality 9 makes the GraphiQL script 1.8 MB in about 0.9 s; quality 11 saves 8 %
@@ -24,6 +25,8 @@ export interface StaticOptions {
   headers?: Record<string, string>;
   /** What else the answer at this URL depends on, named in `Vary` before `Accept-Encoding`. */
   vary?: string;
+  /** Whether to compress at all (`config.compression`); false: identity always, no `Accept-Encoding` in `Vary`. */
+  compress?: boolean;
 }
 
 export interface StaticAsset {
@@ -60,7 +63,7 @@ export function contentHash(body: Buffer | string): string {
 /** A static file of `body`, answered as `options` say; `compressors` are zlib's but in tests that count runs. */
 export function createStaticAsset(body: Buffer, options: StaticOptions, compressors: Compressors = COMPRESSORS): StaticAsset {
   const hash = contentHash(body);
-  const offered = body.length < MIN_BYTES ? [] : CODINGS;
+  const offered = options.compress === false || body.length < MIN_BYTES ? [] : CODINGS;
   const encoded = new Map<Coding, Promise<Buffer>>([['identity', Promise.resolve(body)]]);
   const base: Record<string, string> = {
     'content-type': options.type,

@@ -11,7 +11,8 @@
  * - A content type by extension, with `nosniff`; the page's HTML gets a content security policy
  *   allowing nothing but its own origin. Vite's hashed assets (`/demo/assets/…`) are immutable for
  *   a year; index.html is `no-cache`, revalidated with its ETag (304).
- * - Compressed as the client asks (static-asset.ts: br, zstd or gzip, each once per file).
+ * - Compressed as the client asks (static-asset.ts: br, zstd or gzip, each once per file), unless
+ *   `COMPRESSION` is false.
  * - Without a build (no index.html), every /demo path answers 404 saying to run `npm run build`.
  *
  * Open like GraphiQL: the files need no API key (with `GATEWAY_API_KEYS` set, the page's own
@@ -52,11 +53,11 @@ const CONTENT_SECURITY_POLICY =
 
 type FetchAPI = { Response: typeof Response };
 
-/** Serves the built page in `directory` at /demo; no `directory`: the plugin does nothing. */
-export function useDemoPage(directory: string | undefined): Plugin {
+/** Serves the built page in `directory` at /demo (identity only when `compress` is false); no `directory`: nothing. */
+export function useDemoPage(directory: string | undefined, { compress = true } = {}): Plugin {
   if (directory === undefined) return {};
   const root = resolve(directory);
-  const files = createFileMemo();
+  const files = createFileMemo(compress);
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       const { pathname } = url;
@@ -85,13 +86,13 @@ type FileMemo = (file: string, stats: Stats, hashed: boolean) => Promise<StaticA
 
 // Private: each file's StaticAsset (and so its encodings), kept while its size and time of change hold.
 // Only files that exist are kept: the build's own, a bounded set.
-function createFileMemo(): FileMemo {
+function createFileMemo(compress: boolean): FileMemo {
   const memo = new Map<string, { version: string; asset: Promise<StaticAsset> }>();
   return (file, stats, hashed) => {
     const version = `${stats.size}:${stats.mtimeMs}`;
     let entry = memo.get(file);
     if (entry?.version !== version) {
-      entry = { version, asset: readFile(file).then((body) => createStaticAsset(body, optionsOf(file, hashed))) };
+      entry = { version, asset: readFile(file).then((body) => createStaticAsset(body, { ...optionsOf(file, hashed), compress })) };
       memo.set(file, entry);
       entry.asset.catch(() => memo.delete(file));
     }

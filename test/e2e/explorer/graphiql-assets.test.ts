@@ -121,3 +121,26 @@ describe('the GraphiQL assets with API keys set', () => {
     }
   });
 });
+
+describe('the GraphiQL page and assets with COMPRESSION=false', () => {
+  it('sends each identity to a client asking for br, with the same ETag, 304 and Cache-Control, and no Vary on Accept-Encoding', async () => {
+    const h = await startGateway({ env: { COMPRESSION: 'false' } });
+    try {
+      const shell = await wire(`${h.url}/graphql`, { ...PAGE, 'accept-encoding': 'br' });
+      expect([shell.status, shell.headers['content-encoding'], shell.headers.vary]).toEqual([200, undefined, 'Accept']);
+      const script = assetsOf(shell.body.toString('utf8')).find((path) => path.endsWith('.js'))!;
+      const asset = await wire(`${h.url}${script}`, { 'accept-encoding': 'br' });
+      expect([asset.status, asset.headers['content-encoding'], asset.headers.vary]).toEqual([200, undefined, undefined]);
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(Number(asset.headers['content-length'])).toBe(asset.body.length);
+      // The bytes as they are: their hash is the name's, and the ETag the identity one.
+      const hash = /([0-9a-f]{16})/.exec(script)![1];
+      expect(createHash('sha256').update(asset.body).digest('hex').slice(0, 16)).toBe(hash);
+      expect(asset.headers.etag).toBe(`"${hash}"`);
+      const revalidated = await wire(`${h.url}${script}`, { 'accept-encoding': 'br', 'if-none-match': `"${hash}"` });
+      expect([revalidated.status, revalidated.headers['cache-control']]).toEqual([304, 'public, max-age=31536000, immutable']);
+    } finally {
+      await h.close();
+    }
+  });
+});

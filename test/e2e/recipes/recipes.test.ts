@@ -1,15 +1,20 @@
 /**
  * Every client recipe in examples/recipes/ (the files README.md's "For app developers" shows)
  * runs against the gateway in demo mode, as a new app developer would run it after `npm start`,
- * and fetches data of the shape it promises. A recipe added to the folder is run too.
+ * and fetches data of the shape it promises. A recipe added to the folder is run too. The one
+ * that sends persisted ids only (relay-persisted.ts) runs against a second demo gateway given the
+ * map relay-compiler wrote (`__generated__/persisted-queries.json`), as its README text says.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type Demo } from '../../helpers/demo.js';
 
 const FOLDER = new URL('../../../examples/recipes/', import.meta.url);
 const RECIPES = readdirSync(FOLDER).filter((name) => name.endsWith('.ts')).sort();
+const PERSISTED_MAP = new URL('__generated__/persisted-queries.json', FOLDER).pathname;
+/** Recipes that run against the gateway in allow-list mode, with `PERSISTED_MAP` as its list. */
+const ON_PERSISTED = new Set(['relay-persisted.ts']);
 
 /** What each known recipe must have fetched; a recipe not listed must fetch something non-empty. */
 const CHECKS: Record<string, (result: any) => void> = {
@@ -27,6 +32,9 @@ const CHECKS: Record<string, (result: any) => void> = {
   'relay.ts': (result) => {
     expect(result.total).toBeGreaterThan(0);
     expect(result.items[0]).toMatchObject({ id: expect.any(String), city: { name: '上海' } });
+  },
+  'relay-persisted.ts': (result) => {
+    expect(result).toMatchObject({ id: expect.any(String), code: 'S000001', city: { name: expect.any(String) } });
   },
   'graphql-ws-node.ts': (result) => {
     expect(result.errors).toBeUndefined();
@@ -70,19 +78,20 @@ async function recordingFetch<T>(body: () => Promise<T>) {
 
 describe('the client recipes, against the demo gateway', () => {
   let demo: Demo;
+  let persisted: Demo;
   beforeAll(async () => {
-    demo = await startDemo();
+    [demo, persisted] = await Promise.all([startDemo(), startDemo({ PERSISTED_OPERATIONS_FILE: PERSISTED_MAP })]);
   });
-  afterAll(() => demo?.stop());
+  afterAll(() => Promise.all([demo?.stop(), persisted?.stop()]));
 
-  it('finds the five recipes of this folder, each exporting run(url)', async () => {
+  it('finds the recipes of this folder, each exporting run(url)', async () => {
     expect(RECIPES).toEqual(expect.arrayContaining(Object.keys(CHECKS)));
     for (const name of RECIPES) expect(typeof (await import(new URL(name, FOLDER).href)).run, name).toBe('function');
   });
 
   it.each(RECIPES)('%s fetches non-empty data of the shape it promises', async (name) => {
     const { run } = await import(new URL(name, FOLDER).href);
-    const result = await run(demo.url);
+    const result = await run(ON_PERSISTED.has(name) ? persisted.url : demo.url);
     expect(holdsData(result), name).toBe(true);
     CHECKS[name]?.(result);
   });
@@ -106,5 +115,30 @@ describe('the client recipes, against the demo gateway', () => {
     // --validate exits non-zero when an artifact under __generated__ is missing or stale.
     const bin = new URL('../../../node_modules/.bin/relay-compiler', import.meta.url).pathname;
     expect(() => execFileSync(bin, ['--validate', new URL('relay.config.json', FOLDER).pathname], { stdio: 'pipe' })).not.toThrow();
+  });
+
+  it('relay-persisted.ts sends its query’s id alone, which the map relay-compiler wrote lists', async () => {
+    const { run } = await import(new URL('relay-persisted.ts', FOLDER).href);
+    const { default: artifact } = await import(new URL('__generated__/relayPersistedSiteQuery.graphql.ts', FOLDER).href);
+    const { requests } = await recordingFetch(() => run(persisted.url));
+    expect(requests.map((request) => request.body)).toEqual([{ doc_id: artifact.params.id, variables: { code: 'S000001' } }]);
+    // The same query as text is refused by that gateway: the id is what lets it run.
+    const refused = await fetch(persisted.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: artifact.params.text, variables: { code: 'S000001' } }),
+    });
+    expect((await refused.json()).errors[0].extensions.code).toBe('PERSISTED_QUERY_ONLY');
+  });
+
+  it('the persisted map lists every Relay artifact’s id with its text', async () => {
+    // relay-compiler --validate checks the artifacts, not the map; this checks the map against them.
+    const map = JSON.parse(readFileSync(PERSISTED_MAP, 'utf8')) as Record<string, string>;
+    const artifacts = readdirSync(new URL('__generated__/', FOLDER)).filter((name) => name.endsWith('.graphql.ts'));
+    expect(artifacts.length).toBe(Object.keys(map).length);
+    for (const name of artifacts) {
+      const { default: artifact } = await import(new URL(`__generated__/${name}`, FOLDER).href);
+      expect(map[artifact.params.id], name).toBe(artifact.params.text);
+    }
   });
 });

@@ -80,4 +80,15 @@ describe('a static asset', () => {
     expect([answer.status, answer.headers.get('content-encoding')]).toEqual([200, null]);
     expect(Buffer.from(await answer.arrayBuffer())).toEqual(BODY);
   });
+
+  it('with compress false, sends identity to every Accept-Encoding and never compresses', async () => {
+    const { compressors, runs } = counted();
+    const asset = createStaticAsset(BODY, { ...OPTIONS, compress: false }, compressors);
+    for (const encoding of ['br', 'gzip, zstd', '*']) {
+      const answer = await asset.respond(ask({ 'accept-encoding': encoding }), globalThis);
+      expect([answer.headers.get('content-encoding'), answer.headers.get('vary'), answer.headers.get('etag')]).toEqual([null, null, `"${asset.hash}"`]);
+      expect(Buffer.from(await answer.arrayBuffer())).toEqual(BODY);
+    }
+    expect(runs).toEqual({ br: 0, gzip: 0, zstd: 0 });
+  });
 });
