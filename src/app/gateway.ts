@@ -6,15 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { createLruCache, type LruCacheOptions } from '../cache/lru-cache.js';
 import { systemClock, type Clock } from '../base/clock.js';
-import { codeOf } from '../base/errors.js';
-import type { Config, UpstreamConfig } from '../base/config/config.js';
-import { createCatalogIndex } from '../catalog/catalog-index.js';
+import type { GatewayConfig } from '../base/config/config.js';
 import { createTimeReader } from '../catalog/opening-hours.js';
 import { createCursors } from '../graph/arguments/cursors.js';
 import { createContextFactory, type GatewayContext } from '../graph/context.js';
-import { createSources } from '../data/sources.js';
 import type { Logger } from '../base/logger.js';
 import { createMetrics, type GatewayMetrics } from '../observability/metrics.js';
 import { createObservers } from '../observability/observers.js';
@@ -56,17 +52,14 @@ import { useUpstreamBudget } from '../plugins/protection/use-upstream-budget.js'
 import { useCompiledExecution } from '../plugins/serving/use-compiled-execution.js';
 import { resolvers } from '../graph/resolvers/index.js';
 import { createScaleOut } from './fleet.js';
+import { createData } from './data.js';
 import { createPersistedReload, type ReloadOutcome } from './persisted-reload.js';
 import { createLeanPath } from '../edge/lean/lean-path.js';
 import { createLive, type Live } from '../live/live.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { createUpstreamApi } from '../upstream/api.js';
-import { createUpstreamClient } from '../upstream/http/client.js';
 import { isUpstreamError } from '../upstream/errors.js';
-import { createTokenManager } from '../upstream/token/manager.js';
 
-/** The configuration with the upstream settled (main.ts fills it in demo mode). */
-export type GatewayConfig = Omit<Config, 'upstream'> & { upstream: UpstreamConfig };
+export type { GatewayConfig } from '../base/config/config.js';
 
 export interface GatewayDependencies {
   logger: Logger;
@@ -128,62 +121,15 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const scaleOut = config.redis && createScaleOut(config.redis, {
     upstream, tokenTimeoutMs: config.tokenTimeoutMs, logger: log, onError: (operation) => metrics.redisError(operation),
   });
+  // Read at scrape time, when the data side below exists.
   const metrics = createMetrics({
-    breakerStates: () => client.breakerStates(), cacheEntries: () => cache.size, ...(scaleOut ? { redisState: scaleOut.state } : {}),
-    indexAges: () => index?.ages() ?? {},
+    breakerStates: () => data.client.breakerStates(), cacheEntries: () => data.cache.size, ...(scaleOut ? { redisState: scaleOut.state } : {}),
+    indexAges: () => data.index?.ages() ?? {},
     liveState: () => ({ subscriptions: live.subscriptions(), watchedKeys: live.poller.watchedKeys() }),
   });
   const observers = createObservers(metrics);
-  const tokens = createTokenManager({
-    tokenUrl: upstream.tokenUrl,
-    clientId: upstream.clientId,
-    clientSecret: upstream.clientSecret,
-    scope: upstream.scope,
-    clientAuth: upstream.clientAuth,
-    timeoutMs: config.tokenTimeoutMs,
-    logger: log,
-    observer: observers.tokens,
-    tracer: tracing?.upstream,
-    store: scaleOut?.tokenStore,
-    now: clock.wall,
-  });
-  const client = createUpstreamClient({
-    baseUrl: upstream.baseUrl,
-    timeoutMs: config.upstreamTimeoutMs,
-    retries: config.upstreamRetries,
-    maxConcurrency: config.upstreamMaxConcurrency,
-    maxQueue: config.upstreamMaxQueue,
-    breakerCooldownMs: config.upstreamBreakerCooldownMs,
-    tokens,
-    logger: log,
-    observer: observers.upstream,
-    tracer: tracing?.upstream,
-  });
-  const cacheOptions: LruCacheOptions = {
-    maxEntries: config.cacheMaxEntries,
-    staleWhileRevalidateMs: config.cacheStaleWhileRevalidateS * 1000,
-    staleIfErrorMs: config.cacheStaleIfErrorS * 1000,
-    clock,
-    observer: observers.cache,
-    onBackgroundError: (key, error) => log.warn({ key, code: codeOf(error) }, 'background refresh failed'),
-  };
-  const cache = scaleOut ? scaleOut.cache(cacheOptions) : createLruCache(cacheOptions);
-  const api = createUpstreamApi(client, log);
-  const sources = createSources(api, cache, {
-    citiesMs: config.cacheTtlCitiesS * 1000,
-    sitesMs: config.cacheTtlSitesS * 1000,
-    productsMs: config.cacheTtlProductsS * 1000,
-  });
-  const index = config.index.enabled ? createCatalogIndex(sources, {
-    sitesRefreshMs: (config.index.refreshS ?? config.cacheTtlSitesS) * 1000,
-    productsRefreshMs: (config.index.refreshS ?? config.cacheTtlProductsS) * 1000,
-    staleIfErrorMs: config.cacheStaleIfErrorS * 1000,
-    clock,
-    logger: log,
-    onBuilt: (part, outcome, durationMs) => metrics.indexBuild(part, outcome, durationMs),
-    ...(tracing ? { traceWalk: (part, walk) => tracing.inSpan(`catalog.walk ${part}`, { 'catalog.part': part }, walk) } : {}),
-  }) : undefined;
-  if (config.index.warmOnStart) index?.warm();
+  const data = createData(config, { clock, log, metrics, observers, tracing, scaleOut });
+  const { client, tokens, cache, api, sources, index } = data;
   // Live stock: one poller for every subscriber (README: Live stock).
   const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus, upstreamMaxConcurrency: config.upstreamMaxConcurrency, clock });
   const siteTime = createTimeReader(config.siteTimeZone, clock.wall);

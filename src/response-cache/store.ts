@@ -22,6 +22,7 @@ import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionArgs } from 'graphql';
 import type { Clock } from '../base/clock.js';
 import { answerEtag } from '../cache/answer-codec.js';
+import { encodedEtag } from './etag.js';
 import type { SharedAnswers } from '../cache/redis-answers.js';
 import { currentRequest } from '../request/record.js';
 import type { GatewayRequest, ResultErrors } from '../request/request.js';
@@ -237,25 +238,6 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     if (shared !== undefined && entrySize(entry, key) <= maxEntryBytes) shared.write(key, { body: bytes, contentType, etag, ageMs: 0, ttlMs: ttl, tags });
     return entry;
   }
-}
-
-/**
- * `If-None-Match` against a stored strong ETag, by RFC 9110 §13.1.2: `*` matches; otherwise a
- * comma-separated list of entity tags, compared weakly (a `W/` prefix is ignored).
- */
-export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
-  if (ifNoneMatch === null) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  for (const candidate of ifNoneMatch.split(',')) {
-    const tag = candidate.trim();
-    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true;
-  }
-  return false;
-}
-
-/** The ETag of a stored answer's form in `coding`: its own inside the quotes, suffixed (`"…-br"`). */
-export function encodedEtag(etag: string, coding: string): string {
-  return `${etag.slice(0, -1)}-${coding}"`;
 }
 
 // Private: the bytes an entry is counted for: its body and compressed forms, key, ETag and a fixed overhead.

@@ -24,7 +24,8 @@ import type { Plugin } from 'graphql-yoga';
 import { currentRequest } from '../../request/record.js';
 import type { ResultErrors } from '../../request/request.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
-import { answerToStore, etagMatches, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
+import { etagMatches } from '../../response-cache/etag.js';
+import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
 import { codingHeaders, type Compression } from '../../edge/compression/answer.js';
 
 const NO_BYTES = new Uint8Array(0);
