@@ -61,6 +61,7 @@ export function tagHeaders(tags: readonly string[] | undefined): TagHeaders | un
 
 // Private: entities collapse into their list, the most numerous kind first, until the list fits.
 function bounded(tags: string[]): readonly string[] {
+  if (bytes(tags) <= TAGS_MAX_BYTES) return tags.sort();
   let all = new Set(tags);
   while (bytes(all) > TAGS_MAX_BYTES) {
     const kind = mostNumerous(all);
@@ -70,10 +71,10 @@ function bounded(tags: string[]): readonly string[] {
   return [...all].sort();
 }
 
-function bytes(tags: Set<string>): number {
-  let total = Math.max(0, tags.size - 1);
-  for (const tag of tags) total += tag.length;
-  return total;
+function bytes(tags: Iterable<string>): number {
+  let total = -1; // no space before the first
+  for (const tag of tags) total += tag.length + 1;
+  return Math.max(0, total);
 }
 
 // Private: the collapsible kind with the most entity tags, if any is left.

@@ -24,8 +24,8 @@
  *   path's, which hands it to yoga itself if it is refused or not one to serve here.
  *
  * The request object, the log line and the metrics are the other doors' (request/request.ts,
- * request/log.ts); so is the coding of each answer (edge/compression/answer.ts), and a whole
- * answer names its data (`Surrogate-Key`, `Cache-Tag`) as yoga's path does (use-http-caching.ts).
+ * request/log.ts); so is the coding of each answer (edge/compression/answer.ts). Its answers are
+ * POSTs, `no-store`: like yoga's, they name no data for a CDN (`Surrogate-Key`: use-http-caching.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
@@ -34,7 +34,6 @@ import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from '../../graph/context.js';
 import type { Logger } from '../../base/logger.js';
 import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/record.js';
-import { tagHeaders } from '../../request/tags.js';
 import { createRequest, type GatewayRequest } from '../../request/request.js';
 import type { EndRequest } from '../../request/log.js';
 import type { Admission } from '../admission/admission.js';
@@ -194,7 +193,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   }
 
   function sendStored(res: ServerResponse, record: GatewayRequest, hit: StoredResponse): void {
-    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit', ...tagHeaders(hit.tags) }, hit);
+    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
   }
 
   async function answer(
@@ -220,7 +219,6 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       const etag = store(parts.init.status, bytes, responseHeaders['content-type'] ?? mediaType);
       if (etag !== undefined) responseHeaders.etag = etag;
     }
-    if (parts.init.status === 200 && record.whole()) Object.assign(responseHeaders, tagHeaders(record.tags()));
     send(res, record, parts.init.status, bytes, responseHeaders, storedAnswerOf(request));
   }
 

@@ -30,8 +30,9 @@
  *
  * `ETag` and the `304` answer to `If-None-Match` stay the response cache's (use-response-cache.ts).
  *
- * Every whole answer (GET or POST, made or stored) also names the data it was built from, in
- * `Surrogate-Key` and `Cache-Tag` (request/tags.ts, README "Purging"), as the lean path does.
+ * Every answer a shared cache may keep (made or stored) also names the data it was built from, in
+ * `Surrogate-Key` and `Cache-Tag` (request/tags.ts, README "Purging"); a `no-store` one does not:
+ * no cache could purge it (the lean path, POSTs only, sends none either).
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../base/clock.js';
@@ -74,8 +75,8 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
       if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS' || currentRequest()?.graphql === false) return;
       if (IN_PARTS.has(mediaType(response))) response.headers.set('x-accel-buffering', 'no');
       const freshness = cacheableFor(request, url, response);
-      setTags(request, response, results.get(request));
       if (freshness === undefined) return replaceHeader(response, 'cache-control', 'no-store');
+      setTags(request, response);
       replaceHeader(response, 'cache-control', `${scope}, max-age=${freshness.maxAgeS}`);
       if (freshness.ageS !== undefined) replaceHeader(response, 'age', String(freshness.ageS));
       replaceHeader(response, 'vary', mergeVary(response.headers.get('vary'), vary));
@@ -97,11 +98,9 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
   }
 }
 
-// Private: the tags of a whole answer: the stored answer's, or those its request collected.
-function setTags(request: Request, response: Response, result: ResultErrors | undefined): void {
-  const record = currentRequest();
-  if (record === undefined || !complete(record, response, result)) return;
-  const headers = tagHeaders(storedAnswerServed(request)?.tags ?? record.tags());
+// Private: the tags of an answer a shared cache may keep: the stored answer's, or those its request collected.
+function setTags(request: Request, response: Response): void {
+  const headers = tagHeaders(storedAnswerServed(request)?.tags ?? currentRequest()?.tags());
   if (headers === undefined) return;
   replaceHeader(response, 'surrogate-key', headers['surrogate-key']);
   replaceHeader(response, 'cache-tag', headers['cache-tag']);

@@ -1,7 +1,8 @@
 /**
- * `Surrogate-Key` and `Cache-Tag` (README "Purging"): every whole answer names the upstream data it
- * was built from, the same on yoga's path and on the lean path, made or stored; a page names its
- * list, not its entities, and the list stays under the cap however many entities an answer read.
+ * `Surrogate-Key` and `Cache-Tag` (README "Purging"): every answer a shared cache may keep (a GET
+ * with a shared Cache-Control), made or stored, names the upstream data it was built from; a page
+ * names its list, not its entities, and the list stays under the cap however many entities an
+ * answer read. A POST answer (no-store, on either door) names none: no cache could purge it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { TAGS_MAX_BYTES } from '../../../src/request/tags.js';
@@ -27,40 +28,51 @@ describe('the tags of an answer', () => {
   let h: Harness;
   afterEach(() => h.close());
 
-  for (const leanPath of [true, false]) {
-    it(`names the site, product, list or city an answer was built from, made and stored (${leanPath ? 'lean path' : "yoga's path"})`, async () => {
-      h = await startGateway({ leanPath });
-      const site = h.mock.catalog.sites.find((candidate) => candidate.cityCode !== null)!;
-      const product = h.mock.catalog.products[0]!.goodsCode;
-      const cases: Array<[string, Record<string, unknown> | undefined, string[]]> = [
-        [SITE, { c: site.code }, [`city:${site.cityCode}`, `site:${site.code}`]],
-        [PRODUCT, { g: product }, [`product:${product}`]],
-        [SITES, undefined, ['sites']],
-        [CITIES, undefined, ['cities']],
-      ];
-      for (const [query, variables, tags] of cases) {
-        const made = await post(h, query, { variables });
-        const stored = await post(h, query, { variables });
-        expect([made.headers.get('x-cache'), stored.headers.get('x-cache')]).toEqual(['miss', 'hit']);
-        for (const answer of [made, stored]) expect(tagsOf(answer.headers)).toEqual({ surrogate: tags.join(' '), cloudflare: tags.join(',') });
+  it('names the site, product, list or city a GET answer was built from, made and stored', async () => {
+    h = await startGateway();
+    const site = h.mock.catalog.sites.find((candidate) => candidate.cityCode !== null)!;
+    const product = h.mock.catalog.products[0]!.goodsCode;
+    const cases: Array<[string, Record<string, unknown> | undefined, string[]]> = [
+      [SITE, { c: site.code }, [`city:${site.cityCode}`, `site:${site.code}`]],
+      [PRODUCT, { g: product }, [`product:${product}`]],
+      [SITES, undefined, ['sites']],
+      [CITIES, undefined, ['cities']],
+    ];
+    for (const [query, variables, tags] of cases) {
+      const made = await getQuery(h, query, variables);
+      const stored = await getQuery(h, query, variables);
+      expect([made.headers.get('x-cache'), stored.headers.get('x-cache')]).toEqual(['miss', 'hit']);
+      for (const answer of [made, stored]) {
+        expect(answer.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
+        expect(tagsOf(answer.headers)).toEqual({ surrogate: tags.join(' '), cloudflare: tags.join(',') });
       }
-      // GET, as a CDN asks: the same tags beside a shared Cache-Control.
-      const got = await getQuery(h, PRODUCT, { g: product });
-      expect(got.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
-      expect(tagsOf(got.headers).surrogate).toBe(`product:${product}`);
+    }
+  });
+
+  for (const leanPath of [true, false]) {
+    it(`sends no tags with a POST answer, made or stored, which no cache keeps (${leanPath ? 'lean path' : "yoga's path"})`, async () => {
+      h = await startGateway({ leanPath });
+      const product = h.mock.catalog.products[0]!.goodsCode;
+      const made = await post(h, PRODUCT, { variables: { g: product } });
+      const stored = await post(h, PRODUCT, { variables: { g: product } });
+      expect([made.headers.get('x-cache'), stored.headers.get('x-cache')]).toEqual(['miss', 'hit']);
+      for (const answer of [made, stored]) {
+        expect(answer.headers.get('cache-control')).toBe('no-store');
+        expect(tagsOf(answer.headers)).toEqual({ surrogate: null, cloudflare: null });
+      }
     });
   }
 
   it('sends no tags with an answer that has an error, as it sends no shared Cache-Control', async () => {
     h = await startGateway();
-    const answer = await post(h, SITE, { variables: { c: 42 } });
+    const answer = await getQuery(h, SITE, { c: 42 });
     expect(answer.body.errors).toBeDefined();
     expect(tagsOf(answer.headers)).toEqual({ surrogate: null, cloudflare: null });
   });
 
   it('names the list instead of its products once a page read more products than the cap holds', async () => {
     h = await startGateway({ mock: { catalog: { sites: 50, products: 400, lanesPerPoint: 8 } } });
-    const answer = await post(h, LANES);
+    const answer = await getQuery(h, LANES);
     expect(answer.body.errors).toBeUndefined();
     const read = new Set(answer.body.data.sites.items.flatMap((item: any) =>
       item.points.flatMap((point: any) => point.cargoLanes.flatMap((lane: any) => (lane.product ? [lane.product.goodsCode] : [])))));
