@@ -2,13 +2,15 @@
  * Compressed answers (README "Compression"): negotiated from `Accept-Encoding` over real HTTP, on
  * yoga's path and the lean path; decoded by curl and Chromium as the JSON sent identity; a stored
  * answer compressed once per coding (gateway_compressions_total), with a 304 per coding;
- * incremental answers sent identity.
+ * incremental answers and subscriptions (SSE, WebSocket) sent identity.
  */
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { metric, scrape } from '../../helpers/http.js';
 import { launchBrowser } from '../../helpers/browser.js';
@@ -176,6 +178,37 @@ describe('compressed answers', () => {
       expect(answer.body.length).toBeGreaterThan(4096);
       expect(answer.body.toString()).toContain('"hasNext":false');
     }
+    expect(await compressions(h, 'br')).toBe(0);
+  });
+
+  it('sends a subscription identity over SSE and over WebSocket, the two doors that carry one', async () => {
+    h = await startGateway();
+    const code = h.mock.catalog.sites[0]!.code;
+    const subscription = JSON.stringify({ query: `subscription { siteStock(code: "${code}") { code points { code } } }` });
+    // SSE: the first event, read as it arrives, with the headers the stream began with.
+    const sse = await new Promise<{ headers: IncomingHttpHeaders; first: string }>((resolve, reject) => {
+      const outgoing = httpRequest(`${h.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'accept-encoding': 'br, gzip' },
+      }, (incoming) => {
+        let text = '';
+        incoming.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if (!text.includes('event: next')) return;
+          resolve({ headers: incoming.headers, first: text });
+          outgoing.destroy();
+        }).on('error', () => {});
+      });
+      outgoing.on('error', reject);
+      outgoing.end(subscription);
+    });
+    expect([undefined, 'none']).toContain(sse.headers['content-encoding']);
+    expect(sse.first).toContain(`"code":"${code}"`);
+    // WebSocket: a client offering per-message deflate is not given it.
+    const socket = new WebSocket(`${h.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { perMessageDeflate: true });
+    await once(socket, 'open');
+    expect(socket.extensions).toBe('');
+    socket.close();
     expect(await compressions(h, 'br')).toBe(0);
   });
 
