@@ -117,7 +117,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const log = withRequestIds(logger);
   // OpenTelemetry traces, only with an OTLP endpoint (observability/tracing.ts); else no hooks.
   const tracing = config.tracing && createTracing(config.tracing);
-  // With REDIS_URL, replicas share the cache and the token through Redis (scale-out.ts).
+  // With REDIS_URL, replicas share the cache and the token through Redis (fleet.ts).
   const scaleOut = config.redis && createScaleOut(config.redis, {
     upstream, tokenTimeoutMs: config.tokenTimeoutMs, logger: log, onError: (operation) => metrics.redisError(operation),
   });

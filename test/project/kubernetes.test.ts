@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../src/base/config/config.js';
 import { HEALTH_PATH, READINESS_PATH } from '../../src/plugins/operations/use-health.js';
+import { SHIPPED_CONFIG as NGINX_CONF } from '../helpers/nginx.js';
 
 const DIRECTORY = new URL('../../deploy/kubernetes/', import.meta.url);
-const NGINX_CONF = new URL('../../deploy/nginx.conf', import.meta.url);
 const INGRESS_NGINX = 'nginx.ingress.kubernetes.io/';
 const KUSTOMIZATION = 'kustomization.yaml';
 /** Variables that belong in the Secret, never in a manifest. */

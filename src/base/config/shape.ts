@@ -212,10 +212,10 @@ export interface Config {
   webSocket: WebSocketLimits;
 }
 
-/** What one WebSocket, and one client's sockets, may hold. */
 /** The configuration with the upstream settled (main.ts fills it in demo mode): what the gateway runs on. */
 export type GatewayConfig = Omit<Config, 'upstream'> & { upstream: UpstreamConfig };
 
+/** What one WebSocket, and one client's sockets, may hold. */
 export interface WebSocketLimits {
   /**
    * `WS_MAX_OPERATIONS_PER_SOCKET`: operations (queries and subscriptions) running or being

@@ -50,9 +50,9 @@ export interface Compression {
 }
 
 /** Brotli's quality for dynamic JSON (0–11; its default, 11, is for assets compressed once at build). */
-export const BROTLI_QUALITY = 5;
+const BROTLI_QUALITY = 5;
 /** zstd's level (1–22; its default, 3, made the 50-site page larger than gzip's 6 does). */
-export const ZSTD_LEVEL = 6;
+const ZSTD_LEVEL = 6;
 
 /** Media types compressed: whole JSON answers. */
 const COMPRESSIBLE = /^application\/(?:graphql-response\+)?json\s*(?:;|$)/i;
@@ -84,7 +84,7 @@ const zstd = (body: Uint8Array, options: object) => zstdZlib.zstdCompressSync(bo
 const ZSTD_LEVEL_PARAM = zstdZlib.constants.ZSTD_c_compressionLevel;
 
 /** `body` in `coding` (not identity). */
-export function compress(body: Uint8Array, coding: Exclude<Coding, 'identity'>): Buffer {
+function compress(body: Uint8Array, coding: Exclude<Coding, 'identity'>): Buffer {
   switch (coding) {
     case 'br':
       return zlib.brotliCompressSync(body, {
@@ -111,7 +111,7 @@ export function codingHeaders(sent: SentAnswer, vary: string | null | undefined)
 }
 
 /** `existing` with `Accept-Encoding` added once (`Vary` values are case-insensitive). */
-export function varyWithEncoding(existing: string | null | undefined): string {
+function varyWithEncoding(existing: string | null | undefined): string {
   const names = existing?.split(',').map((name) => name.trim()).filter(Boolean) ?? [];
   if (names.some((name) => name.toLowerCase() === 'accept-encoding' || name === '*')) return names.join(', ');
   return [...names, 'Accept-Encoding'].join(', ');

@@ -41,7 +41,7 @@ export const GRAPHIQL_OPTIONS: GraphiQLOptions & { query: string } = {
  * (yoga's own test, less its looser match of any path ending in the endpoint). Such a request
  * gets the page, never a GraphQL result, whatever its query string says.
  */
-export function isGraphiQLPageRequest(request: Request, url: URL): boolean {
+function isGraphiQLPageRequest(request: Request, url: URL): boolean {
   return request.method === 'GET' && url.pathname === GRAPHIQL_PATH && (request.headers.get('accept') ?? '').includes('text/html');
 }
 

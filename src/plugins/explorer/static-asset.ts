@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { CODINGS, negotiate, type Coding } from '../../edge/compression/negotiate.js';
+import { encodedEtag, etagMatches } from '../../response-cache/etag.js';
 
 /** How a static file is answered, besides its bytes. */
 export interface StaticOptions {
@@ -56,7 +57,7 @@ export const COMPRESSORS: Compressors = {
 };
 
 /** The hex hash (16 digits of SHA-256) of `body`, for hashed names and ETags. */
-export function contentHash(body: Buffer | string): string {
+function contentHash(body: Buffer | string): string {
   return createHash('sha256').update(body).digest('hex').slice(0, 16);
 }
 
@@ -78,8 +79,8 @@ export function createStaticAsset(body: Buffer, options: StaticOptions, compress
     async respond(request, fetchAPI) {
       // A client refusing identity and all of ours still gets identity, as RFC 9110 §12.5.3 allows.
       const coding = negotiate(request.headers.get('accept-encoding') ?? undefined, offered) ?? 'identity';
-      const etag = coding === 'identity' ? `"${hash}"` : `"${hash}-${coding}"`;
-      if (matches(request.headers.get('if-none-match'), etag)) {
+      const etag = coding === 'identity' ? `"${hash}"` : encodedEtag(`"${hash}"`, coding);
+      if (etagMatches(request.headers.get('if-none-match'), etag)) {
         return new fetchAPI.Response(null, { status: 304, headers: { ...base, etag } });
       }
       const bytes = await encodedAs(coding);
@@ -99,13 +100,4 @@ export function createStaticAsset(body: Buffer, options: StaticOptions, compress
     }
     return bytes;
   }
-}
-
-// Private: whether `If-None-Match` names `etag` (weakly compared, §13.1.2) or is `*`.
-function matches(header: string | null, etag: string): boolean {
-  if (header === null) return false;
-  return header.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
-  });
 }
