@@ -40,7 +40,8 @@ export interface Cache {
    * Drops the entries under `keys` and every entry whose kind (`kindOfKey`) is in `kinds`: here,
    * and with `shared` in the level the replicas share too (a purge: response-cache/purge.ts). Resolves how
    * many copies it dropped: this process's, and the shared level's. A load in flight is not
-   * stopped: it stores what it brings.
+   * stopped: it stores what it brings. Rejects with a `DropIncomplete` when Redis failed a command
+   * of it (what it could drop is dropped all the same).
    */
   drop(keys: readonly string[], kinds: readonly string[], shared: boolean): Promise<number>;
   /** Entries held now (metrics, tests). */
@@ -85,4 +86,26 @@ export interface StaleServe {
   key: string;
   /** Time since the value was loaded, in whole seconds. */
   ageSeconds: number;
+}
+
+/**
+ * A purge's drop that Redis failed part of: the copies there may outlive it (until their TTL).
+ * `dropped` counts what did go, here and there. No GraphQL here: response-cache/purge.ts turns it
+ * into `PURGE_INCOMPLETE`.
+ */
+export class DropIncomplete extends Error {
+  override name = 'DropIncomplete';
+  constructor(readonly dropped: number) {
+    super(`Redis failed part of a purge (${dropped} copies dropped)`);
+  }
+}
+
+/** What a drop that may be incomplete dropped, and whether it went everywhere it should. */
+export async function dropped(drop: Promise<number>): Promise<{ count: number; complete: boolean }> {
+  try {
+    return { count: await drop, complete: true };
+  } catch (error) {
+    if (error instanceof DropIncomplete) return { count: error.dropped, complete: false };
+    throw error;
+  }
 }

@@ -18,7 +18,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { deadline, systemClock, type Clock } from '../base/clock.js';
-import { kindOfKey, type Cache, type CacheObserver, type LoadScope, type LookupResult } from './cache.js';
+import { dropped as droppedAt, DropIncomplete, kindOfKey, type Cache, type CacheObserver, type LoadScope, type LookupResult } from './cache.js';
 import { createInFlight } from './in-flight.js';
 
 /** An entry of the shared level, as a replica sees it. */
@@ -39,7 +39,7 @@ export interface SharedLevel {
   write(key: string, value: unknown, ttlMs: number): void;
   /** Whether a replica holds the fill lock of `key` now. */
   filling(key: string): Promise<boolean>;
-  /** Deletes the entries under `keys` and every entry of `kinds` (a purge); resolves how many it held. Never rejects. */
+  /** Deletes the entries under `keys` and every entry of `kinds` (a purge); resolves how many it held, or rejects with a `DropIncomplete` when Redis failed a command of it. */
   drop(keys: readonly string[], kinds: readonly string[]): Promise<number>;
 }
 
@@ -180,7 +180,10 @@ export function createLruCache(options: LruCacheOptions): Cache {
       if (kinds.length > 0) {
         for (const key of [...lru.keys()]) if (kinds.includes(kindOfKey(key)) && lru.delete(key)) dropped += 1;
       }
-      return dropped + (everywhere ? await shared.drop(keys, kinds) : 0);
+      if (!everywhere) return dropped;
+      const there = await droppedAt(shared.drop(keys, kinds));
+      if (!there.complete) throw new DropIncomplete(dropped + there.count);
+      return dropped + there.count;
     },
     get size() {
       return lru.size;

@@ -20,6 +20,7 @@ import { systemClock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { decodeAnswer, encodeAnswer } from './answer-codec.js';
+import { DropIncomplete } from './cache.js';
 
 /** A whole answer as the replicas share it, its times relative to now (clocks differ between processes). */
 export interface SharedAnswer {
@@ -42,7 +43,7 @@ export interface SharedAnswers {
   read(key: string): Promise<SharedAnswer | undefined>;
   /** Stores `answer` for its `ttlMs`, without waiting. */
   write(key: string, answer: SharedAnswer): void;
-  /** Deletes every answer stored with one of `tags`; resolves the number deleted (0 when Redis failed). */
+  /** Deletes every answer stored with one of `tags`; resolves the number deleted, or rejects with a `DropIncomplete` when Redis failed a command of it. */
   drop(tags: readonly string[]): Promise<number>;
 }
 
@@ -102,13 +103,17 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
     },
     async drop(tags) {
       let deleted = 0;
+      let complete = true;
       for (const tag of tags) {
-        const keys = (await connection.run('answer_purge', (redis) => redis.smembers(tagKey(tag)), 'patient')) ?? [];
+        const keys = await connection.run('answer_purge', (redis) => redis.smembers(tagKey(tag)), 'patient');
         // One command per key: on a Cluster each answer lives in its own slot.
-        const counts = await Promise.all(keys.map((key) => connection.run('answer_purge', (redis) => redis.del(redisKey(key)), 'patient')));
+        const counts = await Promise.all((keys ?? []).map((key) => connection.run('answer_purge', (redis) => redis.del(redisKey(key)), 'patient')));
         deleted += counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
-        await connection.run('answer_purge', (redis) => redis.del(tagKey(tag)), 'patient');
+        const cleared = await connection.run('answer_purge', (redis) => redis.del(tagKey(tag)), 'patient');
+        // A command Redis failed answers undefined: the answers it would have dropped may still be there.
+        if (keys === undefined || counts.includes(undefined) || cleared === undefined) complete = false;
       }
+      if (!complete) throw new DropIncomplete(deleted);
       return deleted;
     },
   };

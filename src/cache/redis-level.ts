@@ -16,6 +16,7 @@ import { Cluster } from 'ioredis';
 import type { RedisClient } from '../redis/clients.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { fillOnce } from '../redis/fill.js';
+import { DropIncomplete } from './cache.js';
 import { decodeEntry, encodeEntry } from './entry-codec.js';
 import type { SharedEntry, SharedLevel } from './lru-cache.js';
 
@@ -88,7 +89,10 @@ export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
       const all = [...keys.map(redisKey), ...scanned.flatMap((found) => found ?? [])];
       // One command per key: on a Cluster each entry lives in its own slot.
       const counts = await Promise.all(all.map((key) => connection.run('cache_purge', (redis) => redis.del(key), 'patient')));
-      return counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
+      const count = counts.reduce<number>((sum, deleted) => sum + (deleted ?? 0), 0);
+      // A command Redis failed answers undefined: what it would have dropped may still be there.
+      if (scanned.includes(undefined) || counts.includes(undefined)) throw new DropIncomplete(count);
+      return count;
     },
     write(key, value, ttlMs) {
       void write(key, value, ttlMs);

@@ -9,15 +9,19 @@
  * fingerprint, never the key), the tags, and what was dropped; and the purge metrics.
  */
 import type { Logger } from '../base/logger.js';
-import type { Cache } from '../cache/cache.js';
+import { dropped, type Cache } from '../cache/cache.js';
 import { dataOf } from '../data/tagged-data.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { PurgeBus } from '../redis/purge-bus.js';
 import type { ResponseCache } from './store.js';
 
 export interface Purger {
-  /** Purges `tags` on every replica, for `admin` (`key:<fingerprint>`); resolves the copies dropped here and in Redis. */
-  purge(tags: readonly string[], admin: string): Promise<number>;
+  /**
+   * Purges `tags` on every replica, for `admin` (`key:<fingerprint>`); resolves the copies dropped
+   * here and in Redis, and whether every copy went: not when Redis failed a command of it, or the
+   * other replicas could not be told (theirs then live out their TTL).
+   */
+  purge(tags: readonly string[], admin: string): Promise<{ purged: number; complete: boolean }>;
   /** Stops hearing the other replicas' purges. */
   close(): void;
 }
@@ -35,26 +39,29 @@ export function createPurger({ cache, responseCache, metrics, logger, bus }: Pur
   // Data first: an answer made from the old data while the data goes is dropped with the answers.
   async function drop(tags: readonly string[], everywhere: boolean) {
     const { keys, kinds } = dataOf(tags);
-    const data = await cache.drop(keys, kinds, everywhere);
-    const response = await responseCache.purge(tags, everywhere);
-    return { response, data };
+    const data = await dropped(cache.drop(keys, kinds, everywhere));
+    const response = await dropped(responseCache.purge(tags, everywhere));
+    return { counts: { response: response.count, data: data.count }, complete: data.complete && response.complete };
   }
 
   const stop = bus?.listen((tags) => {
-    void drop(tags, false).then((dropped) => {
-      metrics.purge('fleet', dropped);
-      logger.info({ tags, purged: dropped.response + dropped.data, dropped }, 'purge heard from another replica');
+    void drop(tags, false).then(({ counts }) => {
+      metrics.purge('fleet', counts);
+      logger.info({ tags, purged: counts.response + counts.data, dropped: counts }, 'purge heard from another replica');
     });
   });
 
   return {
     async purge(tags, admin) {
-      const dropped = await drop(tags, true);
+      const { counts, complete } = await drop(tags, true);
       const told = bus === undefined ? undefined : await bus.publish(tags);
-      metrics.purge('request', dropped);
-      const purged = dropped.response + dropped.data;
-      logger.info({ admin, tags, purged, dropped, ...(told === false ? { fleetTold: false } : {}) }, 'purge');
-      return purged;
+      metrics.purge('request', counts);
+      const purged = counts.response + counts.data;
+      const everywhere = complete && told !== false;
+      const fields = { admin, tags, purged, dropped: counts, ...(told === false ? { fleetTold: false } : {}) };
+      if (everywhere) logger.info(fields, 'purge');
+      else logger.warn({ ...fields, redisComplete: complete }, 'purge incomplete: copies may remain until their TTL');
+      return { purged, complete: everywhere };
     },
     close: () => stop?.(),
   };

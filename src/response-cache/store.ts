@@ -22,6 +22,7 @@ import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionArgs } from 'graphql';
 import type { Clock } from '../base/clock.js';
 import { answerEtag } from '../cache/answer-codec.js';
+import { dropped as droppedAt, DropIncomplete } from '../cache/cache.js';
 import { encodedEtag } from './etag.js';
 import type { SharedAnswers } from '../cache/redis-answers.js';
 import { currentRequest } from '../request/record.js';
@@ -128,7 +129,8 @@ export interface ResponseCache {
   encoded(hit: StoredResponse, coding: string, make: (body: Uint8Array) => Uint8Array): EncodedAnswer;
   /**
    * Drops every answer stored with one of `tags`: here, and with `shared` in the level the replicas
-   * share too. Resolves how many copies it dropped: this process's, and the shared level's.
+   * share too. Resolves how many copies it dropped: this process's, and the shared level's; rejects
+   * with a `DropIncomplete` (cache/cache.ts) when Redis failed part of it.
    */
   purge(tags: readonly string[], shared: boolean): Promise<number>;
 }
@@ -198,7 +200,10 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     async purge(tags, everywhere) {
       let dropped = 0;
       for (const key of index.keysOf(tags)) if (entries.delete(key)) dropped += 1;
-      return dropped + (everywhere && shared !== undefined ? await shared.drop(tags) : 0);
+      if (!everywhere || shared === undefined) return dropped;
+      const there = await droppedAt(shared.drop(tags));
+      if (!there.complete) throw new DropIncomplete(dropped + there.count);
+      return dropped + there.count;
     },
   };
 

@@ -10,6 +10,7 @@
  * Put it before the client-key check: an operator's request carries no client key.
  */
 import type { Plugin } from 'graphql-yoga';
+import { ERRORS } from '../../base/errors.js';
 import type { Purger } from '../../response-cache/purge.js';
 import { createApiKeyMatcher, keyRefusal, presentsKey } from '../../edge/admission/api-key.js';
 import { refusal, type Refusal } from '../../edge/admission/refusal.js';
@@ -43,7 +44,9 @@ export function usePurge(purger: Purger, adminKeys: readonly string[]): Plugin {
       if (request.method !== 'POST') return refuse(refusal('BAD_REQUEST', `Purge with a POST: ${BAD_BODY}`));
       const tags = tagsOf(await request.text().catch(() => ''));
       if (tags === undefined) return refuse(refusal('BAD_REQUEST', BAD_BODY));
-      const purged = await purger.purge(tags, admin);
+      const { purged, complete } = await purger.purge(tags, admin);
+      // Said, not answered 200: an operator's script must know to purge again.
+      if (!complete) return refuse(refusal('PURGE_INCOMPLETE', `${ERRORS.PURGE_INCOMPLETE.message} (${purged} copies dropped)`));
       endResponse(fetchAPI.Response.json({ purged }, { headers: { 'cache-control': 'no-store' } }));
     },
   };

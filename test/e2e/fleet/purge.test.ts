@@ -3,6 +3,7 @@
  * answers and data in a real Redis and is heard by replica B, which drops its own copies, so B's
  * next request for the purged site costs exactly that site's upstream call while B's other answers
  * are still hits. B counts and logs what it heard. A list's purge finds its pages in Redis by a scan.
+ * A purge Redis could not carry out says so (503), never 200.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Harness } from '../../helpers/gateway.js';
@@ -78,5 +79,23 @@ describe('a purge on one replica', () => {
     expect(upstreamPaths(fleet)).toEqual(['/api/site/list']);
     expect((await post(b, SITE, { variables: { c: site } })).headers.get('x-cache')).toBe('hit');
     expect(upstreamPaths(fleet)).toHaveLength(1);
+  });
+
+  it('answers 503 PURGE_INCOMPLETE when Redis cannot carry out its share, after dropping what it could here', async () => {
+    fleet = await startFleet({ env: { ADMIN_API_KEYS: ADMIN_KEY, REDIS_COMMAND_TIMEOUT_MS: '200' } });
+    const { a, mock, redis } = fleet;
+    const site = mock.catalog.sites[0]!.code;
+    const ask = () => post(a, SITE, { variables: { c: site } });
+    await ask();
+    expect((await ask()).headers.get('x-cache')).toBe('hit');
+    await redis.stop();
+
+    const answer = await purge(a, [`site:${site}`]);
+    expect([answer.status, answer.body.errors?.[0]?.extensions?.code]).toEqual([503, 'PURGE_INCOMPLETE']);
+    expect(logEntries(a).filter((entry) => entry.msg === 'purge incomplete: copies may remain until their TTL')).toHaveLength(1);
+    // This replica's own copies went all the same: its next answer is made again.
+    mock.resetCounters();
+    expect((await ask()).headers.get('x-cache')).toBe('miss');
+    expect(upstreamPaths(fleet)).toEqual(['/api/site/detail']);
   });
 });
