@@ -166,6 +166,21 @@ describe('compressed answers', () => {
     expect(other.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
   });
 
+  for (const leanPath of [true, false]) {
+    it(`gives an answer first sent compressed (a miss) its coding's ETag, the one its hits then carry (${leanPath ? 'lean path' : 'yoga'})`, async () => {
+      h = await startGateway({ leanPath });
+      for (const method of ['GET', 'POST'] as const) {
+        // Another page for each method: the key knows no method, so the POST would hit the GET's answer.
+        const query = PAGE.replace('pageSize: 20', method === 'GET' ? 'pageSize: 19' : 'pageSize: 18');
+        const made = await send(h, method, query, { 'accept-encoding': 'br' });
+        const plain = await send(h, method, query);
+        expect([method, made.headers['x-cache'], made.headers['content-encoding'], plain.headers['x-cache']]).toEqual([method, 'miss', 'br', 'hit']);
+        expect(made.headers.etag).toBe(`${plain.headers.etag!.slice(0, -1)}-br"`);
+        expect((await send(h, method, query, { 'accept-encoding': 'br' })).headers.etag).toBe(made.headers.etag);
+      }
+    });
+  }
+
   it('sends @defer over multipart and SSE identity, even to a client that accepts br', async () => {
     h = await startGateway();
     // Parts well over COMPRESSION_MIN_BYTES: were they compressible, they would be compressed.
