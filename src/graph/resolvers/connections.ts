@@ -3,15 +3,14 @@
  * the catalog index holds are sliced in memory; the plain site and product lists are read from
  * the upstream's pages, the window's items only (graph/connections/upstream-window.ts).
  */
-import { isEnabled, searchProducts, sitesNear } from '../../catalog/catalog.js';
+import { searchProducts, sitesNear } from '../../catalog/catalog.js';
 import type { QueryResolvers } from '../../generated/resolvers-types.js';
 import { ARGUMENT_RULES as RULES } from '../arguments/rules.js';
 import { CONNECTION_SIZES } from '../arguments/window.js';
 import { connectionOf, sliceConnection } from '../connections/build.js';
 import { readWindow } from '../connections/upstream-window.js';
-import { selectsPath } from '../selection.js';
 import { productsCatalog, sitesCatalog } from './catalog.js';
-import { acceptsNear, FIELDS_NEEDING_POINTS } from './query.js';
+import { acceptsNear, filteredSites, siteList } from './query.js';
 
 /** Everything a list holds, for a slice of it: the catalog's functions take a bound. */
 const ALL = Number.MAX_SAFE_INTEGER;
@@ -22,13 +21,11 @@ export const QueryConnections: QueryResolvers = {
     const { cityCode, enabledOnly, window, list } = RULES['Query.sitesConnection'](args, context);
     const { cursors, loaders } = context;
     if (cityCode !== undefined || enabledOnly) {
-      const catalog = await sitesCatalog(context, 'sitesConnection(cityCode, enabledOnly)');
-      const sites = cityCode === undefined ? catalog.enabledSites : (catalog.sitesByCity.get(cityCode) ?? []);
-      return sliceConnection(enabledOnly && cityCode !== undefined ? sites.filter(isEnabled) : sites, window, list, cursors, node);
+      return sliceConnection(await filteredSites(context, 'sitesConnection(cityCode, enabledOnly)', cityCode, enabledOnly), window, list, cursors, node);
     }
-    // The plain list when it suffices, else list-with-points, as `sites` chooses.
-    const points = FIELDS_NEEDING_POINTS.some((field) => selectsPath(info, ['edges', 'node', field]));
-    const read = await readWindow(loaders, points ? 'sitesWithPoints' : 'sites', window, CONNECTION_SIZES['Query.sitesConnection']!.fallback);
+    const fallback = CONNECTION_SIZES['Query.sitesConnection']!.fallback;
+    const kind = siteList(context, info, ['edges', 'node'], window.first ?? window.last ?? fallback);
+    const read = await readWindow(loaders, kind, window, fallback);
     return connectionOf(read.items.map(node), read.start, read.total, list, cursors);
   },
 

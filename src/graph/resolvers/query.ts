@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { isEnabled, searchProducts, sitesNear } from '../../catalog/catalog.js';
 import { isOpenAt } from '../../catalog/opening-hours.js';
 import type { QueryResolvers } from '../../generated/resolvers-types.js';
@@ -6,14 +7,33 @@ import { ARGUMENT_RULES as RULES } from '../arguments/rules.js';
 import { productsCatalog, sitesCatalog } from './catalog.js';
 import { resolveNode } from './node.js';
 import { pageOf } from './page.js';
-import { selectedFieldsOf, selectsPath } from '../selection.js';
+import { selectsPath } from '../selection.js';
+import type { GatewayContext } from '../context.js';
 
 /** From this many sites, a page's lanes hold more products than the product list has pages, as a rule. */
 const PREFETCH_MIN_SITES = 5;
-const LANE_PRODUCTS = ['items', 'points', 'cargoLanes', 'product'];
 
 /** Site fields that only list-with-points (or a per-site lookup) can answer (the budget's estimate plans by them too). */
 export const FIELDS_NEEDING_POINTS = ['points', 'city', 'stockSummary'];
+
+/** The sites `cityCode` and `enabledOnly` leave, from the catalog index (`sites` and `sitesConnection`). */
+export async function filteredSites(context: GatewayContext, field: string, cityCode: string | undefined, enabledOnly: boolean | undefined) {
+  const catalog = await sitesCatalog(context, field);
+  const sites = cityCode === undefined ? catalog.enabledSites : (catalog.sitesByCity.get(cityCode) ?? []);
+  return enabledOnly && cityCode !== undefined ? sites.filter(isEnabled) : sites;
+}
+
+/**
+ * The upstream site list that answers `size` sites selected under `items` (`sites`' `items`,
+ * `sitesConnection`'s `edges.node`): one call either way, the plain list when it suffices, else
+ * list-with-points (never a detail call per site). When many lanes' products will be wanted, the
+ * product list's size is learnt alongside the sites, not after them, so the plan for products is
+ * ready when the lanes are.
+ */
+export function siteList(context: GatewayContext, info: GraphQLResolveInfo, items: readonly string[], size: number): 'sites' | 'sitesWithPoints' {
+  if (size >= PREFETCH_MIN_SITES && selectsPath(info, [...items, 'points', 'cargoLanes', 'product'])) context.loaders.prefetchProducts(size);
+  return FIELDS_NEEDING_POINTS.some((field) => selectsPath(info, [...items, field])) ? 'sitesWithPoints' : 'sites';
+}
 
 /** Whether a site qualifies for `sitesNear` (and its connection), besides its distance. */
 export function acceptsNear({ cityCode, openAt, enabledOnly }: { cityCode?: string; openAt?: number; enabledOnly: boolean }) {
@@ -35,21 +55,11 @@ export const Query: QueryResolvers = {
   city: (_, args, { loaders }) => loaders.cityByCode.load(RULES['Query.city'](args)),
 
   async sites(_, args, context, info) {
-    const { loaders } = context;
     const { page, pageSize, cityCode, enabledOnly } = RULES['Query.sites'](args, context);
     if (cityCode !== undefined || enabledOnly) {
-      const catalog = await sitesCatalog(context, 'sites(cityCode, enabledOnly)');
-      const sites = cityCode === undefined ? catalog.enabledSites : (catalog.sitesByCity.get(cityCode) ?? []);
-      return pageOf(enabledOnly && cityCode !== undefined ? sites.filter(isEnabled) : sites, page, pageSize);
+      return pageOf(await filteredSites(context, 'sites(cityCode, enabledOnly)', cityCode, enabledOnly), page, pageSize);
     }
-    // One upstream call either way: the plain list when it suffices, else list-with-points
-    // (never a detail call per site).
-    const selected = selectedFieldsOf(info, 'items');
-    const kind = FIELDS_NEEDING_POINTS.some((field) => selected.has(field)) ? 'sitesWithPoints' : 'sites';
-    // Many lanes' products will be wanted: learn the product list's size alongside the sites,
-    // not after them, so the plan for products is ready when the lanes are.
-    if (pageSize >= PREFETCH_MIN_SITES && selectsPath(info, LANE_PRODUCTS)) loaders.prefetchProducts(pageSize);
-    return { ...(await loaders.page(kind, page, pageSize)), page, pageSize };
+    return { ...(await context.loaders.page(siteList(context, info, ['items'], pageSize), page, pageSize)), page, pageSize };
   },
 
   site: (_, args, { loaders }) => loaders.siteByCode.load(RULES['Query.site'](args)),

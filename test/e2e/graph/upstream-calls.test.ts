@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMockUpstream, type MockUpstream } from '../../../src/mock-upstream/index.js';
 import { callsByPath, startGateway, type Harness } from '../../helpers/gateway.js';
 
-const DEEP = `query Deep($n: Int!) {
-  sites(pageSize: $n) { items { code city { name } points { code cargoLanes { stock guidePrice product { productName ipName guidePrice } } } } }
-}`;
+const SITE_FIELDS = 'code city { name } points { code cargoLanes { stock guidePrice product { productName ipName guidePrice } } }';
+const DEEP = `query Deep($n: Int!) { sites(pageSize: $n) { items { ${SITE_FIELDS} } } }`;
+/** The same sites through the Relay connection, which plans its calls as the page field does. */
+const DEEP_CONNECTION = `query DeepConnection($n: Int!) { sitesConnection(first: $n) { edges { node { ${SITE_FIELDS} } } } }`;
 
 /** Distinct goods codes in the first `n` sites of the catalog. */
 function distinctGoods(mock: MockUpstream, n: number): number {
@@ -67,23 +68,27 @@ describe('upstream calls: batching and caching', () => {
     }
   });
 
-  it('asks for the product list alongside the sites page, so a deep page takes 2 waves of upstream calls', async () => {
-    // 1 s per call, so that calls sent together arrive together even on a busy machine.
-    const latencyMs = 1000;
-    h = await startGateway({ mock: { latencyMs, catalog: { products: 300 }, behaviour: { maxPageSize: 100 } } });
-    await fetch(`${h.url}/readyz`); // asks for the token, which the query then waits for, before any call
-    h.mock.resetCounters();
-    const { errors } = await h.query(DEEP, { n: 20 });
-    expect(errors).toBeUndefined();
-    // A wave: calls that start before any call of the wave could have answered (a later call
-    // starts at least latencyMs after the first of the wave it waited for).
-    const starts = h.mock.callLog().filter((c) => c.path !== '/oauth/token').map((c) => c.at).sort((a, b) => a - b);
-    const waveStarts: number[] = [];
-    for (const at of starts) if (waveStarts.length === 0 || at - waveStarts.at(-1)! >= 0.8 * latencyMs) waveStarts.push(at);
-    const waves = waveStarts.length;
-    expect(waves).toBe(2);
-    expect(callsByPath(h.mock)).toEqual({ '/api/site/list-with-points': 1, '/api/products/list': 3 });
-  });
+  for (const [field, deep] of [['sites', DEEP], ['sitesConnection', DEEP_CONNECTION]] as const) {
+    it(`asks for the product list alongside the sites page, so a deep page takes 2 waves of upstream calls (${field})`, async () => {
+      // 1 s per call, so that calls sent together arrive together even on a busy machine.
+      const latencyMs = 1000;
+      // A connection's edges and node are two levels where a page's items is one (README: Cursor pagination).
+      const env = { MAX_QUERY_DEPTH: '7' };
+      h = await startGateway({ env, mock: { latencyMs, catalog: { products: 300 }, behaviour: { maxPageSize: 100 } } });
+      await fetch(`${h.url}/readyz`); // asks for the token, which the query then waits for, before any call
+      h.mock.resetCounters();
+      const { errors } = await h.query(deep, { n: 20 });
+      expect(errors).toBeUndefined();
+      // A wave: calls that start before any call of the wave could have answered (a later call
+      // starts at least latencyMs after the first of the wave it waited for).
+      const starts = h.mock.callLog().filter((c) => c.path !== '/oauth/token').map((c) => c.at).sort((a, b) => a - b);
+      const waveStarts: number[] = [];
+      for (const at of starts) if (waveStarts.length === 0 || at - waveStarts.at(-1)! >= 0.8 * latencyMs) waveStarts.push(at);
+      const waves = waveStarts.length;
+      expect(waves).toBe(2);
+      expect(callsByPath(h.mock)).toEqual({ '/api/site/list-with-points': 1, '/api/products/list': 3 });
+    });
+  }
 
   it('asks for a few products one by one, sharing each load between aliases', async () => {
     h = await startGateway();
