@@ -9,8 +9,10 @@
  *
  * A Relay map and a codegen map have the same shape. `auto` takes a map whose every key is 64
  * hex digits for codegen (and then each key must be its document's sha256, or the file is
- * refused), and any other map for Relay; a Relay map of sha256 ids is thus read as codegen, to
- * the same effect. Force `relay` for a Relay map of 64-hex ids that are not sha256s.
+ * refused), and a map with no such key for Relay; a Relay map of sha256 ids is thus read as
+ * codegen, to the same effect. A map of both kinds of key is refused: it is a damaged codegen
+ * file as likely as a Relay one, and reading it as Relay would skip the sha256 check. Force
+ * `relay` for a Relay map of 64-hex ids that are not sha256s, or of both kinds.
  */
 
 /** The values `PERSISTED_OPERATIONS_FORMAT` takes. */
@@ -30,6 +32,7 @@ const SHA256_HEX = /^[0-9a-f]{64}$/i;
 /** The entries of a parsed file in `setting`'s format (or the one detected), or why it is in none. */
 export function entriesOf(parsed: unknown, setting: PersistedFormatSetting): PersistedEntries | string {
   const format = setting === 'auto' ? detect(parsed) : setting;
+  if (format === 'mixed') return 'has ids of 64 hex digits (codegen\'s sha256s) and other ids: set PERSISTED_OPERATIONS_FORMAT to codegen or relay';
   if (format === undefined) return `is in none of the formats: expected ${Object.entries(SHAPES).map(([name, shape]) => `${shape} (${name})`).join('; ')}`;
   if (format === 'apollo') return apolloEntries(parsed);
   if (!isObject(parsed)) return `is not a ${format} map: expected ${SHAPES[format]}`;
@@ -43,12 +46,13 @@ const SHAPES: Record<PersistedFormat, string> = {
   relay: 'a JSON object mapping each id to its document',
 };
 
-// Private: the format a parsed file is in, or undefined.
-function detect(parsed: unknown): PersistedFormat | undefined {
+// Private: the format a parsed file is in, `mixed` for a map of both kinds of id, or undefined.
+function detect(parsed: unknown): PersistedFormat | 'mixed' | undefined {
   if (!isObject(parsed)) return undefined;
   if (parsed.format === APOLLO_FORMAT || Array.isArray(parsed.operations)) return 'apollo';
   const ids = Object.keys(parsed);
-  return ids.length > 0 && ids.every((id) => SHA256_HEX.test(id)) ? 'codegen' : 'relay';
+  const hex = ids.filter((id) => SHA256_HEX.test(id)).length;
+  return hex === 0 ? 'relay' : hex === ids.length ? 'codegen' : 'mixed';
 }
 
 // Private: an Apollo manifest's operations; the manifest's own fields are checked, each body later.

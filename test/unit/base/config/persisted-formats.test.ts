@@ -43,6 +43,12 @@ describe('persisted documents file formats', () => {
     expect(read(wrong, 'relay').list?.documents.get(sha256Hex(SITES))).toBe(CITIES);
   });
 
+  it('refuses a map of sha256 ids and other ids unless the format is forced: a damaged codegen file is not read as Relay', () => {
+    const mixed = { [sha256Hex(CITIES)]: CITIES, [sha256Hex(SITES).slice(1)]: SITES };
+    expect(read(mixed).problems).toMatch(/has ids of 64 hex digits .* and other ids: set PERSISTED_OPERATIONS_FORMAT to codegen or relay/);
+    expect(read(mixed, 'relay').list?.documents.size).toBe(2);
+  });
+
   it('reads an Apollo manifest by its format field, ids as given', () => {
     const { list } = read(apollo([{ id: 'custom-id', name: 'Sites', type: 'query', body: SITES }, { id: sha256Hex(CITIES), name: 'Cities', type: 'query', body: CITIES }]));
     expect(list?.format).toBe('apollo');
