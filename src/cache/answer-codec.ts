@@ -4,7 +4,7 @@
  * wrapping it would cost a copy and a third more bytes on every hit).
  *
  *   offset  size  field
- *   0       1     format, 0x02 (0x01: the same without the tags, still read)
+ *   0       1     format, 0x02 (0x01, without the tags, lives under an older release's keys: response-cache/scope.ts)
  *   1       8     storedAt: when it was stored, ms since the epoch (float64, big-endian)
  *   9       8     expiresAt: when the first of its data stops being fresh, ms since the epoch
  *   17      1     length E of the ETag, then its E bytes (ASCII)
@@ -28,12 +28,11 @@ export interface StoredAnswerBytes {
   storedAt: number;
   /** Wall-clock end of freshness, ms since the epoch. */
   expiresAt: number;
-  /** What the answer was built from (request/tags.ts); none in format 0x01. */
+  /** What the answer was built from (request/tags.ts). */
   tags?: readonly string[];
 }
 
 const FORMAT = 0x02;
-const FORMAT_WITHOUT_TAGS = 0x01;
 /** The tags' length field holds this much (the header itself is bounded far below: request/tags.ts). */
 const MAX_TAGS_BYTES = 0xffff;
 const TIMES_BYTES = 16;
@@ -68,14 +67,14 @@ export function encodeAnswer(answer: StoredAnswerBytes): Buffer | undefined {
 
 /** The answer in `bytes`, or `undefined` when they are not an answer this version wrote, whole. */
 export function decodeAnswer(bytes: Buffer): StoredAnswerBytes | undefined {
-  if (bytes.length < 1 + TIMES_BYTES + 2 || (bytes[0] !== FORMAT && bytes[0] !== FORMAT_WITHOUT_TAGS)) return undefined;
+  if (bytes.length < 1 + TIMES_BYTES + 2 || bytes[0] !== FORMAT) return undefined;
   const storedAt = bytes.readDoubleBE(1);
   const expiresAt = bytes.readDoubleBE(1 + TIMES_BYTES / 2);
   if (!isTime(storedAt) || !isTime(expiresAt)) return undefined;
   const etag = field(bytes, 1 + TIMES_BYTES);
   const contentType = etag && field(bytes, etag.end);
   if (!etag || !contentType || !ETAG.test(etag.text) || !CONTENT_TYPE.test(contentType.text)) return undefined;
-  const tags = bytes[0] === FORMAT ? tagsField(bytes, contentType.end) : { tags: [], end: contentType.end };
+  const tags = tagsField(bytes, contentType.end);
   if (tags === undefined) return undefined;
   const body = bytes.subarray(tags.end);
   if (answerEtag(body) !== etag.text) return undefined;
