@@ -12,8 +12,8 @@
 import type { Plugin } from 'graphql-yoga';
 import { ERRORS } from '../../base/errors.js';
 import type { Purger } from '../../response-cache/purge.js';
-import { createApiKeyMatcher, keyRefusal, presentsKey } from '../../edge/admission/api-key.js';
-import { refusal, type Refusal } from '../../edge/admission/refusal.js';
+import { createKeyCheck } from '../../edge/admission/api-key.js';
+import { isRefusal, refusal, type Refusal } from '../../edge/admission/refusal.js';
 import { currentRequest } from '../../request/record.js';
 import { TAG_PATTERN } from '../../request/tags.js';
 import { refusalResponse } from '../protection/refusal-response.js';
@@ -25,7 +25,8 @@ export const MAX_PURGE_TAGS = 100;
 const BAD_BODY = `The body must be JSON {"tags": [...]}: 1 to ${MAX_PURGE_TAGS} tags such as "site:S000001" or "sites"`;
 
 export function usePurge(purger: Purger, adminKeys: readonly string[]): Plugin {
-  const adminOf = createApiKeyMatcher(adminKeys);
+  // The client keys' check, over the admin keys (with none, the endpoint is off before it asks).
+  const checkAdmin = createKeyCheck(adminKeys);
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       if (url.pathname !== PURGE_PATH) return;
@@ -35,11 +36,12 @@ export function usePurge(purger: Purger, adminKeys: readonly string[]): Plugin {
         endResponse(refusalResponse(fetchAPI, answer));
       };
       if (adminKeys.length === 0) return refuse(refusal('NOT_FOUND'));
-      const admin = adminOf(request.headers);
-      if (admin === undefined) {
+      const checked = checkAdmin(request.headers);
+      if (isRefusal(checked)) {
         if (record !== undefined) record.rejectedAs = 'unauthenticated';
-        return refuse(keyRefusal(presentsKey(request.headers)));
+        return refuse(checked);
       }
+      const admin = checked.client!;
       if (record !== undefined) record.client = admin;
       if (request.method !== 'POST') return refuse(refusal('BAD_REQUEST', `Purge with a POST: ${BAD_BODY}`));
       const tags = tagsOf(await request.text().catch(() => ''));
