@@ -85,6 +85,8 @@ describe('the gateway behind a caching proxy', () => {
       const failed = await get(proxy);
       expect(failed.status).toBe(200);
       expect(failed.body.errors).toBeDefined();
+      // The shipped config keeps only what Cache-Control allows: no-store is what keeps this out.
+      expect(failed.headers.get('cache-control')).toBe('no-store');
       expect(failed.headers.get('x-proxy-cache')).toBe('MISS');
       expect(requestLines(h)).toHaveLength(i);
     }

@@ -6,7 +6,7 @@
  * hand (`gateway.live.poller.pollNow`), as in test/e2e/live/.
  */
 import { request } from 'node:http';
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { requestLines } from '../../helpers/http.js';
@@ -136,6 +136,11 @@ describe('the shipped nginx configuration', () => {
     expect(data.data.sites.items.length).toBeGreaterThan(20);
     expect(JSON.parse(brotliDecompressSync(hit.body).toString())).toEqual(data);
     expect(requestLines(h)).toHaveLength(1);
+
+    // The client's Accept-Encoding reaches the gateway as sent: its q-values choose the coding.
+    const weighed = await rawGet(url, { accept: 'application/json', 'accept-encoding': 'br;q=0.1, gzip' });
+    expect(weighed.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(weighed.body).toString())).toEqual(data);
 
     for (const identity of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'gzip;q=0, br;q=0' }] as Array<Record<string, string>>) {
       const plain = await rawGet(url, { accept: 'application/json', ...identity });
