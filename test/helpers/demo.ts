@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { addressOf } from './process.js';
+import { addressOf, freshEnv } from './process.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -16,20 +16,11 @@ export interface Demo {
   stop(): Promise<void>;
 }
 
-/** The environment of a fresh machine: nothing of the gateway's configured but `extra`. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (/^(UPSTREAM_|OAUTH_|CACHE_|DEMO_|MAX_|GATEWAY_|PERSISTED_|REDIS_|PORT$|HOST$|NODE_OPTIONS)/.test(name)) delete env[name];
-  }
-  return { ...env, PORT: '0', HOST: '127.0.0.1', ...extra };
-}
-
 /** Starts `npm start`'s demo gateway, with `env` (e.g. `PERSISTED_OPERATIONS_FILE`) set on top. */
 export async function startDemo(env: Record<string, string> = {}): Promise<Demo> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: cleanEnv(env),
+    env: freshEnv(env),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await addressOf(child);

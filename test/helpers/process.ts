@@ -5,6 +5,18 @@
 import type { ChildProcess } from 'node:child_process';
 
 /**
+ * The environment of a fresh machine: nothing of the gateway's configured (the variables a test
+ * run may carry are cleared), listening on a free port, with `extra` on top.
+ */
+export function freshEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(UPSTREAM_|OAUTH_|CACHE_|DEMO_|MAX_|GATEWAY_|PERSISTED_|REDIS_|LIVE_|PORT$|HOST$|NODE_OPTIONS)/.test(name)) delete env[name];
+  }
+  return { ...env, PORT: '0', HOST: '127.0.0.1', ...extra };
+}
+
+/**
  * Resolves with the GraphiQL address once the gateway logs it. Keeps reading the child's stdout
  * afterwards, so that a full pipe never blocks the gateway's logging.
  */

@@ -6,19 +6,9 @@ import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_QUERY } from '../../../src/plugins/explorer/example-query.js';
 import { metric, until } from '../../helpers/http.js';
-import { addressOf } from '../../helpers/process.js';
+import { addressOf, freshEnv } from '../../helpers/process.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
-
-/** The environment of a fresh machine: nothing of the gateway's configured. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (/^(UPSTREAM_|OAUTH_|CACHE_|MAX_PAGE_SIZE|PORT$|HOST$|NODE_OPTIONS)/.test(name)) delete env[name];
-  }
-  return { ...env, ...extra };
-}
-
 
 describe('demo mode', () => {
   const children: ChildProcess[] = [];
@@ -28,7 +18,7 @@ describe('demo mode', () => {
   it('npm start with nothing configured serves the example query from the built-in mock upstream', async () => {
     const child = spawn('npm', ['start', '--silent'], {
       cwd: ROOT,
-      env: cleanEnv({ PORT: '0', HOST: '127.0.0.1' }),
+      env: freshEnv(),
       stdio: ['ignore', 'pipe', 'inherit'],
       detached: true,
     });
@@ -71,7 +61,7 @@ describe('demo mode', () => {
 
   /** Runs the built entry point (dist/main.js) with `env` on a clean environment. */
   function runBuilt(env: Record<string, string>): ChildProcess {
-    const child = spawn(process.execPath, ['dist/main.js'], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['dist/main.js'], { cwd: ROOT, env: freshEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     return child;
   }

@@ -1,7 +1,9 @@
 /**
  * Demo mode's sales reach subscribers: the demo upstream (app/demo.ts) sells at
  * DEMO_SALES_PER_MINUTE's default, and `siteStock` and `stockAlerts` over SSE carry what sales and
- * restocking did. Sales are ticked and polls run by hand, so nothing waits on a timer.
+ * restocking did. Sales are ticked and polls run by hand, so nothing waits on a timer, except in
+ * the last test: the gateway as its own process (src/main.ts, as `npm start` runs it), whose sales
+ * are on by themselves, waited on until its second event.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDemoUpstream, type DemoUpstream } from '../../../src/app/demo.js';
@@ -10,6 +12,7 @@ import { createMockUpstream, type MockSite, type MockUpstream } from '../../../s
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { until } from '../../helpers/http.js';
 import { createManualScheduler } from '../../helpers/scheduler.js';
+import { startDemo } from '../../helpers/demo.js';
 import { subscribeSse, type SseSubscriber } from '../../helpers/sse.js';
 
 const SITE_STOCK = 'subscription S($code: String!) { siteStock(code: $code) { code points { code cargoLanes { goodsCode stock } } } }';
@@ -91,4 +94,20 @@ describe('demo sales over live stock', () => {
       { kind: 'RESTOCKED', site: { code: site!.code }, laneIndex: 0, stock: 20, previousStock: 0 },
     ]);
   });
+
+  it('sells as npm start runs it: the gateway process started with nothing configured pushes a changed site on its own', async () => {
+    // src/main.ts in its own process, its default sales rate; polls twice a second so a change shows soon.
+    const started = await startDemo({ LIVE_POLL_S: '0.5' });
+    try {
+      const subscriber = subscribeSse(started.url.replace(/\/graphql$/, ''), SITE_STOCK, { code: 'S000001' });
+      subscribers.push(subscriber);
+      const [first, second] = await subscriber.received(2);
+      expect(first!.data.siteStock.code).toBe('S000001');
+      expect(second!.data.siteStock).not.toEqual(first!.data.siteStock);
+    } finally {
+      subscribers.splice(0).forEach((subscriber) => subscriber.close());
+      await started.stop();
+    }
+  }, 60_000);
 });
+

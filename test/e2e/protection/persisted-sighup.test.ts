@@ -10,19 +10,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../src/base/config/persisted-operations.js';
 import { until } from '../../helpers/http.js';
-import { addressOf } from '../../helpers/process.js';
+import { addressOf, freshEnv } from '../../helpers/process.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'vending-graph-sighup-'));
 const file = join(dir, 'documents.json');
 const CITIES = '{ cities(pageSize: 1) { total } }';
 const PRODUCTS = '{ products(pageSize: 1) { total } }';
-
-/** The gateway's environment: demo mode on any port, nothing else of the gateway's from outside. */
-function env(): NodeJS.ProcessEnv {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(UPSTREAM_|OAUTH_|PERSISTED_|PORT$|HOST$|NODE_OPTIONS)/.test(name)));
-  return { ...clean, PORT: '0', HOST: '127.0.0.1', PERSISTED_OPERATIONS_FILE: file, DEMO_LATENCY_MS: '0' };
-}
 
 async function codeOrData(graphql: string, documentId: string): Promise<unknown> {
   const response = await fetch(graphql, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ documentId }) });
@@ -39,7 +33,7 @@ describe('SIGHUP', () => {
 
   it('makes a running gateway read its persisted documents again, and a bad file changes nothing', async () => {
     writeFileSync(file, JSON.stringify({ [sha256Hex(CITIES)]: CITIES }));
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: env(), stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env: freshEnv({ PERSISTED_OPERATIONS_FILE: file, DEMO_LATENCY_MS: '0' }), stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     child.stdout!.on('data', (chunk) => (output += String(chunk)));
     const graphql = await addressOf(child);
