@@ -109,6 +109,22 @@ describe('the purge endpoint', () => {
     expect(h.mock.calls()).toBe(1);
   });
 
+  it('drops a city: the city list is loaded again (cities are held as one map), a site answer stays', async () => {
+    h = await startGateway({ env: { ADMIN_API_KEYS: ADMIN_KEY } });
+    const site = h.mock.catalog.sites.find((candidate) => candidate.cityCode !== null)!;
+    const CITY = `query City($c: String!) { city(code: $c) { code name } }`;
+    const made = await post(h, CITY, { variables: { c: site.cityCode } });
+    await post(h, SITE, { variables: { c: site.code } });
+    expect((await post(h, CITY, { variables: { c: site.cityCode } })).headers.get('x-cache')).toBe('hit');
+    expect((await purge(h, { tags: [`city:${site.cityCode}`] })).status).toBe(200);
+    h.mock.resetCounters();
+    const again = await post(h, CITY, { variables: { c: site.cityCode } });
+    expect([again.headers.get('x-cache'), again.text]).toEqual(['miss', made.text]);
+    expect(h.mock.callLog().filter((entry) => entry.path !== '/oauth/token').map((entry) => entry.path)).toEqual(['/api/city/list']);
+    expect((await post(h, SITE, { variables: { c: site.code } })).headers.get('x-cache')).toBe('hit');
+    expect(h.mock.calls()).toBe(1);
+  });
+
   it('counts each purge and what it dropped, and logs who asked by fingerprint, never the key', async () => {
     h = await startGateway({ env: { ADMIN_API_KEYS: `${ADMIN_KEY},another-admin-key-0002` } });
     const product = h.mock.catalog.products[0]!.goodsCode;
