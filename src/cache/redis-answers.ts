@@ -4,17 +4,20 @@
  *
  * Keys are the response cache's keys (already a SHA-256 of the operation, its variables and
  * `Accept`: fixed length, no client text; hashing them again would add nothing) under a prefix
- * naming the format version, the upstream and the answers' scope (scale-out.ts). An answer keeps its wall-clock store and expiry times
+ * naming the format version, the upstream and the answers' scope (app/fleet.ts). An answer keeps its wall-clock store and expiry times
  * (answer-codec.ts), and Redis drops it when its freshness ends (`PX`). A reader trusts the
  * earlier of the stored expiry and Redis's own time to live (`PTTL`), so a replica whose clock
  * runs behind never serves an answer Redis has already given up.
  *
- * Each answer's tags (request/tags.ts) are kept in a set per tag (`<tag prefix>{<tag>}`, its
- * members the answers' keys, kept as long as its longest-lived answer), so that a purge by tag
- * finds, on any replica, the answers every replica stored.
+ * Each answer's tags (request/tags.ts) are kept in a sorted set per tag (`<tag prefix>{<tag>}`,
+ * its members the answers' keys scored by their expiry, kept as long as its longest-lived answer),
+ * so that a purge by tag finds, on any replica, the answers every replica stored. Each write to a
+ * tag's set also drops its expired members (one script, one round trip): the set of a tag that
+ * every answer carries (`cities`) would otherwise grow for ever.
  *
  * Like the cache's shared level, this never throws a Redis error at a caller: a failed or
- * unreadable read is a miss, a failed write is skipped.
+ * unreadable read is a miss, a failed write is skipped. Only a purge says it could not finish
+ * (`DropIncomplete`), so that its caller can say so.
  */
 import { systemClock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
@@ -46,6 +49,16 @@ export interface SharedAnswers {
   /** Deletes every answer stored with one of `tags`; resolves the number deleted, or rejects with a `DropIncomplete` when Redis failed a command of it. */
   drop(tags: readonly string[]): Promise<number>;
 }
+
+/**
+ * Adds an answer's key (ARGV[1]) to a tag's set, scored by its expiry (ARGV[2], wall ms), drops the
+ * members expired by ARGV[3] (now), and keeps the set at least ARGV[4] ms (its longest-lived answer).
+ */
+const TAG = `
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1`;
 
 export interface RedisAnswersOptions {
   connection: RedisConnection;
@@ -96,16 +109,14 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
       const ms = Math.ceil(answer.ttlMs);
       void connection.run('answer_write', (redis) => redis.set(redisKey(key), bytes, 'PX', ms), 'background');
       for (const tag of answer.tags ?? []) {
-        // Kept while its longest-lived answer is: set when new (NX), lengthened otherwise (GT).
-        void connection.run('answer_write', (redis) =>
-          Promise.all([redis.sadd(tagKey(tag), key), redis.pexpire(tagKey(tag), ms, 'NX'), redis.pexpire(tagKey(tag), ms, 'GT')]), 'background');
+        void connection.run('answer_write', (redis) => redis.eval(TAG, 1, tagKey(tag), key, at + ms, at, ms), 'background');
       }
     },
     async drop(tags) {
       let deleted = 0;
       let complete = true;
       for (const tag of tags) {
-        const keys = await connection.run('answer_purge', (redis) => redis.smembers(tagKey(tag)), 'patient');
+        const keys = await connection.run('answer_purge', (redis) => redis.zrangebyscore(tagKey(tag), now(), '+inf'), 'patient');
         // One command per key: on a Cluster each answer lives in its own slot.
         const counts = await Promise.all((keys ?? []).map((key) => connection.run('answer_purge', (redis) => redis.del(redisKey(key)), 'patient')));
         deleted += counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
