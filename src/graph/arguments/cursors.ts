@@ -38,10 +38,13 @@ export function listOf(coordinate: string, filters: object, parent = ''): string
 export function createCursors(secret: string): Cursors {
   const key = createHash('sha256').update(KEY_LABEL).update(secret).digest();
   const mac = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, 16);
+  // The last list's tag: a connection encodes one cursor per edge, all of one list.
+  let last = { list: '', tag: tagOf('') };
+  const tagFor = (list: string) => (last.list === list ? last.tag : (last = { list, tag: tagOf(list) }).tag);
   return {
     id: createHash('sha256').update(key).digest().subarray(0, 9).toString('base64url'),
     encode(list, offset) {
-      const payload = `${VERSION}.${offset}.${tagOf(list)}`;
+      const payload = `${VERSION}.${offset}.${tagFor(list)}`;
       return Buffer.from(`${payload}.${mac(payload).toString('base64url')}`).toString('base64url');
     },
     decode(name, cursor, list) {
@@ -55,7 +58,7 @@ export function createCursors(secret: string): Cursors {
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
         throw badUserInput(`${name} is not a cursor this gateway issued (forged, or signed with another secret), but got: ${echo(cursor)}`);
       }
-      if (list !== undefined && tag !== tagOf(list)) {
+      if (list !== undefined && tag !== tagFor(list)) {
         throw badUserInput(`${name} is a cursor of another list (another field, parent or filter arguments), but got: ${echo(cursor)}`);
       }
       return Number(offset);
