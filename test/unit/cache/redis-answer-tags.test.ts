@@ -21,7 +21,7 @@ describe('the tag sets of shared answers', () => {
     const answers = createRedisAnswers({ connection, prefix: 'test:answer:', tagPrefix: 'test:tag:', now: () => wall });
     const body = new TextEncoder().encode('{"data":{}}');
     const answer = (ttlMs: number) => ({ body, contentType: 'application/json', etag: answerEtag(body), ageMs: 0, ttlMs, tags: ['cities'] });
-    const members = () => redis.client().zrange('test:tag:{cities}', 0, -1);
+    const members = () => redis.client().zrange('test:tag:{cities}', '0', '-1');
     try {
       answers.write('a', answer(1_000));
       await until(async () => (await members()).length === 1);
