@@ -4,6 +4,8 @@
  * sent to the gateway in demo mode, must answer without errors and with no empty list and no
  * null field at its top. A block marked `<!-- not run: reason -->` (a subscription, or a
  * refusal shown on purpose) is listed as skipped, with its reason, rather than left out silently.
+ * The curl examples run too (their `--data` with their `Accept`): each part of an answer in parts,
+ * or a subscription's first event, without errors, its first data non-empty.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +27,34 @@ export function readmeExamples(readme: string): Example[] {
     ...(variables && { variables: JSON.parse(variables) }),
     ...(skip && { skip }),
   }));
+}
+
+/** The README's curl commands that send a query: the body of their `--data`, and their `Accept`. */
+export function curlExamples(readme: string): Array<{ title: string; body: string; accept: string }> {
+  const commands = [...readme.matchAll(/^```sh\n([\s\S]*?)^```/gm)].flatMap(([, block]) => block!.replace(/\\\n\s*/g, ' ').split('\n'));
+  return commands.flatMap((line) => {
+    const body = /--data '([^']*"query"[^']*)'/.exec(line)?.[1];
+    if (!line.startsWith('curl') || body === undefined) return [];
+    const accept = /-H 'accept: ([^']+)'/i.exec(line)?.[1] ?? 'application/graphql-response+json';
+    return [{ title: `curl, ${accept}: ${(JSON.parse(body) as { query: string }).query.slice(0, 60)}`, body, accept }];
+  });
+}
+
+// Private: the JSON payloads of an answer, whole or in parts (multipart/mixed or server-sent
+// events); a stream that does not end (a subscription) is read up to its first event.
+async function payloadsOf(response: Response, controller: AbortController): Promise<Array<{ data?: unknown; errors?: unknown[]; incremental?: Array<{ errors?: unknown[] }> }>> {
+  const type = response.headers.get('content-type') ?? '';
+  if (!/multipart|event-stream/.test(type)) return [await response.json()];
+  let text = '';
+  const decoder = new TextDecoder();
+  const reader = response.body!.getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    text += decoder.decode(chunk.value, { stream: true });
+    if (type.includes('event-stream') && /^data: .*\n\n/m.test(text) && !/"hasNext":true/.test(text)) break;
+  }
+  controller.abort();
+  const json = type.includes('event-stream') ? [...text.matchAll(/^data: (\{.*\})$/gm)].map(([, line]) => line!) : text.split('\n').filter((line) => line.startsWith('{'));
+  return json.map((line) => JSON.parse(line));
 }
 
 /** The paths under `data` that hold an empty list or a null, top-level fields included. */
@@ -59,6 +89,25 @@ describe('the README’s example queries, against the demo gateway', () => {
       const { data, errors } = (await response.json()) as { data?: unknown; errors?: unknown[] };
       expect(errors, example.query).toBeUndefined();
       expect(emptyPlaces(data), example.query).toEqual([]);
+    });
+  }
+
+  const CURLS = curlExamples(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'));
+  it('finds the README’s curl examples: parts over multipart and SSE, and a subscription', () => {
+    expect(CURLS.map((curl) => curl.accept)).toEqual(expect.arrayContaining(['multipart/mixed', 'text/event-stream']));
+  });
+
+  for (const curl of CURLS) {
+    it(`${curl.title} answers non-empty data`, async () => {
+      const controller = new AbortController();
+      const response = await fetch(demo.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: curl.accept }, body: curl.body, signal: controller.signal });
+      const payloads = await payloadsOf(response, controller);
+      expect(payloads.length, curl.body).toBeGreaterThan(0);
+      for (const payload of payloads) {
+        expect(payload.errors, curl.body).toBeUndefined();
+        for (const part of payload.incremental ?? []) expect(part.errors, curl.body).toBeUndefined();
+      }
+      expect(emptyPlaces(payloads[0]!.data), curl.body).toEqual([]);
     });
   }
 
