@@ -78,11 +78,6 @@ export function createCompression({ on, minBytes, cache, onCompressed }: Compres
   };
 }
 
-// Private: node:zlib's zstd (Node 22.15+), which this Node's types may not declare.
-const zstdZlib = zlib as unknown as { zstdCompressSync(body: Uint8Array, options: object): Buffer; constants: { ZSTD_c_compressionLevel: number } };
-const zstd = (body: Uint8Array, options: object) => zstdZlib.zstdCompressSync(body, options);
-const ZSTD_LEVEL_PARAM = zstdZlib.constants.ZSTD_c_compressionLevel;
-
 /** `body` in `coding` (not identity). */
 function compress(body: Uint8Array, coding: Exclude<Coding, 'identity'>): Buffer {
   switch (coding) {
@@ -95,7 +90,7 @@ function compress(body: Uint8Array, coding: Exclude<Coding, 'identity'>): Buffer
         },
       });
     case 'zstd':
-      return zstd(body, { params: { [ZSTD_LEVEL_PARAM]: ZSTD_LEVEL } });
+      return zlib.zstdCompressSync(body, { params: { [zlib.constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL } });
     case 'gzip':
       return zlib.gzipSync(body);
   }

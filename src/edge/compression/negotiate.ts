@@ -3,17 +3,11 @@
  * q-values, `identity` and `*` honoured; among the codings a client rates equally, the one that
  * makes the smallest answer for this gateway's JSON wins (brotli, then zstd, then gzip).
  */
-import * as zlib from 'node:zlib';
-
 /** A coding an answer may be sent in; `identity` is the answer as made. */
 export type Coding = 'br' | 'zstd' | 'gzip' | 'identity';
 
-/** The codings this runtime can make, best first (zstd only where node:zlib has it: Node 22.15+). */
-export const CODINGS: readonly Coding[] = [
-  'br',
-  ...(typeof (zlib as { zstdCompressSync?: unknown }).zstdCompressSync === 'function' ? (['zstd'] as const) : []),
-  'gzip',
-];
+/** The codings the gateway makes, best first (node:zlib has zstd from Node 22.15; `engines` asks for 24). */
+export const CODINGS: readonly Coding[] = ['br', 'zstd', 'gzip'];
 
 /**
  * The coding to answer in, or undefined when the client accepts none of ours nor identity

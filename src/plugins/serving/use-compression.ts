@@ -22,8 +22,10 @@ export function useCompression(compression: Compression): Plugin {
       // Known small (yoga states the length of what it serialised): not read, not rebuilt.
       const length = Number(response.headers.get('content-length') ?? NaN);
       if (length < compression.minBytes) return;
-      const body = new Uint8Array(await response.arrayBuffer());
-      const sent = compression.answer(request.headers.get('accept-encoding'), contentType, body, storedAnswerOf(request));
+      // An answer just stored was read once already, by use-response-cache.ts: its bytes are the entry's.
+      const stored = storedAnswerOf(request);
+      const body = stored?.body ?? new Uint8Array(await response.arrayBuffer());
+      const sent = compression.answer(request.headers.get('accept-encoding'), contentType, body, stored);
       const headers = new fetchAPI.Headers(response.headers);
       headers.delete('content-length');
       for (const [name, value] of Object.entries(codingHeaders(sent, headers.get('vary')))) headers.set(name, value);
