@@ -48,11 +48,11 @@ export interface StoredResponse extends StoredAnswerTimes {
   etag: string;
   /** What it was built from (request/tags.ts): its `Surrogate-Key`, and what a purge finds it by. */
   tags?: readonly string[];
-  /** Its compressed forms made so far, by coding (`encoded`); shared by the copies of an entry. */
-  encodings?: Map<string, EncodedAnswer>;
+  /** Its compressed bytes made so far, by coding (`encoded`); shared by the copies of an entry. */
+  encodings?: Map<string, Uint8Array>;
 }
 
-/** A stored answer in a content coding: its bytes, and an ETag of its own (RFC 9110 §8.8.3). */
+/** A stored answer in a content coding: its bytes, and its ETag in that coding (`encodedEtag`). */
 export interface EncodedAnswer {
   body: Uint8Array;
   etag: string;
@@ -191,11 +191,12 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
       });
     },
     encoded(hit, coding, make) {
+      const etag = encodedEtag(hit.etag, coding);
       const kept = hit.encodings?.get(coding);
-      if (kept !== undefined) return kept;
-      const encoded = { body: make(hit.body), etag: encodedEtag(hit.etag, coding) };
-      keep(hit, coding, encoded);
-      return encoded;
+      if (kept !== undefined) return { body: kept, etag };
+      const body = make(hit.body);
+      keep(hit, coding, body);
+      return { body, etag };
     },
     async purge(tags, everywhere) {
       let dropped = 0;
@@ -209,7 +210,7 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
 
   // Private: a new form kept with the entry `hit` still is, counted by setting a copy (lru-cache
   // counts an entry's size when it is set) for the freshness it has left; not kept past the cap.
-  function keep(hit: StoredResponse, coding: string, encoded: EncodedAnswer): void {
+  function keep(hit: StoredResponse, coding: string, encoded: Uint8Array): void {
     const key = keys.get(hit);
     const current = key === undefined ? undefined : entries.peek(key);
     const ttl = hit.expiresAt - clock.monotonic();
@@ -248,6 +249,6 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
 // Private: the bytes an entry is counted for: its body and compressed forms, key, ETag and a fixed overhead.
 function entrySize(entry: StoredResponse, key: string): number {
   let encoded = 0;
-  for (const form of entry.encodings?.values() ?? []) encoded += form.body.byteLength + form.etag.length;
+  for (const form of entry.encodings?.values() ?? []) encoded += form.byteLength;
   return entry.body.byteLength + encoded + key.length + entry.etag.length + ENTRY_OVERHEAD_BYTES;
 }
