@@ -10,7 +10,7 @@ export {
   type Catalog, type CatalogOptions, type MockCity, type MockLane, type MockPoint, type MockProduct, type MockSite,
 } from './data.js';
 export type { MutateStockOptions, StockChange } from './stock.js';
-export { timerScheduler, type SalesOptions, type Scheduler, type TickResult } from './sales.js';
+export type { SalesOptions, Scheduler } from './sales.js';
 export { createBehaviour, type Behaviour } from './behaviour.js';
 export type { Fault, FaultOptions, RawAnswer } from './faults.js';
 export type { CallLogEntry } from './counters.js';

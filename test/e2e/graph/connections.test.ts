@@ -198,7 +198,7 @@ describe('Relay cursor connections', () => {
     expect(under.errors).toBeUndefined();
     const over = await h.query('{ productsConnection(last: 31) { edges { node { goodsCode } } } }');
     expect(over.errors?.map((error) => [error.extensions?.code, error.extensions?.items])).toEqual([['ITEM_LIMIT_EXCEEDED', 31]]);
-    // With neither count, the field's default: 20 products, each with 20 × (1 + 0) edges.
+    // With neither count, the field's default: 20 products, each counted with its one edge: 20 × (1 + 1).
     const nested = await h.query('{ searchProductsConnection { edges { node { availabilityConnection(first: 1) { edges { cursor } } } } } }');
     expect(nested.errors?.map((error) => [error.extensions?.code, error.extensions?.items])).toEqual([['ITEM_LIMIT_EXCEEDED', 40]]);
   });
