@@ -10,10 +10,14 @@ import { sitesCatalog } from './catalog.js';
 import { encodeId } from '../ids.js';
 import { checkedInt } from './upstream-data.js';
 
-// Private: the lanes holding the product, as `availability` and its connection list them.
-async function lanesOf(product: ProductRecord, query: AvailabilityQuery, context: GatewayContext): Promise<AvailabilityModel[]> {
-  const lanes = availability(await sitesCatalog(context, 'availability'), product.goodsCode, query);
-  return lanes.map(({ site, point, lane, stock, distanceKm }) => ({ site, point: { ...point, site }, lane, stock, distanceKm }));
+// Private: the lanes holding the product, from the catalog index (`field` names the one asking).
+async function lanesOf(product: ProductRecord, query: AvailabilityQuery, context: GatewayContext, field: string) {
+  return availability(await sitesCatalog(context, field), product.goodsCode, query);
+}
+
+// Private: a lane as the schema's Availability shows it (its point knows its site).
+function modelOf({ site, point, lane, stock, distanceKm }: Awaited<ReturnType<typeof lanesOf>>[number]): AvailabilityModel {
+  return { site, point: { ...point, site }, lane, stock, distanceKm };
 }
 
 export const Product: ProductResolvers = {
@@ -22,12 +26,13 @@ export const Product: ProductResolvers = {
   costPrice: (product) => checkedInt(product, 'costPrice'),
   guidePrice: (product) => checkedInt(product, 'guidePrice'),
 
-  availability: (product, args, context) => lanesOf(product, availabilityArgs(args), context),
+  availability: async (product, args, context) => (await lanesOf(product, availabilityArgs(args), context, 'availability')).map(modelOf),
 
   async availabilityConnection(product, args, context) {
     const { window, list, ...query } = RULES['Product.availabilityConnection'](args, context, product.goodsCode);
-    const lanes = await lanesOf(product, { ...query, first: Number.MAX_SAFE_INTEGER }, context);
-    return sliceConnection(lanes, window, list, context.cursors, (lane) => ({ node: lane }));
+    // Every lane is counted (totalCount), only the window's are made into models.
+    const lanes = await lanesOf(product, { ...query, first: Number.MAX_SAFE_INTEGER }, context, 'availabilityConnection');
+    return sliceConnection(lanes, window, list, context.cursors, (lane) => ({ node: modelOf(lane) }));
   },
 
   async totalStock(product, _, context) {
