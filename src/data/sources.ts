@@ -250,6 +250,8 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
       // the entries it primed are not in this process's cache: evicted, or primed by another
       // replica (with a shared cache level the walk itself may come from that replica).
       const walked = citiesOfWalk(await walk('sitesWithPoints', scope));
+      // The answer is built from the walk now: a purge of `sites` (which drops the walk) finds it.
+      scope.tag?.(LISTS.sitesWithPoints.freshness);
       return known.map((city, i) => city ?? walked.get(siteCodes[i]!) ?? null);
     },
     async snapshot(kind, ttlMs) {
