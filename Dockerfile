@@ -31,7 +31,6 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Without UPSTREAM_BASE_URL the image starts in demo mode, with the built-in mock upstream.
 # The node options of `npm start` (package.json), which the bench starts the gateway with too
-# (test/project/runtime.test.ts checks they agree): a young generation of at most 16 MB a
-# semi-space, not Node 26's 32, left 30 MB less resident after a burst of large answers and
-# no slower (README: Performance).
+# (test/project/runtime.test.ts checks they agree): a smaller young generation; why and what it
+# saved: README, Performance ("Resident memory").
 CMD ["node", "--max-semi-space-size=16", "dist/main.js"]
