@@ -45,6 +45,7 @@ import { answerToStore, storedAnswerOf, storedAnswerServed, type ResponseCache, 
 import { codingHeaders, type Compression } from '../compression/answer.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
+import { createWriteBatch } from './writes.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './request.js';
 
 export interface LeanPathOptions {
@@ -86,6 +87,8 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // yoga's schema, as the first enveloped execution hands it out (before it, no document is valid).
   let schema: GraphQLSchema | undefined;
   const startInTurn = createTurnQueue();
+  // Answers are written at the end of the turn, together (writes.ts).
+  const write = createWriteBatch();
 
   // Requests seen before, by their exact bytes and Accept header: the response-cache key their
   // parse made and the operation they run, so that a repeated request finds its stored answer
@@ -228,16 +231,17 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   function send(
     res: ServerResponse, record: GatewayRequest, status: number, plain: Uint8Array, headers: Record<string, string>, stored?: StoredResponse,
   ): void {
-    if (!res.destroyed) {
-      const sent = compression.answer(res.req.headers['accept-encoding'], headers['content-type'], plain, stored);
-      const body = sent.body;
-      Object.assign(headers, codingHeaders(sent, headers.vary));
-      headers['content-length'] = String(body.byteLength);
-      headers['cache-control'] = 'no-store';
-      headers[REQUEST_ID_HEADER] = record.id;
-      res.writeHead(status, headers).end(body);
-    }
-    end(record, status);
+    if (res.destroyed) return end(record, status);
+    const sent = compression.answer(res.req.headers['accept-encoding'], headers['content-type'], plain, stored);
+    const body = sent.body;
+    Object.assign(headers, codingHeaders(sent, headers.vary));
+    headers['content-length'] = String(body.byteLength);
+    headers['cache-control'] = 'no-store';
+    headers[REQUEST_ID_HEADER] = record.id;
+    write(() => {
+      if (!res.destroyed) res.writeHead(status, headers).end(body);
+      end(record, status);
+    });
   }
 }
 
