@@ -5,6 +5,7 @@
  *   HTTP → yoga → resolvers → per-request loaders → shared cache → upstream api → client → token
  */
 import { readFileSync } from 'node:fs';
+import { normalizedExecutor } from '@graphql-tools/executor';
 import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { systemClock, type Clock } from '../base/clock.js';
 import type { GatewayConfig } from '../base/config/config.js';
@@ -19,8 +20,6 @@ import { withRequestIds } from '../request/record.js';
 import { createTracing } from '../observability/tracing.js';
 import { GRAPHIQL_OPTIONS, isGraphiQLRequest, useGraphiQLPage } from '../plugins/explorer/graphiql-page.js';
 import { maskError } from '../graph/mask-error.js';
-import { useArgumentChecks } from '../plugins/protection/use-argument-checks.js';
-import { useItemLimit } from '../plugins/protection/use-item-limit.js';
 import { useApiKeys } from '../plugins/protection/use-api-keys.js';
 import { useDemoPage } from '../plugins/explorer/use-demo-page.js';
 import { useHealth } from '../plugins/operations/use-health.js';
@@ -48,8 +47,13 @@ import { useSchemaSdl } from '../plugins/explorer/use-schema-sdl.js';
 import { useRequestScope } from '../plugins/serving/use-request-scope.js';
 import { useRequest } from '../plugins/serving/use-request.js';
 import { useIncrementalDelivery } from '../plugins/serving/use-incremental-delivery.js';
-import { useUpstreamBudget } from '../plugins/protection/use-upstream-budget.js';
 import { useCompiledExecution } from '../plugins/serving/use-compiled-execution.js';
+import { createCompiledExecution } from '../graph/execution/compile.js';
+import { createQueryRunner } from '../graph/execution/run.js';
+import { argumentCheck } from '../graph/checks/arguments.js';
+import { itemCheck } from '../graph/checks/items.js';
+import { budgetCheck } from '../graph/checks/budget.js';
+import { beforeEveryOperation } from '../graph/running-operation.js';
 import { resolvers } from '../graph/resolvers/index.js';
 import { createScaleOut } from './fleet.js';
 import { createData } from './data.js';
@@ -161,9 +165,19 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const endRequest = createRequestLog(metrics, { samplePercent: config.requestLogSamplePercent, slowMs: config.requestLogSlowMs });
   const requestLog = useRequestLog(metrics, endRequest);
   const requestScope = useRequestScope();
+  // The checks before every operation and the executor, for both doors: yoga's hooks ask them,
+  // the lean path runs them straight (graph/execution/run.ts). Arguments first: a bad one is
+  // named as such, never counted or priced.
+  const checks = [
+    argumentCheck({ maxPageSize: config.maxPageSize, siteTime, cursors }),
+    itemCheck(config.maxItemsPerOperation),
+    budgetCheck(config.maxUpstreamCallsPerOperation, sources),
+  ];
+  const executorFor = createCompiledExecution(config.executionCompiled);
+  const contextOf = createContextFactory(sources, { ...config, index, siteTime, live, cursors, addressOf });
   const yoga = createYoga<object, GatewayContext>({
     schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
-    context: createContextFactory(sources, { ...config, index, siteTime, live, cursors, addressOf }),
+    context: contextOf,
     maskedErrors: { maskError },
     logging: yogaLogger(log),
     graphiql: false, // served by useGraphiQLPage, behind the rate limit (yoga's runs before every plugin)
@@ -199,18 +213,16 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       useResponseCache(responseCache, compression),
       // After the response cache, which stores the answer as made, before this sends it compressed.
       useCompression(compression),
-      // Arguments first: a bad one is named as such, never counted or priced (use-argument-checks.ts).
-      useArgumentChecks({ maxPageSize: config.maxPageSize, siteTime, cursors }),
-      useItemLimit(config.maxItemsPerOperation),
-      useUpstreamBudget(config.maxUpstreamCallsPerOperation, sources),
-      // Last: it only swaps the executor, for what every check above let through (use-compiled-execution.ts).
-      useCompiledExecution(config.executionCompiled),
+      ...checks.map((check) => beforeEveryOperation(check)),
+      // Last: it only swaps the executor, for what every check above let through.
+      useCompiledExecution(executorFor),
     ] as Plugin[], { requestLog, requestScope }),
   });
 
   // Tracing's spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
   const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
-    yoga, logger, end: endRequest, admission, responseCache, compression,
+    yoga, logger, end: endRequest, admission, responseCache, compression, context: contextOf,
+    run: createQueryRunner(checks, executorFor, normalizedExecutor),
     cors: config.corsOrigins.length > 0,
     documents: parserCaches.documentCache,
   }) : undefined;

@@ -58,7 +58,7 @@ export interface ContextSettings {
 
 export function createContextFactory(sources: Sources, settings: ContextSettings) {
   const chargesOf = createUpstreamCharges(settings.maxUpstreamCallsPerOperation);
-  return ({ request }: YogaInitialContext): GatewayContext => {
+  return ({ request }: { request: Pick<YogaInitialContext['request'], 'signal'> }): GatewayContext => {
     // Every door runs the execution in its request's async context (request/record.ts).
     const gatewayRequest = currentRequest();
     // The first scope's budget and deadline are the request's (a batch's operations share them,

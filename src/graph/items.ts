@@ -5,7 +5,7 @@
  * window (graph/arguments/window.ts), and a list with no bound of its own
  * (a site's points, a point's lanes) counts as `UNBOUNDED_LIST_SIZE` entries. Each entry counts
  * once, at every level: `searchProducts(first: 100) { availability(first: 1000) { stock } }` is
- * 100 + 100 × 1000. Read by the item limit (plugins/protection/use-item-limit.ts) and by the
+ * 100 + 100 × 1000. Read by the item limit (graph/checks/items.ts) and by the
  * lean path (edge/lean/lean-path.ts), which starts a large answer in its own turn.
  */
 import {
@@ -26,7 +26,7 @@ interface Counter {
 }
 
 // Private: counts by running operation: the lean path asks whether an answer is large before
-// the item limit (plugins/protection/use-item-limit.ts) asks whether it is too large; both read
+// the item limit (graph/checks/items.ts) asks whether it is too large; both read
 // the same count.
 const counted = new WeakMap<RunningOperation, number>();
 

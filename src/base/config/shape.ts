@@ -101,7 +101,7 @@ export interface Config {
    * `EXECUTION_COMPILED`: run a query as the function graphql-jit compiles for it once its text
    * comes back, instead of yoga's executor; `@defer`/`@stream` and what does not compile still run
    * on the latter. The same answers either way, but for the order of each object's fields
-   * (plugins/serving/use-compiled-execution.ts). Default true.
+   * (graph/execution/compile.ts). Default true.
    */
   executionCompiled: boolean;
   /**

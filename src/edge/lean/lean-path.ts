@@ -11,10 +11,11 @@
  *   not counted again) and the parameter limits, before anything else is read. What the
  *   admission refuses is handed to yoga, whose plugins ask the same admission and answer the
  *   refusal. CSRF never refuses a JSON body, the only kind served here.
- * - The same GraphQL: yoga's own enveloped `parse` and `validate` (its caches, the query limits)
- *   and `execute`, so every execution hook runs as on yoga's path: the argument checks, the item
- *   limit, the upstream budget, the request scope, the response cache (key and lookup), error
- *   masking. The result is written by yoga's own result processor.
+ * - The same GraphQL: yoga's own enveloped `parse` and `validate` (its caches, the query limits),
+ *   the first time a text comes; then the same context, and the functions yoga's execution hooks
+ *   call, run straight (graph/execution/run.ts): the argument checks, the item limit, the
+ *   upstream budget, the executor, the request scope's notes, error masking. The response cache
+ *   is asked here, by the same key. The result is written by yoga's own result processor.
  * - Whatever it is not sure to serve exactly as yoga would goes to yoga, having written nothing:
  *   another method, path or media type, CORS requests, persisted queries, tracing, a body or
  *   `Accept` header it does not read, a document that does not parse or validate, an operation
@@ -46,6 +47,7 @@ import { codingHeaders, type Compression } from '../compression/answer.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
 import { createWriteBatch } from './writes.js';
+import type { RunQuery } from '../../graph/execution/run.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './request.js';
 
 export interface LeanPathOptions {
@@ -55,11 +57,15 @@ export interface LeanPathOptions {
   end: EndRequest;
   /** The one admission (the API key, the rate limit, the parameter limits). */
   admission: Pick<Admission, 'key' | 'rate' | 'parameters'>;
-  responseCache: Pick<ResponseCache, 'keyOf' | 'stored' | 'sharedStored'>;
+  responseCache: Pick<ResponseCache, 'keyOf' | 'stored' | 'sharedStored' | 'miss'>;
   /** How answers are compressed, as on yoga's path. */
   compression: Compression;
   /** CORS on: a request with `Origin` gets CORS headers, which are yoga's. */
   cors: boolean;
+  /** yoga's context factory: the same context as on yoga's path. */
+  context: (initial: { request: LeanRequest }) => GatewayContext;
+  /** Runs an admitted query as yoga's execution hooks would (graph/execution/run.ts). */
+  run: RunQuery;
   /** yoga's parsed documents by query text (its `parserAndValidationCache`). */
   documents: { get(query: string): DocumentNode | undefined };
 }
@@ -69,7 +75,6 @@ export interface LeanPathOptions {
  * false at once, having written nothing: the request is then yoga's (which does not count it
  * for the rate limit again).
  */
-type Enveloped = ReturnType<YogaServerInstance<object, GatewayContext>['getEnveloped']>;
 
 export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse) => boolean;
 
@@ -78,7 +83,7 @@ const PARTS_API = { Response: class { constructor(readonly body: string, readonl
 type Parts = InstanceType<typeof PARTS_API.Response>;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
-  const { yoga, logger, end, admission, responseCache, compression, cors, documents } = options;
+  const { yoga, logger, end, admission, responseCache, compression, cors, documents, context, run } = options;
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
   // Documents yoga's parse and validation (the query limits included) passed, as yoga cached them:
@@ -146,10 +151,9 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   ): boolean {
     const params = leanParams(req.body!);
     if (params === undefined || admission.parameters(params.query, params.variables) !== undefined) return false;
-    let enveloped: Enveloped | undefined;
     let document = documents.get(params.query);
     if (document === undefined || !valid.has(document)) {
-      enveloped = yoga.getEnveloped({ request, params, req, res } as never);
+      const enveloped = yoga.getEnveloped({ request, params, req, res } as never);
       const parsed = parseOrUndefined(enveloped, params.query);
       if (parsed === undefined || enveloped.validate(enveloped.schema, parsed).length > 0) return false;
       schema = enveloped.schema;
@@ -171,15 +175,18 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       answerStored(record, client, operationName, res, hit);
       return true;
     }
-    const ready = enveloped ?? yoga.getEnveloped({ request, params, req, res } as never);
     const execute = () => {
       record.graphql = true;
       record.client = client;
-      const run = () => void answer(ready, args, request, record, res, mediaType);
+      record.operations.push(operationName);
+      if (key !== undefined) responseCache.miss(request, key, document, record);
+      const initial = { request, params, req, res };
+      args.contextValue = Object.assign(initial, context(initial));
+      const go = () => void answer(args, request, record, res, mediaType);
       // A large answer starts in its own turn, in arrival order (turns.ts), as the work of its own
       // request; a small one at once, so that it never waits behind large ones.
-      if (large(args)) startInTurn(() => runInRequest(record, run));
-      else run();
+      if (large(args)) startInTurn(() => runInRequest(record, go));
+      else go();
     };
     // Missed here: the answer the replicas share, when there is a level to ask (with Redis).
     const shared = key === undefined ? undefined : responseCache.sharedStored(args, key);
@@ -199,13 +206,10 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
   }
 
-  async function answer(
-    enveloped: Enveloped, args: ExecutionArgs, request: LeanRequest, record: GatewayRequest, res: ServerResponse, mediaType: string,
-  ): Promise<void> {
+  async function answer(args: ExecutionArgs, request: LeanRequest, record: GatewayRequest, res: ServerResponse, mediaType: string): Promise<void> {
     let result: ExecutionResult;
     try {
-      args.contextValue = await enveloped.contextFactory();
-      result = (await enveloped.execute(args)) as ExecutionResult;
+      result = await run(args as Parameters<RunQuery>[0]);
     } catch (error) {
       // What yoga does with an error thrown out of execution: masked, in `errors`.
       result = { errors: [maskError(error, 'Unexpected error.') as GraphQLError] };
@@ -260,7 +264,7 @@ function large(args: ExecutionArgs): boolean {
 }
 
 // Private: a syntax error (or a refusal while parsing: the token limit) is yoga's to answer.
-function parseOrUndefined(enveloped: Enveloped, query: string): DocumentNode | undefined {
+function parseOrUndefined(enveloped: { parse(query: string): DocumentNode }, query: string): DocumentNode | undefined {
   try {
     return enveloped.parse(query);
   } catch {

@@ -1,7 +1,7 @@
 /**
  * The one table of argument rules: for every field of the schema that takes arguments, the rule
  * (values.ts) that checks them and turns them into what the resolver uses. The resolvers take
- * their arguments through it, and use-argument-checks.ts runs it over every field of an
+ * their arguments through it, and graph/checks/arguments.ts runs it over every field of an
  * operation before anything executes, so a bad argument anywhere costs no upstream call and is
  * refused the same way wherever it is. A field with arguments and no rule here fails a test
  * (test/e2e/protection/arguments-first.test.ts).

@@ -2,7 +2,7 @@
  * The rules for arguments: each function checks one kind (a page, a code, a point, a time …) and
  * returns it ready to use, or throws `BAD_USER_INPUT` naming the argument, its range and a
  * bounded echo of the value (`echo`). rules.ts says which field takes which rule; the
- * resolvers and the checks before execution (use-argument-checks.ts) both go through it.
+ * resolvers and the checks before execution (graph/checks/arguments.ts) both go through it.
  */
 import type { GraphQLError } from 'graphql';
 import { coded } from '../../base/graph-errors.js';

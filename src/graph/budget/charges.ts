@@ -1,5 +1,5 @@
 /**
- * The upstream budget's hard stop while an operation runs (plugins/protection/use-upstream-budget.ts
+ * The upstream budget's hard stop while an operation runs (graph/checks/budget.ts
  * refuses before it runs, by estimate.ts): each upstream call a request starts is counted, and
  * those beyond the budget are refused.
  */

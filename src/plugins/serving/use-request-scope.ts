@@ -5,6 +5,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { RequestScope } from '../../request/scope.js';
+import { withNotes } from '../../graph/execution/run.js';
 
 /** Ends each execution's scope and reports stale data in the result's `extensions.stale`. */
 export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
@@ -19,26 +20,18 @@ export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
             return {
               onNext({ result: part, setResult: setPart }) {
                 if (!('hasNext' in part) || part.hasNext !== false) return;
-                const extensions = notesOf(scope);
-                if (extensions !== undefined) setPart({ ...part, extensions: { ...part.extensions, ...extensions } });
+                const noted = withNotes(part, scope);
+                if (noted !== part) setPart(noted);
               },
               onEnd: () => scope?.dispose(),
             };
           }
           scope?.dispose();
-          const extensions = notesOf(scope);
-          if (extensions !== undefined) setResult({ ...result, extensions: { ...result.extensions, ...extensions } });
+          const noted = withNotes(result, scope);
+          if (noted !== result) setResult(noted);
           return undefined;
         },
       };
     },
   };
-}
-
-// Private: the answer's `stale` and `dataAge` notes, if it has any.
-function notesOf(scope: RequestScope | undefined): Record<string, unknown> | undefined {
-  const stale = scope?.stale ?? [];
-  const dataAge = scope?.dataAge;
-  if (stale.length === 0 && dataAge === undefined) return undefined;
-  return { ...(stale.length > 0 && { stale }), ...(dataAge !== undefined && { dataAge }) };
 }

@@ -35,6 +35,25 @@ describe("the contract's queries, on the lean path and on yoga", () => {
   });
 });
 
+describe("the contract's queries executed every time (response cache off), on the lean path and on yoga", () => {
+  let pair: Pair;
+  beforeAll(async () => {
+    pair = await startPair({ RESPONSE_CACHE_MAX_BYTES: '0' }, CONTRACT_CATALOG);
+  });
+  afterAll(() => pair.close());
+
+  const data: Record<string, any> = {};
+  const queries = Object.entries(CONTRACT) as Array<[string, (catalog: Catalog, data: Record<string, any>) => Operation]>;
+  // The first run is graphql-js's, the next ones the compiled query's: the lean path runs both
+  // without yoga's hooks (graph/execution/run.ts), yoga's path through them.
+  it.each(queries)('answers %s the same, interpreted and then compiled', async (name, make) => {
+    const request = jsonPost(make(pair.mock.catalog, data));
+    const runs = [await sameOnBoth(pair, request), await sameOnBoth(pair, request), await sameOnBoth(pair, request)];
+    expect(runs.map((run) => run.lean.headers['x-cache'])).toEqual([undefined, undefined, undefined]);
+    data[name] = JSON.parse(runs[0]!.lean.body.toString()).data;
+  });
+});
+
 describe('compressed answers, on the lean path and on yoga', () => {
   let pair: Pair;
   beforeAll(async () => {

@@ -45,4 +45,26 @@ describe('which path serves a request', () => {
       await pair.close();
     }
   });
+  it('executes a query it has seen before with no envelop hook chain', async () => {
+    const pair = await startPair({ RESPONSE_CACHE_MAX_BYTES: '0' }, { catalog: { sites: 30, cities: 8, products: 40 } });
+    // yoga's enveloped orchestrator (its hook chain) is made per request by getEnveloped.
+    function envelopes(h: Harness): () => number {
+      let count = 0;
+      const yoga = h.gateway.yoga as unknown as { getEnveloped: (...args: unknown[]) => unknown };
+      const made = yoga.getEnveloped;
+      yoga.getEnveloped = (...args) => ((count += 1), made(...args));
+      return () => count;
+    }
+    try {
+      const onLean = envelopes(pair.lean);
+      const query = 'query Product($code: String!) { product(goodsCode: $code) { goodsCode productName } }';
+      const codes = pair.mock.catalog.products.slice(0, 5).map((product) => product.goodsCode);
+      for (const code of codes) await sameOnBoth(pair, jsonPost({ query, variables: { code } }));
+      // One, for the first parse and validation (so the count watches the right thing); each
+      // execution ran without one, and answered as yoga's path did.
+      expect(onLean()).toBe(1);
+    } finally {
+      await pair.close();
+    }
+  });
 });

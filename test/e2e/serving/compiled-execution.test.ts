@@ -11,6 +11,7 @@ import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { createMockUpstream, type MockUpstream } from '../../../src/mock-upstream/index.js';
 import { maskError } from '../../../src/graph/mask-error.js';
 import { useCompiledExecution } from '../../../src/plugins/serving/use-compiled-execution.js';
+import { createCompiledExecution } from '../../../src/graph/execution/compile.js';
 import { encodeId } from '../../../src/graph/ids.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { SITE_DEFERRED } from './incremental-queries.js';
@@ -273,7 +274,7 @@ describe('compiled execution’s errors, on a schema made to fail', () => {
   it('are located and masked as the interpreter’s are (non-null violations, serialisation, thrown errors)', async () => {
     const body = JSON.stringify({ query: '{ nested { other inner again: inner } count fails \n required }' });
     const before = { ...jit };
-    const texts = await Promise.all([useCompiledExecution(false), useCompiledExecution(true)].map(async (plugin) => {
+    const texts = await Promise.all([false, true].map((on) => useCompiledExecution(createCompiledExecution(on))).map(async (plugin) => {
       const yoga = yogaWith([plugin]);
       const answer = () => yoga.fetch('http://yoga/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       await answer();
@@ -285,7 +286,7 @@ describe('compiled execution’s errors, on a schema made to fail', () => {
   });
 
   it('keeps compiled documents in a bounded LRU', async () => {
-    const yoga = yogaWith([useCompiledExecution(true, { maxDocuments: 1 })]);
+    const yoga = yogaWith([useCompiledExecution(createCompiledExecution(true, { maxDocuments: 1 }))]);
     const run = (query: string) => yoga.fetch('http://yoga/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
     const before = jit.compiled;
     for (const query of ['{ count }', '{ count }', '{ fails }', '{ fails }', '{ count }', '{ count }']) await run(query);

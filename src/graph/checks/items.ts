@@ -4,22 +4,21 @@
  * whatever answers it. The upstream budget prices what an operation costs the upstream; fields
  * answered from the catalog index cost it nothing, yet fifteen aliased `searchProducts(first: 100)
  * { availability(first: 1000) }` ask for 1.5 million entries, megabytes of answer and seconds of
- * CPU. The static cost (use-query-limits.ts) cannot see that: it does not multiply by list sizes.
+ * CPU. The static cost (plugins/protection/use-query-limits.ts) cannot see that: it does not multiply by list sizes.
  *
  * The count is graph/items.ts's. Runs after the argument checks, so every bound it reads is
  * within its own range. A subscription is counted per event, before it starts: each event
  * resolves its whole selection.
  */
-import type { Plugin } from 'graphql-yoga';
 import { coded } from '../../base/graph-errors.js';
-import { countItems } from '../../graph/items.js';
+import { countItems } from '../items.js';
 import type { RequestScope } from '../../request/scope.js';
-import { beforeEveryOperation, isRunning, runningOperation } from '../../graph/running-operation.js';
+import { isRunning, runningOperation, type OperationCheck } from '../running-operation.js';
 
 export const ITEM_LIMIT_EXCEEDED = 'ITEM_LIMIT_EXCEEDED';
 
-export function useItemLimit(maxItems: number): Plugin<{ scope?: RequestScope }> {
-  return beforeEveryOperation<{ scope?: RequestScope }>((args, refuse) => {
+export function itemCheck(maxItems: number): OperationCheck<{ scope?: RequestScope }> {
+  return (args, refuse) => {
     const running = runningOperation(args);
     if (!isRunning(running)) return;
     const items = countItems(args.schema, running);
@@ -34,5 +33,5 @@ export function useItemLimit(maxItems: number): Plugin<{ scope?: RequestScope }>
         ),
       ],
     });
-  });
+  };
 }

@@ -8,21 +8,20 @@
  * the estimates (each operation is admitted only while the batch's estimates so far, its own
  * included, fit) and the hard stop. Otherwise a batch of ten would cost ten budgets.
  *
- * It runs after the argument checks and the item limit (gateway.ts): a bad argument is named as
+ * It runs after the argument checks and the item limit (app/gateway.ts): a bad argument is named as
  * such, not priced.
  */
-import type { Plugin } from 'graphql-yoga';
 import { coded } from '../../base/graph-errors.js';
 import type { RequestScope } from '../../request/scope.js';
-import { beforeEveryOperation, isRunning, runningOperation } from '../../graph/running-operation.js';
-import { UPSTREAM_BUDGET_EXCEEDED } from '../../graph/budget/charges.js';
-import { estimateUpstreamCalls, type Planner } from '../../graph/budget/estimate.js';
+import { isRunning, runningOperation, type OperationCheck } from '../running-operation.js';
+import { UPSTREAM_BUDGET_EXCEEDED } from '../budget/charges.js';
+import { estimateUpstreamCalls, type Planner } from '../budget/estimate.js';
 
 
-export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ scope?: RequestScope; request?: Request }> {
+export function budgetCheck(budget: number, planner: Planner): OperationCheck<{ scope?: RequestScope; request?: object }> {
   /** Calls estimated for the operations of each HTTP request admitted so far. */
   const admitted = new WeakMap<object, number>();
-  return beforeEveryOperation<{ scope?: RequestScope; request?: Request }>((args, refuse) => {
+  return (args, refuse) => {
     const running = runningOperation(args);
     if (!isRunning(running)) return;
     const estimate = estimateUpstreamCalls(running.operation, running.fragments, running.variables, planner, args.schema);
@@ -43,5 +42,5 @@ export function useUpstreamBudget(budget: number, planner: Planner): Plugin<{ sc
         ),
       ],
     });
-  });
+  };
 }

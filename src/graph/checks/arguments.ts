@@ -2,8 +2,8 @@
  * Every argument of the operation that runs (a query's, or a subscription's), checked before it runs, by the rules the resolvers
  * use (graph/arguments/rules.ts): root fields and nested ones (`Product.availability`,
  * `City.sites`, `Site.isOpen`, which would otherwise be reached only after their parent was
- * loaded), literals and variables alike. This plugin comes before the item limit and the
- * upstream budget (gateway.ts), so a bad argument is named as such (`BAD_USER_INPUT`), never
+ * loaded), literals and variables alike. This check comes before the item limit and the
+ * upstream budget (app/gateway.ts), so a bad argument is named as such (`BAD_USER_INPUT`), never
  * priced, and costs no upstream call: the operation is refused with the error of every bad
  * argument, and nothing runs. Variables that do not coerce to their types are refused first
  * (running-operation.ts), HTTP 400.
@@ -12,24 +12,23 @@ import {
   getArgumentValues, getNamedType, GraphQLError, isInterfaceType, isObjectType, Kind, type GraphQLNamedType,
   type GraphQLSchema, type SelectionSetNode,
 } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
 import { codeOf, type ErrorCode } from '../../base/errors.js';
 import { coded } from '../../base/graph-errors.js';
-import { argumentRuleOf, type ArgumentSettings } from '../../graph/arguments/rules.js';
+import { argumentRuleOf, type ArgumentSettings } from '../arguments/rules.js';
 import type { RequestScope } from '../../request/scope.js';
-import { beforeEveryOperation, isRunning, runningOperation, type RunningOperation } from '../../graph/running-operation.js';
+import { isRunning, runningOperation, type OperationCheck, type RunningOperation } from '../running-operation.js';
 
 export type ArgumentCheckSettings = ArgumentSettings;
 
-export function useArgumentChecks(settings: ArgumentCheckSettings): Plugin<{ scope?: RequestScope }> {
-  return beforeEveryOperation<{ scope?: RequestScope }>((args, refuse) => {
+export function argumentCheck(settings: ArgumentCheckSettings): OperationCheck<{ scope?: RequestScope }> {
+  return (args, refuse) => {
     const running = runningOperation(args);
     if (running === undefined) return;
     const errors = isRunning(running) ? checkArguments(args.schema, running, settings) : running.errors;
     if (errors.length === 0) return;
     args.contextValue.scope?.dispose();
     refuse({ errors });
-  });
+  };
 }
 
 interface Checker {
