@@ -26,15 +26,25 @@ export function selectsPath(info: GraphQLResolveInfo, path: readonly string[]): 
   return true;
 }
 
+// Private: the fields of each selection set, worked out once: a selection set belongs to one
+// document, whose fragments its spreads always name (the budget's estimate walks the same ones
+// for every request of a document).
+const flattened = new WeakMap<SelectionSetNode, readonly FieldNode[]>();
+
 /** The fields of a selection set, fragments flattened (a validated document has no fragment cycles). */
 export function fieldsOf(
   selectionSet: SelectionSetNode | undefined,
   fragments: Record<string, FragmentDefinitionNode>,
-): FieldNode[] {
+): readonly FieldNode[] {
   if (!selectionSet) return [];
-  return selectionSet.selections.flatMap((selection) => {
-    if (selection.kind === 'Field') return [selection];
-    if (selection.kind === 'InlineFragment') return fieldsOf(selection.selectionSet, fragments);
-    return fieldsOf(fragments[selection.name.value]?.selectionSet, fragments);
-  });
+  let fields = flattened.get(selectionSet);
+  if (fields === undefined) {
+    fields = selectionSet.selections.flatMap((selection) => {
+      if (selection.kind === 'Field') return [selection];
+      if (selection.kind === 'InlineFragment') return fieldsOf(selection.selectionSet, fragments);
+      return fieldsOf(fragments[selection.name.value]?.selectionSet, fragments);
+    });
+    flattened.set(selectionSet, fields);
+  }
+  return fields;
 }

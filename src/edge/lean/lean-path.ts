@@ -57,7 +57,7 @@ export interface LeanPathOptions {
   end: EndRequest;
   /** The one admission (the API key, the rate limit, the parameter limits). */
   admission: Pick<Admission, 'key' | 'rate' | 'parameters'>;
-  responseCache: Pick<ResponseCache, 'keyOf' | 'stored' | 'sharedStored' | 'miss'>;
+  responseCache: Pick<ResponseCache, 'on' | 'keyOf' | 'stored' | 'sharedStored' | 'miss'>;
   /** How answers are compressed, as on yoga's path. */
   compression: Compression;
   /** CORS on: a request with `Origin` gets CORS headers, which are yoga's. */
@@ -113,7 +113,8 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     if (isRefusal(keyed)) return false;
     const client = keyed.client;
     const accept = headers.accept ?? '';
-    const text = body.length <= MAX_KNOWN_BODY_BYTES ? `${accept}\n${body.toString('latin1')}` : undefined;
+    // With no response cache, no request has a stored answer to find.
+    const text = responseCache.on && body.length <= MAX_KNOWN_BODY_BYTES ? `${accept}\n${body.toString('latin1')}` : undefined;
     const record = createRequest(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger);
     // Counted here, where yoga's plugin would count it (after the API key, before any parse): a
     // request handed to yoga from here on is not counted again there, and a refused one gets the

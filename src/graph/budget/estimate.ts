@@ -140,7 +140,7 @@ function nodeField(w: Walker, field: FieldNode, id: string): void {
 }
 
 // Private: `Product.availability` lists index sites and points.
-function productFields(w: Walker, fields: FieldNode[]): void {
+function productFields(w: Walker, fields: readonly FieldNode[]): void {
   const lists = [
     ...fields.filter((f) => f.name.value === 'availability'),
     ...fields.filter((f) => f.name.value === 'availabilityConnection').flatMap((f) => childFields(w, f, 'edges')).filter((f) => f.name.value === 'node'),
@@ -153,12 +153,12 @@ function productFields(w: Walker, fields: FieldNode[]): void {
 }
 
 // Private: `City.sites` lists index sites.
-function cityFields(w: Walker, fields: FieldNode[]): void {
+function cityFields(w: Walker, fields: readonly FieldNode[]): void {
   for (const field of fields.filter((f) => f.name.value === 'sites')) siteFields(w, childFields(w, field, 'items'), 'sitesWithPoints');
   for (const field of fields.filter((f) => f.name.value === 'sitesConnection')) siteFields(w, nodeFields(w, field), 'sitesWithPoints');
 }
 
-function siteFields(w: Walker, fields: FieldNode[], source: SiteSource): void {
+function siteFields(w: Walker, fields: readonly FieldNode[], source: SiteSource): void {
   for (const field of fields) {
     if (field.name.value === 'city') {
       if (source !== 'sitesWithPoints') walkOnce(w, 'sitesWithPoints');
@@ -169,7 +169,7 @@ function siteFields(w: Walker, fields: FieldNode[], source: SiteSource): void {
   }
 }
 
-function pointFields(w: Walker, fields: FieldNode[], source: SiteSource): void {
+function pointFields(w: Walker, fields: readonly FieldNode[], source: SiteSource): void {
   for (const field of fields) {
     if (field.name.value === 'site') siteFields(w, fieldsOf(w, field.selectionSet), source);
     if (field.name.value === 'cargoLanes') laneFields(w, fieldsOf(w, field.selectionSet).map((f) => f.name.value), source);
@@ -224,6 +224,6 @@ function childFields(w: Walker, field: FieldNode, child: string): FieldNode[] {
     .flatMap((f) => fieldsOf(w, f.selectionSet));
 }
 
-function fieldsOf(w: Walker, selectionSet: FieldNode['selectionSet']): FieldNode[] {
+function fieldsOf(w: Walker, selectionSet: FieldNode['selectionSet']): readonly FieldNode[] {
   return fieldsIn(selectionSet, w.fragments);
 }
