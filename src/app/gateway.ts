@@ -61,7 +61,7 @@ import { createPersistedReload, type ReloadOutcome } from './persisted-reload.js
 import { createLeanPath } from '../edge/lean/lean-path.js';
 import { createLive, type Live } from '../live/live.js';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { isUpstreamError } from '../upstream/errors.js';
+import { yogaLogger } from './yoga-logger.js';
 
 export type { GatewayConfig } from '../base/config/config.js';
 
@@ -251,18 +251,4 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       await tracing?.shutdown();
     },
   };
-}
-
-// Private: yoga's logger interface over pino. Yoga logs each error it masks; an upstream
-// failure was already logged once, as a warning, by the upstream client, so here it is debug.
-function yogaLogger(logger: Logger) {
-  const forward =
-    (level: 'debug' | 'info' | 'warn' | 'error') =>
-    (first: unknown, ...rest: unknown[]) => {
-      if (first instanceof Error) {
-        const upstream = isUpstreamError((first as { originalError?: unknown }).originalError ?? first);
-        logger[upstream ? 'debug' : level]({ err: first }, first.message);
-      } else logger[level](rest.length > 0 ? { details: rest } : {}, String(first));
-    };
-  return { debug: forward('debug'), info: forward('info'), warn: forward('warn'), error: forward('error') };
 }

@@ -80,7 +80,7 @@ class RequestLoaders implements Loaders {
     const product = this.sources.productNow(goodsCode);
     if (product !== undefined) {
       (this.#productsNow ??= new Map()).set(goodsCode, product);
-      this.scope.tag?.(`product:${goodsCode}`);
+      this.scope.tag?.('product', goodsCode);
     }
     return product;
   }
@@ -126,7 +126,7 @@ class RequestLoaders implements Loaders {
   }
 
   private tag(kind: string, codes: readonly string[]): void {
-    if (this.scope.tag !== undefined) for (const code of codes) this.scope.tag(`${kind}:${code}`);
+    if (this.scope.tag !== undefined) for (const code of codes) this.scope.tag(kind, code);
   }
 }
 

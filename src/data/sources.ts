@@ -60,7 +60,7 @@ export interface SourceScope extends LoadScope {
   /** Time left before the caller's deadline, in ms (`REQUEST_TIMEOUT_MS`); none: no deadline. */
   timeLeftMs?(): number;
   /** Names data the caller's answer is built from (request/tags.ts): the loaders call it. */
-  tag?(tag: string): void;
+  tag?(kind: string, code?: string): void;
 }
 
 /** What the gateway has learnt of a list, for planning (see the upstream budget). */

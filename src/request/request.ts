@@ -60,7 +60,7 @@ export interface GatewayRequest {
   /** The answer reads the time now, states its data's age or comes in parts: never to be replayed. */
   unrepeatable(): void;
   /** Names upstream data the answer is built from (`site:S000001`, `sites`: request/tags.ts). */
-  tag(tag: string): void;
+  tag(kind: string, code?: string): void;
   /** The answer's tags, bounded (request/tags.ts): its `Surrogate-Key`, and what a purge finds it by. */
   tags(): readonly string[];
   /** Whether the answer is one operation, with no error (noted, or in `result`) and nothing stale. */
@@ -127,8 +127,8 @@ class OneRequest implements GatewayRequest {
     this.dataExpiresAt = Number.NEGATIVE_INFINITY;
   }
 
-  tag(tag: string): void {
-    (this.#tags ??= createTags()).add(tag);
+  tag(kind: string, code?: string): void {
+    (this.#tags ??= createTags()).add(kind, code);
   }
 
   tags(): readonly string[] {

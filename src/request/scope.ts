@@ -126,8 +126,8 @@ class Scope implements RequestScope {
     this.request?.unrepeatable();
   }
 
-  tag(tag: string): void {
-    this.request?.tag?.(tag);
+  tag(kind: string, code?: string): void {
+    this.request?.tag?.(kind, code);
   }
 
   dispose(): void {

@@ -30,8 +30,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema, type ExecutionArgs } from 'graphql';
-import { processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import { getOperationAST, type DocumentNode, type GraphQLSchema, type ExecutionArgs } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
 import type { GatewayContext } from '../../graph/context.js';
 import type { Logger } from '../../base/logger.js';
 import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/record.js';
@@ -39,14 +39,13 @@ import { createRequest, type GatewayRequest } from '../../request/request.js';
 import type { EndRequest } from '../../request/log.js';
 import type { Admission } from '../admission/admission.js';
 import { isRefusal } from '../admission/refusal.js';
-import { maskError } from '../../graph/mask-error.js';
 import { countItems } from '../../graph/items.js';
 import { isRunning, runningOperation } from '../../graph/running-operation.js';
-import { answerToStore, storedAnswerOf, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
-import { codingHeaders, type Compression } from '../compression/answer.js';
+import type { ResponseCache } from '../../response-cache/store.js';
+import type { Compression } from '../compression/answer.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
-import { createWriteBatch } from './writes.js';
+import { createLeanAnswers } from './answer.js';
 import type { RunQuery } from '../../graph/execution/run.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './request.js';
 
@@ -78,10 +77,6 @@ export interface LeanPathOptions {
 
 export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse) => boolean;
 
-/** The Fetch API yoga's result processor builds its answer with: here, just the parts. */
-const PARTS_API = { Response: class { constructor(readonly body: string, readonly init: { status: number; headers: Record<string, string> }) {} } };
-type Parts = InstanceType<typeof PARTS_API.Response>;
-
 export function createLeanPath(options: LeanPathOptions): LeanPath {
   const { yoga, logger, end, admission, responseCache, compression, cors, documents, context, run } = options;
   const endpoint = yoga.graphqlEndpoint;
@@ -92,8 +87,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // yoga's schema, as the first enveloped execution hands it out (before it, no document is valid).
   let schema: GraphQLSchema | undefined;
   const startInTurn = createTurnQueue();
-  // Answers are written at the end of the turn, together (writes.ts).
-  const write = createWriteBatch();
+  const { answerStored, answer } = createLeanAnswers({ end, compression, run });
 
   // Requests seen before, by their exact bytes and Accept header: the response-cache key their
   // parse made and the operation they run, so that a repeated request finds its stored answer
@@ -195,59 +189,6 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     else void shared.then((found) => (found === undefined ? execute() : answerStored(record, client, operationName, res, found)));
     return true;
   }
-
-  function answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void {
-    record.graphql = true;
-    record.client = client;
-    record.operations.push(operation);
-    sendStored(res, record, hit);
-  }
-
-  function sendStored(res: ServerResponse, record: GatewayRequest, hit: StoredResponse): void {
-    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
-  }
-
-  async function answer(args: ExecutionArgs, request: LeanRequest, record: GatewayRequest, res: ServerResponse, mediaType: string): Promise<void> {
-    let result: ExecutionResult;
-    try {
-      result = await run(args as Parameters<RunQuery>[0]);
-    } catch (error) {
-      // What yoga does with an error thrown out of execution: masked, in `errors`.
-      result = { errors: [maskError(error, 'Unexpected error.') as GraphQLError] };
-    }
-    const hit = storedAnswerServed(request);
-    if (hit !== undefined) return sendStored(res, record, hit);
-    record.note(result);
-    const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
-    const bytes = Buffer.from(parts.body);
-    const responseHeaders: Record<string, string> = lowerCased(parts.init.headers);
-    const store = answerToStore(request);
-    if (store !== undefined) {
-      responseHeaders['x-cache'] = 'miss';
-      const etag = store(parts.init.status, bytes, responseHeaders['content-type'] ?? mediaType);
-      if (etag !== undefined) responseHeaders.etag = etag;
-    }
-    send(res, record, parts.init.status, bytes, responseHeaders, storedAnswerOf(request));
-  }
-
-  // Private: the answer, in its coding, with the headers every POST on the GraphQL endpoint gets
-  // (its request id; `no-store`, as use-http-caching.ts says of every POST), then its log line
-  // and metrics.
-  function send(
-    res: ServerResponse, record: GatewayRequest, status: number, plain: Uint8Array, headers: Record<string, string>, stored?: StoredResponse,
-  ): void {
-    if (res.destroyed) return end(record, status);
-    const sent = compression.answer(res.req.headers['accept-encoding'], headers['content-type'], plain, stored);
-    const body = sent.body;
-    Object.assign(headers, codingHeaders(sent, headers.vary));
-    headers['content-length'] = String(body.byteLength);
-    headers['cache-control'] = 'no-store';
-    headers[REQUEST_ID_HEADER] = record.id;
-    write(() => {
-      if (!res.destroyed) res.writeHead(status, headers).end(body);
-      end(record, status);
-    });
-  }
 }
 
 /** Bytes of requests remembered with their response-cache keys (`known`), and the largest body remembered. */
@@ -271,11 +212,4 @@ function parseOrUndefined(enveloped: { parse(query: string): DocumentNode }, que
   } catch {
     return undefined;
   }
-}
-
-// Private: header names as Node writes them, so that a name set twice is set once.
-function lowerCased(headers: Record<string, string>): Record<string, string> {
-  const lower: Record<string, string> = {};
-  for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
-  return lower;
 }

@@ -4,7 +4,13 @@
  * by its list.
  */
 import { describe, expect, it } from 'vitest';
-import { createTags, tagHeaders, TAGS_MAX_BYTES } from '../../../src/request/tags.js';
+import { createTags as createKinds, tagHeaders, TAGS_MAX_BYTES } from '../../../src/request/tags.js';
+
+// Tags added as the purge endpoint names them (`site:S000001`, `cities`).
+const createTags = () => {
+  const tags = createKinds();
+  return { add: (tag: string) => (tag.includes(':') ? tags.add(tag.slice(0, tag.indexOf(':')), tag.slice(tag.indexOf(':') + 1)) : tags.add(tag)), list: () => tags.list() };
+};
 
 const codes = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(6, '0')}`);
 

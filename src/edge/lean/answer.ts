@@ -1,0 +1,86 @@
+/**
+ * The lean path's answers (lean-path.ts says which requests it serves): a stored answer, or the
+ * result of running the query (graph/execution/run.ts), written by yoga's own result processor,
+ * stored when the response cache asked for it, in the coding the client takes
+ * (edge/compression/answer.ts), with the headers every POST on the GraphQL endpoint gets: its
+ * request id and `no-store`, as use-http-caching.ts says of every POST. Then its log line and
+ * metrics (request/log.ts).
+ */
+import type { ServerResponse } from 'node:http';
+import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
+import { processRegularResult } from 'graphql-yoga';
+import type { RunQuery } from '../../graph/execution/run.js';
+import { maskError } from '../../graph/mask-error.js';
+import type { EndRequest } from '../../request/log.js';
+import { REQUEST_ID_HEADER } from '../../request/record.js';
+import type { GatewayRequest } from '../../request/request.js';
+import { answerToStore, storedAnswerOf, type StoredResponse } from '../../response-cache/store.js';
+import { codingHeaders, type Compression } from '../compression/answer.js';
+import { createWriteBatch } from './writes.js';
+
+export interface LeanAnswers {
+  /** Answers with a stored answer. */
+  answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void;
+  /** Runs the query and answers with its result (its context already made). */
+  answer(args: ExecutionArgs, request: object, record: GatewayRequest, res: ServerResponse, mediaType: string): Promise<void>;
+}
+
+/** The Fetch API yoga's result processor builds its answer with: here, just the parts. */
+const PARTS_API = { Response: class { constructor(readonly body: string, readonly init: { status: number; headers: Record<string, string> }) {} } };
+type Parts = InstanceType<typeof PARTS_API.Response>;
+
+export function createLeanAnswers({ end, compression, run }: { end: EndRequest; compression: Compression; run: RunQuery }): LeanAnswers {
+  // Answers are written at the end of the turn, together (writes.ts).
+  const write = createWriteBatch();
+
+  return {
+    answerStored(record, client, operation, res, hit) {
+      record.graphql = true;
+      record.client = client;
+      record.operations.push(operation);
+      send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
+    },
+    async answer(args, request, record, res, mediaType) {
+      let result: ExecutionResult;
+      try {
+        result = await run(args as Parameters<RunQuery>[0]);
+      } catch (error) {
+        // What yoga does with an error thrown out of execution: masked, in `errors`.
+        result = { errors: [maskError(error, 'Unexpected error.') as GraphQLError] };
+      }
+      record.note(result);
+      const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
+      const bytes = Buffer.from(parts.body);
+      const headers = lowerCased(parts.init.headers);
+      const store = answerToStore(request);
+      if (store !== undefined) {
+        headers['x-cache'] = 'miss';
+        const etag = store(parts.init.status, bytes, headers['content-type'] ?? mediaType);
+        if (etag !== undefined) headers.etag = etag;
+      }
+      send(res, record, parts.init.status, bytes, headers, storedAnswerOf(request));
+    },
+  };
+
+  // Private: the answer in its coding, written at the end of the turn, then logged.
+  function send(res: ServerResponse, record: GatewayRequest, status: number, plain: Uint8Array, headers: Record<string, string>, stored?: StoredResponse): void {
+    if (res.destroyed) return end(record, status);
+    const sent = compression.answer(res.req.headers['accept-encoding'], headers['content-type'], plain, stored);
+    const body = sent.body;
+    Object.assign(headers, codingHeaders(sent, headers.vary));
+    headers['content-length'] = String(body.byteLength);
+    headers['cache-control'] = 'no-store';
+    headers[REQUEST_ID_HEADER] = record.id;
+    write(() => {
+      if (!res.destroyed) res.writeHead(status, headers).end(body);
+      end(record, status);
+    });
+  }
+}
+
+// Private: header names as Node writes them, so that a name set twice is set once.
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  const lower: Record<string, string> = {};
+  for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
+  return lower;
+}
