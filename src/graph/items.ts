@@ -10,7 +10,7 @@
  */
 import {
   getArgumentValues, getNamedType, getNullableType, isInterfaceType, isListType, isObjectType, Kind,
-  type FieldNode, type GraphQLNamedType, type GraphQLSchema, type SelectionSetNode,
+  type FieldNode, type GraphQLNamedType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
 } from 'graphql';
 import { windowSize } from './arguments/window.js';
 import type { RunningOperation } from './running-operation.js';
@@ -21,6 +21,8 @@ const UNBOUNDED_LIST_SIZE = 5;
 interface Counter {
   schema: GraphQLSchema;
   running: RunningOperation;
+  /** Whether a list's bound was read from an argument holding a variable. */
+  variable: boolean;
   /** Entries per spread of a fragment, by name and the page size it sits under: each counted once. */
   fragments: Map<string, number>;
 }
@@ -29,14 +31,18 @@ interface Counter {
 // the item limit (graph/checks/items.ts) asks whether it is too large; both read
 // the same count.
 const counted = new WeakMap<RunningOperation, number>();
+// Private: the count of each operation whose bounds hold no variable: the same for every request.
+const constant = new WeakMap<OperationDefinitionNode, number>();
 
 /** The list entries the running operation could return at most (worked out once per running operation). */
 export function countItems(schema: GraphQLSchema, running: RunningOperation): number {
-  let items = counted.get(running);
+  let items = counted.get(running) ?? constant.get(running.operation);
   if (items === undefined) {
     const root = schema.getRootType(running.operation.operation);
-    items = root ? itemsIn({ schema, running, fragments: new Map() }, running.operation.selectionSet, root, undefined) : 0;
-    counted.set(running, items);
+    const counter: Counter = { schema, running, variable: false, fragments: new Map() };
+    items = root ? itemsIn(counter, running.operation.selectionSet, root, undefined) : 0;
+    if (counter.variable) counted.set(running, items);
+    else constant.set(running.operation, items);
   }
   return items;
 }
@@ -68,11 +74,20 @@ function itemsOfField(c: Counter, node: FieldNode, parent: GraphQLNamedType, pag
   const field = parent.getFields()[node.name.value];
   if (field === undefined) return 0;
   const args = field.args.length > 0 ? getArgumentValues(field, node, c.running.variables) : {};
+  c.variable ||= node.arguments?.some((argument) => holdsVariable(argument.value)) === true;
   // A page's items count its `pageSize`; a connection's edges, its window (`first`, `last` or its default).
   const inner = itemsIn(c, node.selectionSet, getNamedType(field.type), numberOr(args.pageSize, windowSize(`${parent.name}.${field.name}`, args)));
   if (!isListType(getNullableType(field.type))) return inner;
   const size = numberOr(args.first, pageSize ?? UNBOUNDED_LIST_SIZE);
   return size * (1 + inner);
+}
+
+// Private: whether a value (a list's or an object's members too) is or holds a variable.
+function holdsVariable(value: ValueNode): boolean {
+  if (value.kind === Kind.VARIABLE) return true;
+  if (value.kind === Kind.LIST) return value.values.some(holdsVariable);
+  if (value.kind === Kind.OBJECT) return value.fields.some((field) => holdsVariable(field.value));
+  return false;
 }
 
 function numberOr<T>(value: unknown, fallback: T): number | T {
