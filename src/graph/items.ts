@@ -21,7 +21,7 @@ const UNBOUNDED_LIST_SIZE = 5;
 interface Counter {
   schema: GraphQLSchema;
   running: RunningOperation;
-  /** Whether a list's bound was read from an argument holding a variable. */
+  /** Whether a list's bound (`BOUNDS`) was read from an argument holding a variable. */
   variable: boolean;
   /** Entries per spread of a fragment, by name and the page size it sits under: each counted once. */
   fragments: Map<string, number>;
@@ -74,13 +74,16 @@ function itemsOfField(c: Counter, node: FieldNode, parent: GraphQLNamedType, pag
   const field = parent.getFields()[node.name.value];
   if (field === undefined) return 0;
   const args = field.args.length > 0 ? getArgumentValues(field, node, c.running.variables) : {};
-  c.variable ||= node.arguments?.some((argument) => holdsVariable(argument.value)) === true;
+  c.variable ||= node.arguments?.some((argument) => BOUNDS.has(argument.name.value) && holdsVariable(argument.value)) === true;
   // A page's items count its `pageSize`; a connection's edges, its window (`first`, `last` or its default).
   const inner = itemsIn(c, node.selectionSet, getNamedType(field.type), numberOr(args.pageSize, windowSize(`${parent.name}.${field.name}`, args)));
   if (!isListType(getNullableType(field.type))) return inner;
   const size = numberOr(args.first, pageSize ?? UNBOUNDED_LIST_SIZE);
   return size * (1 + inner);
 }
+
+/** The arguments a list's size is read from (below, and graph/arguments/window.ts). */
+const BOUNDS = new Set(['first', 'last', 'pageSize']);
 
 // Private: whether a value (a list's or an object's members too) is or holds a variable.
 function holdsVariable(value: ValueNode): boolean {
