@@ -17,19 +17,29 @@ import type { GatewayRequest } from '../../request/request.js';
 import { answerToStore, storedAnswerOf, type StoredResponse } from '../../response-cache/store.js';
 import { codingHeaders, type Compression } from '../compression/answer.js';
 import { createWriteBatch } from './writes.js';
+import type { LeanRequest } from './request.js';
+import type { GatewayContext } from '../../graph/context.js';
 
 export interface LeanAnswers {
   /** Answers with a stored answer. */
   answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void;
-  /** Runs the query and answers with its result (its context already made). */
-  answer(args: ExecutionArgs, request: object, record: GatewayRequest, res: ServerResponse, mediaType: string): Promise<void>;
+  /** Makes the query's context from `initial` (yoga's initial context), runs it, answers with its result. */
+  answer(args: ExecutionArgs, initial: { request: LeanRequest; [name: string]: unknown }, record: GatewayRequest, res: ServerResponse, mediaType: string): Promise<void>;
 }
 
 /** The Fetch API yoga's result processor builds its answer with: here, just the parts. */
 const PARTS_API = { Response: class { constructor(readonly body: string, readonly init: { status: number; headers: Record<string, string> }) {} } };
 type Parts = InstanceType<typeof PARTS_API.Response>;
 
-export function createLeanAnswers({ end, compression, run }: { end: EndRequest; compression: Compression; run: RunQuery }): LeanAnswers {
+export interface LeanAnswerOptions {
+  end: EndRequest;
+  compression: Compression;
+  run: RunQuery;
+  /** yoga's context factory. */
+  context: (initial: { request: LeanRequest }) => GatewayContext;
+}
+
+export function createLeanAnswers({ end, compression, run, context }: LeanAnswerOptions): LeanAnswers {
   // Answers are written at the end of the turn, together (writes.ts).
   const write = createWriteBatch();
 
@@ -40,12 +50,14 @@ export function createLeanAnswers({ end, compression, run }: { end: EndRequest; 
       record.operations.push(operation);
       send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
     },
-    async answer(args, request, record, res, mediaType) {
+    async answer(args, initial, record, res, mediaType) {
+      const request = initial.request;
       let result: ExecutionResult;
       try {
+        args.contextValue = Object.assign(initial, context(initial));
         result = await run(args as Parameters<RunQuery>[0]);
       } catch (error) {
-        // What yoga does with an error thrown out of execution: masked, in `errors`.
+        // What yoga does with an error thrown making the context or out of execution: masked, in `errors`.
         result = { errors: [maskError(error, 'Unexpected error.') as GraphQLError] };
       }
       record.note(result);

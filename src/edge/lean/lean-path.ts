@@ -87,7 +87,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // yoga's schema, as the first enveloped execution hands it out (before it, no document is valid).
   let schema: GraphQLSchema | undefined;
   const startInTurn = createTurnQueue();
-  const { answerStored, answer } = createLeanAnswers({ end, compression, run });
+  const { answerStored, answer } = createLeanAnswers({ end, compression, run, context });
 
   // Requests seen before, by their exact bytes and Accept header: the response-cache key their
   // parse made and the operation they run, so that a repeated request finds its stored answer
@@ -175,9 +175,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       record.client = client;
       record.operations.push(operationName);
       if (key !== undefined) responseCache.miss(request, key, document, record);
-      const initial = { request, params, req, res };
-      args.contextValue = Object.assign(initial, context(initial));
-      const go = () => void answer(args, request, record, res, mediaType);
+      const go = () => void answer(args, { request, params, req, res }, record, res, mediaType);
       // A large answer starts in its own turn, in arrival order (turns.ts), as the work of its own
       // request; a small one at once, so that it never waits behind large ones.
       if (large(args)) startInTurn(() => runInRequest(record, go));

@@ -26,7 +26,7 @@
  *
  * Compiled queries are kept in an LRU by document and operation, bounded in entries and in an
  * estimate of their bytes; documents themselves are bounded by yoga's parser cache
- * (plugins/serving/parser-caches.ts), which hands out the same document object for the same text.
+ * (graph/parser-caches.ts), which hands out the same document object for the same text.
  */
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { execute, getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
