@@ -42,12 +42,15 @@ export function createKeyMaker(worthKeying: (document: DocumentNode) => boolean 
   // and hashed once; a document leaves this map when it leaves yoga's cache.
   const documentHashes = new WeakMap<DocumentNode, string>();
   // The lean path looks its key up before execution, with the arguments it then executes: the
-  // plugin's own lookup finds it made (the accept header is the same request's).
-  const made = new WeakMap<ExecutionArgs, string | undefined>();
+  // plugin's own lookup finds it made (the accept header is the same request's). Kept on the
+  // arguments, not in a WeakMap (running-operation.ts says why).
+  const KEY = Symbol('response-cache key');
   return (args, accept) => {
-    if (made.has(args)) return made.get(args);
+    const carrier = args as ExecutionArgs & { [KEY]?: string | null };
+    const kept = carrier[KEY];
+    if (kept !== undefined) return kept ?? undefined;
     const key = worthKeying(args.document) ? keyOf(args, accept) : undefined;
-    made.set(args, key);
+    carrier[KEY] = key ?? null;
     return key;
   };
 

@@ -64,10 +64,13 @@ export function createRateLimit(perMinute: number, options: RateLimitOptions = {
     const verdict = fleet?.take(client, count);
     return verdict === undefined ? buckets.take(client, count) : verdict.then((taken) => taken ?? buckets.take(client, count));
   };
-  // Verdicts the lean path reached for requests it may hand to yoga (a WeakMap: one never read goes with its request).
-  const verdicts = new WeakMap<IncomingMessage, TakeResult>();
+  // Verdicts the lean path reached for requests it may hand to yoga, kept on the request (one
+  // never read goes with it; a WeakMap's entries were promoted to the old generation:
+  // running-operation.ts says how that was found).
+  const VERDICT = Symbol('rate-limit verdict');
+  type Carrier = IncomingMessage & { [VERDICT]?: TakeResult | undefined };
   const keep = (req: IncomingMessage, taken: TakeResult) => {
-    verdicts.set(req, taken);
+    (req as Carrier)[VERDICT] = taken;
     return taken.allowed;
   };
   const take = (client: string | undefined, req: IncomingMessage | undefined) => takeOf(clientKey(client, req, addressOf));
@@ -79,9 +82,9 @@ export function createRateLimit(perMinute: number, options: RateLimitOptions = {
       return verdict instanceof Promise ? verdict.then((taken) => keep(req, taken)) : keep(req, verdict);
     },
     arrive(client, req) {
-      const kept = req && verdicts.get(req);
+      const kept = req && (req as Carrier)[VERDICT];
       if (kept === undefined) return take(client, req);
-      verdicts.delete(req!);
+      (req as Carrier)[VERDICT] = undefined;
       return kept;
     },
     batch(client, req, operations) {

@@ -13,14 +13,11 @@ export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED' satisfies Err
  * One count per HTTP request (`request`, the same object for every operation of a batch).
  */
 export function createUpstreamCharges(budget: number): (request: object) => () => void {
-  const charges = new WeakMap<object, () => void>();
+  // Kept on the request, not in a WeakMap (graph/running-operation.ts says why).
+  const CHARGE = Symbol('upstream charge');
   return (request) => {
-    let charge = charges.get(request);
-    if (charge === undefined) {
-      charge = createUpstreamCharge(budget);
-      charges.set(request, charge);
-    }
-    return charge;
+    const carrier = request as { [CHARGE]?: () => void };
+    return (carrier[CHARGE] ??= createUpstreamCharge(budget));
   };
 }
 
