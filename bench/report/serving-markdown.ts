@@ -2,6 +2,7 @@
  * RESULTS.md's serving section (issues 14 and 25): every distinct-key and deep-page scenario side by
  * side on every peer, each run's details, the mix, compressed answers (compression.ts), and how it is measured.
  */
+import { SERVING_WARMUP_SECONDS } from '../config.js';
 import { SERVING_PEERS, type ServingResult } from '../measure/serving.js';
 import { isRun, type ServingOutcome } from '../scenarios/serving.js';
 import { wrongAnswers } from '../workloads/check.js';
@@ -22,7 +23,7 @@ export function servingSection(r: Results): string {
 export function servingAssumption(): string {
   return '- **Serving** (issues 14 and 25): each scenario on each peer begins with a checked warm-up: every key once (every goods code, every site; '
     + '`sitesNear`: 200 random queries), each answer\'s `data` compared with `util.isDeepStrictEqual` against the data the mock builds from the catalog it serves '
-    + '(`bench/workloads/expected.ts`); wrong answers are counted and flagged, never hidden. Then an unmeasured warm-up and the measured run, a random key each request '
+    + '(`bench/workloads/expected.ts`); wrong answers are counted and flagged, never hidden. Then an unmeasured load warm-up of ' + SERVING_WARMUP_SECONDS + ' s (a fresh process settles its JIT and heap in it) and the measured run, a random key each request '
     + '(bodies serialised beforehand; `sitesNear`: fresh random queries near a random site, as in the catalog-index scenario, sent in turn so that none repeats). '
     + 'The load is wrk\'s when `wrk` is installed (`bench/load/wrk.ts`, `bench/load/wrk.lua`: one thread on the load generator\'s core, requests formatted before the run, '
     + 'a body drawn per request in Lua; its CPU is its own process CPU time over the run), else autocannon\'s in the bench process; the section says which ran. '
