@@ -16,11 +16,11 @@ import type { KindRecord, SiteCity, Sources, SourceScope } from './sources.js';
 export interface Loaders {
   productByGoodsCode: DataLoader<string, ProductRecord | null>;
   /**
-   * The product when the shared cache holds it fresh (null: it does not exist), without a promise;
-   * undefined: ask `productByGoodsCode`. A 50-site page has 1,600 lanes: a promise each was a
-   * good part of its execution and of its garbage.
+   * The product (null: it does not exist): at once, without a promise, when the shared cache
+   * holds it fresh; else through `productByGoodsCode`. A 50-site page has 1,600 lanes: a promise
+   * each was a good part of its execution and of its garbage.
    */
-  productNow(goodsCode: string): ProductRecord | null | undefined;
+  product(goodsCode: string): ProductRecord | null | Promise<ProductRecord | null>;
   siteByCode: DataLoader<string, SiteRecord | null>;
   /**
    * The records of a detail operation by code (null: no such record). `siteByCode` is
@@ -74,14 +74,13 @@ class RequestLoaders implements Loaders {
     return loader as DataLoader<string, DetailRecord<K> | null>;
   }
 
-  productNow(goodsCode: string): ProductRecord | null | undefined {
+  product(goodsCode: string): ProductRecord | null | Promise<ProductRecord | null> {
     const known = this.#productsNow?.get(goodsCode);
     if (known !== undefined) return known;
     const product = this.sources.productNow(goodsCode);
-    if (product !== undefined) {
-      (this.#productsNow ??= new Map()).set(goodsCode, product);
-      this.scope.tag?.('product', goodsCode);
-    }
+    if (product === undefined) return this.productByGoodsCode.load(goodsCode);
+    (this.#productsNow ??= new Map()).set(goodsCode, product);
+    this.scope.tag?.('product', goodsCode);
     return product;
   }
 

@@ -10,9 +10,7 @@ export const Point: PointResolvers = {
 
 export const CargoLane: CargoLaneResolvers = {
   product(lane, _, { loaders }) {
-    if (lane.goodsCode === null) return null;
-    const product = loaders.productNow(lane.goodsCode);
-    return product !== undefined ? product : loaders.productByGoodsCode.load(lane.goodsCode);
+    return lane.goodsCode === null ? null : loaders.product(lane.goodsCode);
   },
 
   stock: (lane) => checkedInt(lane, 'stock'),
@@ -22,8 +20,7 @@ export const CargoLane: CargoLaneResolvers = {
   guidePrice(lane, _, { loaders }) {
     if (lane.guidePrice !== null || lane.goodsCode === null) return lane.guidePrice;
     checkedInt(lane, 'guidePrice');
-    const product = loaders.productNow(lane.goodsCode);
-    if (product !== undefined) return product?.guidePrice ?? null;
-    return loaders.productByGoodsCode.load(lane.goodsCode).then((loaded) => loaded?.guidePrice ?? null);
+    const product = loaders.product(lane.goodsCode);
+    return product instanceof Promise ? product.then((loaded) => loaded?.guidePrice ?? null) : (product?.guidePrice ?? null);
   },
 };

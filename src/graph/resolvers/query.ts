@@ -70,13 +70,9 @@ export const Query: QueryResolvers = {
     return { ...(await loaders.page('products', page, pageSize)), page, pageSize };
   },
 
-  // A product the cache holds fresh is answered at once, as a lane's is (point.ts): no batch, no
-  // promise (`npm run profile -- small off`: the loader's turn was a tenth of what one product allocates).
-  product(_, args, { loaders }) {
-    const goodsCode = RULES['Query.product'](args);
-    const product = loaders.productNow(goodsCode);
-    return product !== undefined ? product : loaders.productByGoodsCode.load(goodsCode);
-  },
+  // At once when the cache holds it fresh, as a lane's: no batch, no promise (an allocation
+  // profile of one executed product: the loader's turn was a tenth of what it allocated).
+  product: (_, args, { loaders }) => loaders.product(RULES['Query.product'](args)),
 
   async sitesNear(_, args, context) {
     const { lat, lng, radiusKm, first, cityCode, hasProduct, openAt, enabledOnly, inStockOnly } = RULES['Query.sitesNear'](args, context);
