@@ -7,11 +7,14 @@
  *   npm run profile -- small [off|on]
  *
  * `off` (the default) sets `RESPONSE_CACHE_MAX_BYTES=0`: every answer is executed.
+ * `PROFILE_HEAP=survivors` also samples what outlives a young-generation collection
+ * (load/heap-survivors.ts), by function, per request.
  * `PROFILE_NODE_ARGS` adds node options (e.g. `--max-semi-space-size=64`) to try against the
  * same run. The profile stays in `.prof/<scenario>-<cache>/` for Chrome DevTools or speedscope.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { GC_TRACE_ARGS, gcSummary } from './load/gc-trace.js';
+import { survivorSampling, survivorSummary } from './load/heap-survivors.js';
 import { join } from 'node:path';
 import { INDEX_REFRESH_S, ROOT } from './config.js';
 import { stopProcess } from './processes/child.js';
@@ -32,14 +35,16 @@ try {
   const env: Record<string, string> = { INDEX_REFRESH_S: String(INDEX_REFRESH_S), ...(cache === 'off' ? { RESPONSE_CACHE_MAX_BYTES: '0' } : {}) };
   // Its stdout (log lines and the collector's trace) goes to a file, read for the GC summary.
   const logFile = join(dir, 'stdout.txt');
-  const nodeArgs = [...(process.env.PROFILE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...GC_TRACE_ARGS, '--cpu-prof', `--cpu-prof-dir=${dir}`];
-  const gw = await startGateway(mock, env, { nodeArgs, logFile });
+  const survivors = process.env.PROFILE_HEAP === 'survivors' ? survivorSampling(join(dir, 'survivors.heapprofile')) : undefined;
+  const nodeArgs = [...(process.env.PROFILE_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...(survivors?.nodeArgs ?? []), ...GC_TRACE_ARGS, '--cpu-prof', `--cpu-prof-dir=${dir}`];
+  const gw = await startGateway(mock, { ...env, ...survivors?.env }, { nodeArgs, logFile });
   const cpuBefore = cpuMicros(gw.pid);
   const outcome = await servingRun(gatewayPeer(`${gw.url}/graphql`), scenario, mock, (s, keys) => mock.expected(s, keys));
   const cpu = cpuMicros(gw.pid) - cpuBefore;
+  const requests = isRun(outcome) ? outcome.requests + (outcome.check?.checked ?? 0) : 1;
+  const survived = survivors === undefined ? [] : await survivorSummary(gw.child, join(dir, 'survivors.heapprofile'), requests);
   await stopProcess(gw.child, 30_000);
   if (isRun(outcome)) {
-    const requests = outcome.requests + (outcome.check?.checked ?? 0);
     say(`${scenario}, response cache ${cache}: ${outcome.requestsPerSecond} req/s, p50 ${outcome.latencyP50Ms} / p99 ${outcome.latencyP99Ms} ms, ` +
       `client errors ${outcome.clientErrors}, wrong answers ${outcome.check ? wrongAnswers(outcome.check) : "-"}; ` +
       `gateway CPU ≈ ${Math.round(cpu / requests)} µs per request (warm-up and load run included)`);
@@ -50,6 +55,7 @@ try {
     say(`\ngarbage collection (whole run): ${gc.scavenges} scavenges, pause mean ${gc.scavengeMeanMs.toFixed(2)} / max ${gc.scavengeMaxMs.toFixed(1)} ms, ` +
       `${(gc.survivedMeanBytes / 1e6).toFixed(2)} MB surviving each; ${gc.markCompacts} mark-compacts, max ${gc.markCompactMaxMs.toFixed(1)} ms`);
   }
+  survived.forEach(say);
   rmSync(logFile, { force: true });
 } finally {
   await mock.close();
