@@ -58,11 +58,21 @@ const ZSTD_LEVEL = 6;
 const COMPRESSIBLE = /^application\/(?:graphql-response\+)?json\s*(?:;|$)/i;
 
 export function createCompression({ on, minBytes, cache, onCompressed }: CompressionOptions): Compression {
+  // Answers come in a few content types, each the same string every time: the last one's test is kept.
+  let lastType: string | null | undefined;
+  let lastCompressible = false;
+  const compressible = (type: string | null | undefined): boolean => {
+    if (type !== lastType) {
+      lastType = type;
+      lastCompressible = COMPRESSIBLE.test(type ?? '');
+    }
+    return lastCompressible;
+  };
   return {
     on,
     minBytes,
     answer(acceptEncoding, contentType, body, stored) {
-      if (!on || body.byteLength < minBytes || !COMPRESSIBLE.test(contentType ?? '')) {
+      if (!on || body.byteLength < minBytes || !compressible(contentType)) {
         return { body, coding: 'identity', etag: stored?.etag, vary: false };
       }
       const coding = negotiate(acceptEncoding ?? undefined) ?? 'identity';
@@ -98,15 +108,16 @@ function compress(body: Uint8Array, coding: Exclude<Coding, 'identity'>): Buffer
 
 /** The headers `sent` sets on an answer whose `Vary` is `vary` (extended, not replaced). */
 export function codingHeaders(sent: SentAnswer, vary: string | null | undefined): Record<string, string> {
-  return {
-    ...(sent.coding === 'identity' ? {} : { 'content-encoding': sent.coding }),
-    ...(sent.vary ? { vary: varyWithEncoding(vary) } : {}),
-    ...(sent.etag === undefined ? {} : { etag: sent.etag }),
-  };
+  const headers: Record<string, string> = {};
+  if (sent.coding !== 'identity') headers['content-encoding'] = sent.coding;
+  if (sent.vary) headers.vary = varyWithEncoding(vary);
+  if (sent.etag !== undefined) headers.etag = sent.etag;
+  return headers;
 }
 
 /** `existing` with `Accept-Encoding` added once (`Vary` values are case-insensitive). */
 function varyWithEncoding(existing: string | null | undefined): string {
+  if (existing === undefined || existing === null || existing === '') return 'Accept-Encoding';
   const names = existing?.split(',').map((name) => name.trim()).filter(Boolean) ?? [];
   if (names.some((name) => name.toLowerCase() === 'accept-encoding' || name === '*')) return names.join(', ');
   return [...names, 'Accept-Encoding'].join(', ');
