@@ -110,8 +110,8 @@ export interface ResponseCache {
    * builds a context, and the plugin finds it made when the same arguments execute.
    */
   keyOf(args: ExecutionArgs, accept: string): string | undefined;
-  /** The stored answer under a key `keyOf` made; a hit is recorded on the current request. */
-  stored(key: string): StoredResponse | undefined;
+  /** The stored answer under a key `keyOf` made; a hit is recorded on `request` (default: the current one). */
+  stored(key: string, request?: GatewayRequest): StoredResponse | undefined;
   /**
    * After a miss of `stored`: the answer the replicas share under `key`, kept here and recorded
    * as `stored` records a hit. No promise (`undefined`) when no shared level is in use, or when
@@ -174,9 +174,8 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
   return {
     on: true,
     keyOf: createKeyMaker(documents.worthKeying),
-    stored(key) {
+    stored(key, request = currentRequest()) {
       const hit = entries.get(key);
-      const request = currentRequest();
       if (hit !== undefined && request !== undefined) request.responseCache = 'hit';
       return hit;
     },
