@@ -93,7 +93,9 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // parse made and the operation they run, so that a repeated request finds its stored answer
   // without reading its body again. Same bytes, same parse, same key: the key still comes from
   // exactly the parse that execution would use.
-  const known = new LRUCache<string, { key: string; operation: string }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
+  // Keyed by the body alone, its `Accept` header kept in the entry: clients send one or two, and
+  // a key of both was a new string to copy whole before it could be hashed.
+  const known = new LRUCache<string, { accept: string; key: string; operation: string }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
 
   return (req, res) => {
     const body = req.body;
@@ -108,7 +110,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const client = keyed.client;
     const accept = headers.accept ?? '';
     // With no response cache, no request has a stored answer to find.
-    const text = responseCache.on && body.length <= MAX_KNOWN_BODY_BYTES ? `${accept}\n${body.toString('latin1')}` : undefined;
+    const text = responseCache.on && body.length <= MAX_KNOWN_BODY_BYTES ? body.toString('latin1') : undefined;
     const record = createRequest(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger);
     // Counted here, where yoga's plugin would count it (after the API key, before any parse): a
     // request handed to yoga from here on is not counted again there, and a refused one gets the
@@ -129,7 +131,8 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
     client: string | undefined, mediaType: string, accept: string, text: string | undefined,
   ): boolean {
-    const seen = text === undefined ? undefined : known.get(text);
+    const entry = text === undefined ? undefined : known.get(text);
+    const seen = entry?.accept === accept ? entry : undefined;
     const hit = seen === undefined ? undefined : responseCache.stored(seen.key, record);
     if (seen !== undefined && hit !== undefined) {
       answerStored(record, client, seen.operation, res, hit);
@@ -164,7 +167,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const args: ExecutionArgs = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName, contextValue: undefined };
     const key = responseCache.keyOf(args, accept);
     const operationName = operation.name?.value ?? 'anonymous';
-    if (key !== undefined && text !== undefined) known.set(text, { key, operation: operationName });
+    if (key !== undefined && text !== undefined) known.set(text, { accept, key, operation: operationName });
     const hit = key === undefined ? undefined : responseCache.stored(key, record);
     if (hit !== undefined) {
       answerStored(record, client, operationName, res, hit);
