@@ -32,6 +32,13 @@ export const WARMUP_SECONDS = Math.min(2, Math.max(1, Math.round(SECONDS / 5)));
  * one-product query p99 8.1 ms in the first and 3.2 to 3.4 ms in the next two.
  */
 export const SERVING_WARMUP_SECONDS = 5;
+/**
+ * The ratios to the bare server (issue 25's targets 1, 2 and 4) come from slices of each server
+ * in turn (scenarios/interleaved.ts says why): this many pairs, half with the gateway first,
+ * of this many seconds each.
+ */
+export const INTERLEAVED_ROUNDS = 8;
+export const INTERLEAVED_SLICE_SECONDS = 1;
 /** Length of each compressed-answer hit run (identity, br), in s: `BENCH_SECONDS` up to 8, so the whole run stays under 15 min. */
 export const COMPRESSION_SECONDS = Math.min(SECONDS, 8);
 /**
@@ -41,8 +48,10 @@ export const COMPRESSION_SECONDS = Math.min(SECONDS, 8);
 export const CLIENT_CONNECTIONS = 6;
 /** Upstream sockets Mesh may open: the gateway's own default `UPSTREAM_MAX_CONCURRENCY`. */
 export const MESH_MAX_SOCKETS = 32;
-/** Mesh's response-cache TTL in ms: the gateway's TTL for sites (`CACHE_TTL_SITES_S`, 30 s). */
-export const MESH_CACHE_TTL_MS = 30_000;
+/** The gateway's default TTL for sites (`CACHE_TTL_SITES_S`), in ms: its site answers are fresh this long. */
+export const GATEWAY_SITES_TTL_MS = 30_000;
+/** Mesh's response-cache TTL in ms: the gateway's TTL for sites. */
+export const MESH_CACHE_TTL_MS = GATEWAY_SITES_TTL_MS;
 /**
  * Cache TTL (sites, products, cities) of the gateway in the token-expiry scenario, in s. With
  * the defaults (30 s and more) the mixed workload is served from cache within seconds, and no

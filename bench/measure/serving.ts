@@ -16,7 +16,7 @@
  * its load run, so the data it fetched is still fresh (sites: 30 s) when the run ends.
  */
 import { loadavg } from 'node:os';
-import { INDEX_REFRESH_S, MIX_SMALL_PER_DEEP, SITES_NEAR_CHECKS } from '../config.js';
+import { GATEWAY_SITES_TTL_MS, INDEX_REFRESH_S, MIX_SMALL_PER_DEEP, SITES_NEAR_CHECKS } from '../config.js';
 import { expectClean, postGraphQL } from '../load/graphql-client.js';
 import { loadGeneratorLabel } from '../load/wrk.js';
 import { startBare } from '../peers/bare.js';
@@ -28,6 +28,8 @@ import type { BenchMock } from '../processes/mock.js';
 import { mixLoad, type MixRun } from '../scenarios/mix.js';
 import { tokenFor } from '../scenarios/rest-client.js';
 import { gatewayPeer, servingRun, type ExpectedOf, type ServingOutcome } from '../scenarios/serving.js';
+import { interleavedRuns, type InterleavedResult } from '../scenarios/interleaved.js';
+import { checkAnswers } from '../workloads/check.js';
 import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from '../workloads/serving.js';
 import { measureCompression, type CompressionResult } from './compression.js';
 
@@ -52,9 +54,17 @@ export interface ServingResult {
    */
   loadGenerator?: string;
   loadAverage: { atStart: number; atEnd: number };
+  /**
+   * Issue 25's ratios to the bare server, from slices of each in turn (scenarios/interleaved.ts):
+   * hits of one product and one site, executed one product. Absent in results from before them.
+   */
+  interleaved?: Partial<Record<InterleavedName, InterleavedResult>>;
   /** Issue 26: the deep page per coding, its hits in br beside identity. Absent in results from before it. */
   compression?: CompressionResult;
 }
+
+/** The interleaved comparisons with the bare server: a hit of one product, of one site; one product executed. */
+export type InterleavedName = 'smallHit' | 'siteHit' | 'smallExecuted';
 
 const GATEWAY_SCENARIOS: ServingScenario[] = ['small', 'site', 'cities', 'sitesNear'];
 /** With the response cache off: what issue 25's targets need. */
@@ -78,13 +88,20 @@ export async function measureServing(mock: BenchMock): Promise<ServingResult> {
   // Installing Tailcall (first run only) happens before anything is measured.
   const tailcallAvailability = await loadTailcall();
   const bodies: Partial<Record<ServingScenario, Buffer>> = {};
+  const interleaved: ServingResult['interleaved'] = {};
   const env = { INDEX_REFRESH_S: String(INDEX_REFRESH_S) };
 
   await withProcess(startGateway(mock, env), async (gw) => {
     for (const scenario of GATEWAY_SCENARIOS) {
       step(`gateway, response cache on: ${scenario}`);
-      scenarios[scenario].gatewayCacheOn = await servingRun(gatewayPeer(`${gw.url}/graphql`), scenario, mock, expectedOf);
+      let checkedAt = 0;
+      scenarios[scenario].gatewayCacheOn = await servingRun(gatewayPeer(`${gw.url}/graphql`), scenario, mock, expectedOf, () => (checkedAt = performance.now()));
       bodies[scenario] = await representativeAnswer(`${gw.url}/graphql`, scenario, mock);
+      if (scenario === 'small' || scenario === 'site') {
+        // A site's answer is fresh for the sites' TTL from its check; a product's outlasts the bench.
+        const staleAt = scenario === 'site' ? checkedAt + GATEWAY_SITES_TTL_MS + 1000 : 0;
+        interleaved[`${scenario}Hit`] = await besideBare(`${gw.url}/graphql`, scenario, bodies[scenario], mock, expectedOf, staleAt);
+      }
     }
     scenarios.deep.gatewayCacheOn = { notRun: 'the same page every request is a hit, as the cities page\'s run shows' };
   });
@@ -94,6 +111,7 @@ export async function measureServing(mock: BenchMock): Promise<ServingResult> {
     for (const scenario of CACHE_OFF_SCENARIOS) {
       step(`gateway, response cache off: ${scenario}`);
       scenarios[scenario].gatewayCacheOff = await servingRun(gatewayPeer(url), scenario, mock, expectedOf);
+      if (scenario === 'small') interleaved.smallExecuted = await besideBare(url, scenario, bodies.small!, mock, expectedOf, 0);
     }
     for (const [scenario, why] of Object.entries(CACHE_OFF_SKIPPED)) scenarios[scenario as ServingScenario].gatewayCacheOff = { notRun: why };
     bodies.deep = await representativeAnswer(url, 'deep', mock);
@@ -124,7 +142,7 @@ export async function measureServing(mock: BenchMock): Promise<ServingResult> {
   const tailcallSummary = tailcallAvailability.ok && tailcall.why === undefined
     ? { ran: true as const, versions: tailcallAvailability.peer.versions }
     : { ran: false as const, why: tailcall.why ?? 'not run' };
-  return { scenarios, mix, tailcall: tailcallSummary, bareBodyBytes, loadGenerator: loadGeneratorLabel(), loadAverage: { atStart, atEnd: loadAverage() }, compression };
+  return { scenarios, mix, tailcall: tailcallSummary, bareBodyBytes, loadGenerator: loadGeneratorLabel(), loadAverage: { atStart, atEnd: loadAverage() }, interleaved, compression };
 }
 
 // Private: Tailcall's runs, or why there are none (not installed, or it did not start).
@@ -153,6 +171,15 @@ async function tailcallRuns(mock: BenchMock, availability: Awaited<ReturnType<ty
     }
     return { runs };
   });
+}
+
+// Private: the gateway at `url` (warm) and a bare server of `scenario` alone, loaded in turn.
+async function besideBare(url: string, scenario: ServingScenario, answer: Buffer, mock: BenchMock, expectedOf: ExpectedOf, staleAt: number): Promise<InterleavedResult> {
+  step(`${scenario}: the gateway and the bare server in turn`);
+  const keys = everyKey(scenario, mock, SITES_NEAR_CHECKS);
+  const expected = await expectedOf(scenario, keys);
+  const askEveryKey = () => checkAnswers(url, keys.map((key, i) => ({ key, request: gatewayRequest(scenario, key)!, expected: expected[i] })));
+  return withProcess(startBare({ [scenario]: { answer, keys } }), (bare) => interleavedRuns(url, `${bare.url}/${scenario}`, scenario, mock, { staleAt, askEveryKey }));
 }
 
 // Private: the gateway's answer of median size over a few random keys: what the bare server replays.

@@ -49,8 +49,8 @@ export type ServingOutcome = ServingRun | NotRun;
 /** The expected `data` of each key, from the mock (memoised by the caller where keys repeat). */
 export type ExpectedOf = (scenario: ServingScenario, keys: readonly ServingKey[]) => Promise<unknown[]>;
 
-/** Check every key of `scenario` on `peer`, then measure it under load. */
-export async function servingRun(peer: ServingPeer, scenario: ServingScenario, mock: BenchMock, expectedOf: ExpectedOf): Promise<ServingOutcome> {
+/** Check every key of `scenario` on `peer`, then measure it under load; `onChecked` is told when the check ends. */
+export async function servingRun(peer: ServingPeer, scenario: ServingScenario, mock: BenchMock, expectedOf: ExpectedOf, onChecked?: () => void): Promise<ServingOutcome> {
   const keys = everyKey(scenario, mock, SITES_NEAR_CHECKS);
   const requests = keys.map((key) => peer.request(scenario, key));
   if (requests.some((request) => request === null)) return { notRun: `no ${scenario} query for this peer` };
@@ -59,6 +59,7 @@ export async function servingRun(peer: ServingPeer, scenario: ServingScenario, m
     const expected = await expectedOf(scenario, keys);
     check = await checkAnswers(peer.url, requests.map((request, i) => ({ key: keys[i], request: request!, expected: expected[i] })));
   }
+  onChecked?.();
   const bodiesFor = (seconds: number) => loadBodies(peer, scenario, mock, requests as GraphQLRequest[], seconds);
   await runBodiesLoad({ url: peer.url, seconds: SERVING_WARMUP_SECONDS, ...bodiesFor(SERVING_WARMUP_SECONDS) });
   if (peer.checked) {
