@@ -40,7 +40,7 @@ export interface LoggerOptions {
 
 /** The one logger factory: JSON lines on stdout (or `destination`, which tests capture). */
 export function createLogger(level: string, destination?: DestinationStream, options: LoggerOptions = {}): Logger {
-  const out = destination ?? batched(pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES, contentMode: 'buffer' }));
+  const out = destination ?? batched(pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES }));
   return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, ...(options.traceIds ? { mixin: traceIds } : {}) }, out);
 }
 
@@ -54,49 +54,35 @@ const LOG_BATCH_BYTES = 65_536;
  * stdout at once, and each asynchronous write is a request to libuv's thread pool: one per
  * request served, 14 % of the executed path's CPU in a profile (`node --cpu-prof`, one product
  * per request), even when lines were gathered per turn of the event loop (a turn often serves
- * one request). Each line is encoded into the batch's bytes as it comes, while it is fresh:
- * joined as strings, the batch was encoded at once later, and that (sonic-boom's `byteLength`
- * and the write's encoding) cost a site hit 2.6 µs of its 72 (`npm run profile -- site on`).
- * The lines still pending at exit are written synchronously.
+ * one request). The lines still pending at exit are written synchronously.
  */
 function batched(out: ReturnType<typeof pino.destination>): DestinationStream & { destination: typeof out } {
-  // In `contentMode: 'buffer'` the destination takes bytes (its type says strings).
-  const put = (bytes: Buffer): boolean => out.write(bytes as unknown as string);
-  let batch = Buffer.allocUnsafeSlow(LOG_BATCH_BYTES);
-  let used = 0;
+  let pending = '';
   let timer: NodeJS.Timeout | undefined;
   const drain = (): void => {
     clearTimeout(timer);
     timer = undefined;
-    if (used === 0) return;
-    // The destination keeps the bytes until they are written: the next lines go to a new batch.
-    const lines = batch.subarray(0, used);
-    batch = Buffer.allocUnsafeSlow(LOG_BATCH_BYTES);
-    used = 0;
-    put(lines);
+    const lines = pending;
+    pending = '';
+    if (lines !== '') out.write(lines);
   };
   // At exit no later turn comes: what is still pending goes out synchronously, after whatever
   // the destination still holds.
   process.once('exit', () => {
-    if (used === 0) return;
+    if (pending === '') return;
     try {
       out.flushSync();
     } catch {
       // not ready or busy writing: its own exit hook deals with that
     }
-    writeSync(1, batch.subarray(0, used));
+    writeSync(1, pending);
   });
   return {
     destination: out,
     write(line: string): void {
-      // A UTF-16 code unit takes at most 3 bytes in UTF-8: only a line that might not fit is measured.
-      if (used + line.length * 3 > LOG_BATCH_BYTES) {
-        const bytes = Buffer.byteLength(line);
-        if (used + bytes > LOG_BATCH_BYTES) drain();
-        if (bytes > LOG_BATCH_BYTES) return void put(Buffer.from(line));
-      }
-      used += batch.write(line, used);
-      timer ??= setTimeout(drain, LOG_BATCH_MS).unref();
+      pending += line;
+      if (pending.length >= LOG_BATCH_BYTES) drain();
+      else timer ??= setTimeout(drain, LOG_BATCH_MS).unref();
     },
   };
 }
