@@ -28,7 +28,7 @@ import type { BenchMock } from '../processes/mock.js';
 import { mixLoad, type MixRun } from '../scenarios/mix.js';
 import { tokenFor } from '../scenarios/rest-client.js';
 import { gatewayPeer, servingRun, type ExpectedOf, type ServingOutcome } from '../scenarios/serving.js';
-import { interleavedRuns, type InterleavedResult } from '../scenarios/interleaved.js';
+import { bareRunOf, interleavedRuns, type InterleavedResult } from '../scenarios/interleaved.js';
 import { checkAnswers } from '../workloads/check.js';
 import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from '../workloads/serving.js';
 import { measureCompression, type CompressionResult } from './compression.js';
@@ -100,7 +100,9 @@ export async function measureServing(mock: BenchMock): Promise<ServingResult> {
       if (scenario === 'small' || scenario === 'site') {
         // A site's answer is fresh for the sites' TTL from its check; a product's outlasts the bench.
         const staleAt = scenario === 'site' ? checkedAt + GATEWAY_SITES_TTL_MS + 1000 : 0;
-        interleaved[`${scenario}Hit`] = await besideBare(`${gw.url}/graphql`, scenario, bodies[scenario], mock, expectedOf, staleAt);
+        const inTurn = await besideBare(`${gw.url}/graphql`, scenario, bodies[scenario], mock, expectedOf, staleAt);
+        interleaved[`${scenario}Hit`] = inTurn;
+        scenarios[scenario].bare = bareRunOf(inTurn);
       }
     }
     scenarios.deep.gatewayCacheOn = { notRun: 'the same page every request is a hit, as the cities page\'s run shows' };
@@ -129,10 +131,11 @@ export async function measureServing(mock: BenchMock): Promise<ServingResult> {
   scenarios.sitesNear.tailcall = { notRun: NO_TAILCALL_SITES_NEAR };
 
   // The bare server maps every key of each scenario to the answer of median size.
-  const routes = Object.fromEntries(Object.entries(bodies).map(([scenario, answer]) =>
-    [scenario, { answer, keys: everyKey(scenario as ServingScenario, mock, SITES_NEAR_CHECKS) }]));
+  // One product's and one site's bare figures are its slices beside the gateway's hits (besideBare).
+  const rest = (Object.keys(bodies) as ServingScenario[]).filter((scenario) => scenarios[scenario].bare === undefined);
+  const routes = Object.fromEntries(rest.map((scenario) => [scenario, { answer: bodies[scenario]!, keys: everyKey(scenario, mock, SITES_NEAR_CHECKS) }]));
   await withProcess(startBare(routes), async (bare) => {
-    for (const scenario of Object.keys(bodies) as ServingScenario[]) {
+    for (const scenario of rest) {
       step(`bare node:http server: ${scenario}`);
       scenarios[scenario].bare = await servingRun({ url: `${bare.url}/${scenario}`, request: gatewayRequest, checked: false }, scenario, mock, expectedOf);
     }

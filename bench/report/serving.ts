@@ -119,8 +119,8 @@ function ratioTarget(what: string, target: string, r: Ratio, ok: (value: number)
 }
 
 // Private: a req/s ratio to the bare server, judged on the median of the interleaved pairs
-// (scenarios/interleaved.ts), with their range and the ratio of the two 15 s runs beside it; on
-// the 15 s runs alone in results from before the pairs. Unmeasured when a bare slice bounded its
+// (scenarios/interleaved.ts), with their range and the gateway's 15 s run ÷ the bare slices'
+// rate beside it; on the 15 s runs alone in results from before the pairs. Unmeasured when a bare slice bounded its
 // generator; unmet when the gateway's slices had client errors or upstream calls (not all warm),
 // or its 15 s run wrong answers.
 function bareTarget(what: string, target: string, pairs: InterleavedResult | undefined,
@@ -134,7 +134,7 @@ function bareTarget(what: string, target: string, pairs: InterleavedResult | und
   const runs = 'why' in sequential ? sequential.why : `${sequential.value} (${sequential.figures})`;
   const actual = `${median}, the median of ${pairs.pairs.length} pairs of ${pairs.sliceSeconds} s slices in turn (${min} to ${max})`
     + `${errors === 0 ? '' : `; ${errors} client errors in the gateway's slices`}${calls === 0 ? '' : `; ${calls} upstream calls during the gateway's slices (not all warm)`}`
-    + `; the two ${SECONDS} s runs, minutes apart: ${runs}`;
+    + `; the gateway's ${SECONDS} s run ÷ the bare slices together: ${runs}`;
   return judged(what, target, gateway, actual, ok(median) && errors === 0 && calls === 0);
 }
 

@@ -8,8 +8,9 @@
  * ratio judged is the median of the pairs', with their range beside it. Both servers' answers are
  * read by the generator here, so it does the same work for both.
  */
-import { INTERLEAVED_ROUNDS, INTERLEAVED_SLICE_SECONDS, SERVING_WARMUP_SECONDS } from '../config.js';
+import { BARE_WARMUP_SECONDS, INTERLEAVED_ROUNDS, INTERLEAVED_SLICE_SECONDS } from '../config.js';
 import { round, type LoadResult } from '../load/load.js';
+import type { ServingRun } from './serving.js';
 import { runBodiesLoad } from '../load/wrk.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { apiCalls, type BenchMock } from '../processes/mock.js';
@@ -56,7 +57,7 @@ export async function interleavedRuns(gatewayUrl: string, bareUrl: string, scena
   const bodies = everyKey(scenario, mock, 0).map((key) => JSON.stringify(gatewayRequest(scenario, key)));
   // Both servers' answers are read (for `errors`), so the generator does the same work for both.
   const slice = (url: string) => runBodiesLoad({ url, seconds: INTERLEAVED_SLICE_SECONDS, bodies, order: 'random', checkBodies: true });
-  await runBodiesLoad({ url: bareUrl, seconds: SERVING_WARMUP_SECONDS, bodies, order: 'random' });
+  await runBodiesLoad({ url: bareUrl, seconds: BARE_WARMUP_SECONDS, bodies, order: 'random' });
   // What the gateway holds since its check expires (sites: 30 s) before every key is asked again:
   // all of it fresh, for longer than the slices take.
   await delay(Math.max(0, fill.staleAt - performance.now()));
@@ -92,4 +93,32 @@ function spread(values: number[]): Spread {
   const mid = sorted.length / 2;
   const median = sorted.length % 2 === 1 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   return { median: round(median, 3), min: round(sorted[0]!, 3), max: round(sorted.at(-1)!, 3) };
+}
+
+/**
+ * The bare server's slices as one run, for the tables and the p99 targets: its rate over all of
+ * them, the medians of their latencies (a bare server has no pauses for a longer run to catch),
+ * and the most its generator spent.
+ */
+export function bareRunOf(result: InterleavedResult): ServingRun {
+  const slices = result.pairs.map((pair) => pair.bare);
+  const sum = (of: (slice: LoadResult) => number): number => slices.reduce((total, slice) => total + of(slice), 0);
+  const median = (of: (slice: LoadResult) => number): number => spread(slices.map(of)).median;
+  return {
+    requestsPerSecond: round(sum((s) => s.requests) / sum((s) => s.seconds), 1),
+    latencyP50Ms: median((s) => s.latencyP50Ms),
+    latencyP99Ms: median((s) => s.latencyP99Ms),
+    latencyMeanMs: median((s) => s.latencyMeanMs),
+    requests: sum((s) => s.requests),
+    requestsSent: sum((s) => s.requestsSent),
+    clientErrors: sum((s) => s.clientErrors),
+    non2xx: sum((s) => s.non2xx),
+    graphqlErrors: sum((s) => s.graphqlErrors),
+    bytesPerResponse: slices[0]!.bytesPerResponse,
+    seconds: sum((s) => s.seconds),
+    loadGeneratorCpuPercent: Math.max(...slices.map((s) => s.loadGeneratorCpuPercent)),
+    generator: slices[0]!.generator,
+    check: null,
+    upstreamCalls: null,
+  };
 }

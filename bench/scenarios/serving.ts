@@ -12,7 +12,7 @@
  * bare figure is the ceiling, so a generator that reads less only makes the ratios stricter). The
  * load is wrk's when it is installed, else autocannon's (`../load/wrk.ts`).
  */
-import { SECONDS, SERVING_WARMUP_SECONDS, SITES_NEAR_BODIES_PER_SECOND, SITES_NEAR_CHECKS } from '../config.js';
+import { BARE_WARMUP_SECONDS, SECONDS, SERVING_WARMUP_SECONDS, SITES_NEAR_BODIES_PER_SECOND, SITES_NEAR_CHECKS } from '../config.js';
 import type { LoadResult } from '../load/load.js';
 import { runBodiesLoad, type BodiesLoadOptions } from '../load/wrk.js';
 import { apiCalls, type BenchMock } from '../processes/mock.js';
@@ -61,7 +61,8 @@ export async function servingRun(peer: ServingPeer, scenario: ServingScenario, m
   }
   onChecked?.();
   const bodiesFor = (seconds: number) => loadBodies(peer, scenario, mock, requests as GraphQLRequest[], seconds);
-  await runBodiesLoad({ url: peer.url, seconds: SERVING_WARMUP_SECONDS, ...bodiesFor(SERVING_WARMUP_SECONDS) });
+  const warmup = peer.checked ? SERVING_WARMUP_SECONDS : BARE_WARMUP_SECONDS;
+  await runBodiesLoad({ url: peer.url, seconds: warmup, ...bodiesFor(warmup) });
   if (peer.checked) {
     await mock.untilQuiet();
     await mock.reset();
