@@ -118,7 +118,7 @@ export function codingHeaders(sent: SentAnswer, vary: string | null | undefined)
 /** `existing` with `Accept-Encoding` added once (`Vary` values are case-insensitive). */
 function varyWithEncoding(existing: string | null | undefined): string {
   if (existing === undefined || existing === null || existing === '') return 'Accept-Encoding';
-  const names = existing?.split(',').map((name) => name.trim()).filter(Boolean) ?? [];
+  const names = existing.split(',').map((name) => name.trim()).filter(Boolean);
   if (names.some((name) => name.toLowerCase() === 'accept-encoding' || name === '*')) return names.join(', ');
   return [...names, 'Accept-Encoding'].join(', ');
 }
