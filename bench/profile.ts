@@ -4,9 +4,11 @@
  * its CPU per request (from /proc), the hottest functions and packages of the profile, and what
  * the garbage collector did (load/gc-trace.ts).
  *
- *   npm run profile -- small [off|on]
+ *   npm run profile -- small [off|on|bare]
  *
- * `off` (the default) sets `RESPONSE_CACHE_MAX_BYTES=0`: every answer is executed.
+ * `off` (the default) sets `RESPONSE_CACHE_MAX_BYTES=0`: every answer is executed. `bare`
+ * profiles the bare server (peers/bare-server.ts) under the same load instead, replaying a
+ * gateway's answer as the bench does: the yardstick's own costs, beside a hit's.
  * `PROFILE_HEAP=survivors` also samples what outlives a young-generation collection
  * (load/heap-survivors.ts), by function, per request.
  * `PROFILE_NODE_ARGS` adds node options (e.g. `--max-semi-space-size=64`) to try against the
@@ -16,22 +18,47 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { GC_TRACE_ARGS, gcSummary } from './load/gc-trace.js';
 import { survivorSampling, survivorSummary } from './load/heap-survivors.js';
 import { join } from 'node:path';
-import { INDEX_REFRESH_S, ROOT } from './config.js';
-import { stopProcess } from './processes/child.js';
+import { INDEX_REFRESH_S, ROOT, SITES_NEAR_CHECKS } from './config.js';
+import { stopProcess, withProcess } from './processes/child.js';
+import { representativeAnswer } from './measure/serving.js';
+import { startBare } from './peers/bare.js';
 import { startGateway } from './processes/gateway.js';
 import { startMock } from './processes/mock.js';
 import { gatewayPeer, servingRun, isRun } from './scenarios/serving.js';
 import { wrongAnswers } from './workloads/check.js';
-import type { ServingScenario } from './workloads/serving.js';
+import { everyKey, gatewayRequest, type ServingScenario } from './workloads/serving.js';
 
 const scenario = (process.argv[2] ?? 'small') as ServingScenario;
-const cache = process.argv[3] === 'on' ? 'on' : 'off';
+const cache = process.argv[3] === 'on' || process.argv[3] === 'bare' ? process.argv[3] : 'off';
 const dir = join(ROOT, '.prof', `${scenario}-${cache}`);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 
 const mock = await startMock();
 try {
+  if (cache === 'bare') await profileBare();
+  else await profileGateway();
+} finally {
+  await mock.close();
+}
+
+// Private: the bare server, pinned as in the bench, under the same serving run (unchecked).
+async function profileBare(): Promise<void> {
+  const answer = await withProcess(startGateway(mock, { INDEX_REFRESH_S: String(INDEX_REFRESH_S) }), (gw) => representativeAnswer(`${gw.url}/graphql`, scenario, mock));
+  const bare = await startBare({ [scenario]: { answer, keys: everyKey(scenario, mock, SITES_NEAR_CHECKS) } }, ['--cpu-prof', `--cpu-prof-dir=${dir}`]);
+  const cpuBefore = cpuMicros(bare.pid);
+  const outcome = await servingRun({ url: `${bare.url}/${scenario}`, request: gatewayRequest, checked: false }, scenario, mock, (s, keys) => mock.expected(s, keys));
+  const cpu = cpuMicros(bare.pid) - cpuBefore;
+  await stopProcess(bare.child, 30_000);
+  if (isRun(outcome)) {
+    say(`${scenario}, bare server: ${outcome.requestsPerSecond} req/s, p50 ${outcome.latencyP50Ms} / p99 ${outcome.latencyP99Ms} ms, ` +
+      `client errors ${outcome.clientErrors}; its CPU ≈ ${Math.round(cpu / outcome.requests)} µs per request (warm-up included)`);
+  }
+  summarise(join(dir, readdirSync(dir).find((name) => name.endsWith('.cpuprofile'))!));
+}
+
+// Private: the gateway, with its collector's trace and, asked for, what outlives a scavenge.
+async function profileGateway(): Promise<void> {
   const env: Record<string, string> = { INDEX_REFRESH_S: String(INDEX_REFRESH_S), ...(cache === 'off' ? { RESPONSE_CACHE_MAX_BYTES: '0' } : {}) };
   // Its stdout (log lines and the collector's trace) goes to a file, read for the GC summary.
   const logFile = join(dir, 'stdout.txt');
@@ -57,8 +84,6 @@ try {
   }
   survived.forEach(say);
   rmSync(logFile, { force: true });
-} finally {
-  await mock.close();
 }
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }

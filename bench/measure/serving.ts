@@ -180,13 +180,15 @@ async function tailcallRuns(mock: BenchMock, availability: Awaited<ReturnType<ty
 async function besideBare(url: string, scenario: ServingScenario, answer: Buffer, mock: BenchMock, expectedOf: ExpectedOf, staleAt: number): Promise<InterleavedResult> {
   step(`${scenario}: the gateway and the bare server in turn`);
   const keys = everyKey(scenario, mock, SITES_NEAR_CHECKS);
+  const requests = keys.map((key) => gatewayRequest(scenario, key)!);
   const expected = await expectedOf(scenario, keys);
-  const askEveryKey = () => checkAnswers(url, keys.map((key, i) => ({ key, request: gatewayRequest(scenario, key)!, expected: expected[i] })));
-  return withProcess(startBare({ [scenario]: { answer, keys } }), (bare) => interleavedRuns(url, `${bare.url}/${scenario}`, scenario, mock, { staleAt, askEveryKey }));
+  const askEveryKey = () => checkAnswers(url, keys.map((key, i) => ({ key, request: requests[i]!, expected: expected[i] })));
+  const bodies = requests.map((request) => JSON.stringify(request));
+  return withProcess(startBare({ [scenario]: { answer, keys } }), (bare) => interleavedRuns(url, `${bare.url}/${scenario}`, bodies, mock, { staleAt, askEveryKey }));
 }
 
-// Private: the gateway's answer of median size over a few random keys: what the bare server replays.
-async function representativeAnswer(url: string, scenario: ServingScenario, mock: BenchMock): Promise<Buffer> {
+/** The gateway's answer of median size over a few random keys: what the bare server replays. */
+export async function representativeAnswer(url: string, scenario: ServingScenario, mock: BenchMock): Promise<Buffer> {
   const answers: Buffer[] = [];
   for (let i = 0; i < REPRESENTATIVE_SAMPLES; i += 1) {
     answers.push(expectClean(await postGraphQL(url, gatewayRequest(scenario, randomKey(scenario, mock))), `${scenario} answer for the bare server`).bytes);

@@ -17,8 +17,11 @@ export interface BareAnswer {
   keys: readonly object[];
 }
 
-/** Start the bare server answering `/<name>` from `routes[name]`; throws if it runs on another Node than this one. */
-export async function startBare(routes: Record<string, BareAnswer>): Promise<RunningProcess> {
+/**
+ * Start the bare server answering `/<name>` from `routes[name]`, with `nodeArgs` (e.g. `--cpu-prof`);
+ * throws if it runs on another Node than this one.
+ */
+export async function startBare(routes: Record<string, BareAnswer>, nodeArgs: readonly string[] = []): Promise<RunningProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-bare-'));
   const file: Record<string, BareRoute> = {};
   for (const [name, route] of Object.entries(routes)) {
@@ -27,7 +30,7 @@ export async function startBare(routes: Record<string, BareAnswer>): Promise<Run
     file[name] = { answer, keys: route.keys as Array<Record<string, unknown>> };
   }
   writeFileSync(join(dir, 'routes.json'), JSON.stringify(file));
-  const [command, commandArgs] = pinned(SUT_CORE, process.execPath, ['--import', 'tsx', 'bench/peers/bare-server.ts', join(dir, 'routes.json')]);
+  const [command, commandArgs] = pinned(SUT_CORE, process.execPath, [...nodeArgs, '--import', 'tsx', 'bench/peers/bare-server.ts', join(dir, 'routes.json')]);
   const child = spawn(command, commandArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const started = await new Promise<{ url: string; node: string }>((resolve, reject) => {
     let output = '';

@@ -14,7 +14,6 @@ import type { ServingRun } from './serving.js';
 import { runBodiesLoad } from '../load/wrk.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { apiCalls, type BenchMock } from '../processes/mock.js';
-import { everyKey, gatewayRequest, type ServingScenario } from '../workloads/serving.js';
 
 /** One slice of each server, seconds apart. */
 export interface InterleavedPair {
@@ -49,12 +48,11 @@ export interface Fill {
 }
 
 /**
- * `scenario` on the gateway at `gatewayUrl` (warm: its measured run just ended) and on the bare
+ * A scenario on the gateway at `gatewayUrl` (warm: its measured run just ended) and on the bare
  * server at `bareUrl` (fresh: warmed up here first), in INTERLEAVED_ROUNDS pairs of slices, the
- * same bodies for both (a random key each request), every answer read for `errors`.
+ * same `bodies` for both (one drawn at random each request), every answer read for `errors`.
  */
-export async function interleavedRuns(gatewayUrl: string, bareUrl: string, scenario: ServingScenario, mock: BenchMock, fill: Fill): Promise<InterleavedResult> {
-  const bodies = everyKey(scenario, mock, 0).map((key) => JSON.stringify(gatewayRequest(scenario, key)));
+export async function interleavedRuns(gatewayUrl: string, bareUrl: string, bodies: readonly string[], mock: BenchMock, fill: Fill): Promise<InterleavedResult> {
   // Both servers' answers are read (for `errors`), so the generator does the same work for both.
   const slice = (url: string) => runBodiesLoad({ url, seconds: INTERLEAVED_SLICE_SECONDS, bodies, order: 'random', checkBodies: true });
   await runBodiesLoad({ url: bareUrl, seconds: BARE_WARMUP_SECONDS, bodies, order: 'random' });
