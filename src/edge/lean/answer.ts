@@ -15,6 +15,7 @@ import type { EndRequest } from '../../request/log.js';
 import { REQUEST_ID_HEADER } from '../../request/record.js';
 import type { GatewayRequest } from '../../request/request.js';
 import { answerToStore, storedAnswerOf, type StoredResponse } from '../../response-cache/store.js';
+import { worthOffering } from '../../response-cache/unstorable.js';
 import { codingHeaders, type Compression } from '../compression/answer.js';
 import { createWriteBatch } from './writes.js';
 import type { LeanRequest } from './request.js';
@@ -67,7 +68,8 @@ export function createLeanAnswers({ end, compression, run, context }: LeanAnswer
       const store = answerToStore(request);
       if (store !== undefined) {
         headers['x-cache'] = 'miss';
-        const etag = store(parts.init.status, bytes, headers['content-type'] ?? mediaType);
+        // Offered only when whole, as on yoga's path: a failed answer teaches its document nothing (response-cache/unstorable.ts).
+        const etag = worthOffering(record, parts.init.status, result) ? store(parts.init.status, bytes, headers['content-type'] ?? mediaType) : undefined;
         if (etag !== undefined) headers.etag = etag;
       }
       send(res, record, parts.init.status, bytes, headers, storedAnswerOf(request));

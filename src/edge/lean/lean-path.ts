@@ -42,6 +42,7 @@ import { isRefusal } from '../admission/refusal.js';
 import { countItems } from '../../graph/items.js';
 import { isRunning, runningOperation } from '../../graph/running-operation.js';
 import type { ResponseCache } from '../../response-cache/store.js';
+import { keyedNow, learntOf, type Learnt } from '../../response-cache/unstorable.js';
 import type { Compression } from '../compression/answer.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
@@ -95,7 +96,9 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // exactly the parse that execution would use.
   // Keyed by the body alone, its `Accept` header kept in the entry: clients send one or two, and
   // a key of both was a new string to copy whole before it could be hashed.
-  const known = new LRUCache<string, { accept: string; key: string; operation: string }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
+  // What is learnt of its document is kept to ask whether it is still keyed (response-cache/unstorable.ts),
+  // as a request parsed anew would be: both doors answer a document past its streak the same way.
+  const known = new LRUCache<string, { accept: string; key: string; operation: string; learnt: Learnt }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
 
   return (req, res) => {
     const body = req.body;
@@ -132,7 +135,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     client: string | undefined, mediaType: string, accept: string, text: string | undefined,
   ): boolean {
     const entry = text === undefined ? undefined : known.get(text);
-    const seen = entry?.accept === accept ? entry : undefined;
+    const seen = entry?.accept === accept && keyedNow(entry.learnt) ? entry : undefined;
     const hit = seen === undefined ? undefined : responseCache.stored(seen.key, record);
     if (seen !== undefined && hit !== undefined) {
       answerStored(record, client, seen.operation, res, hit);
@@ -167,7 +170,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const args: ExecutionArgs = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName, contextValue: undefined };
     const key = responseCache.keyOf(args, accept);
     const operationName = operation.name?.value ?? 'anonymous';
-    if (key !== undefined && text !== undefined) known.set(text, { accept, key, operation: operationName });
+    if (key !== undefined && text !== undefined) known.set(text, { accept, key, operation: operationName, learnt: learntOf(document) });
     const hit = key === undefined ? undefined : responseCache.stored(key, record);
     if (hit !== undefined) {
       answerStored(record, client, operationName, res, hit);

@@ -25,6 +25,7 @@ import { currentRequest } from '../../request/record.js';
 import type { ResultErrors } from '../../request/request.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import { etagMatches } from '../../response-cache/etag.js';
+import { worthOffering } from '../../response-cache/unstorable.js';
 import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
 import { codingHeaders, type Compression } from '../../edge/compression/answer.js';
 
@@ -92,8 +93,11 @@ export function useResponseCache(cache: ResponseCache, compression: Compression)
       const gatewayRequest = currentRequest();
       const result = results.get(request);
       if (gatewayRequest === undefined) return;
-      // Declined without reading the answer, but offered all the same: the document learns it.
-      if (response.status !== 200 || gatewayRequest.storable(result) === undefined) {
+      // An answer with errors or stale data is never offered: it is this request's failure, not
+      // its document's (response-cache/unstorable.ts). A whole one declined without reading it is
+      // offered all the same: the document learns it.
+      if (!worthOffering(gatewayRequest, response.status, result)) return;
+      if (gatewayRequest.storable(result) === undefined) {
         return void storeAnswer(response.status, NO_BYTES, 'application/json', result);
       }
       const contentType = response.headers.get('content-type') ?? 'application/json';
