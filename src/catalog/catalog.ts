@@ -247,14 +247,15 @@ function addStock(sum: number, stock: number): number {
   return Math.min(INT_RANGE.max, sum + stock);
 }
 
-/*
- * Private: a name as search compares it, without regard to case, accents or width: compatibility forms
+/**
+ * A text as search compares it, without regard to case, accents or width: compatibility forms
  * taken apart (NFKD: full-width `Ｐ` is `P`, `é` is `e` and a combining accent), the accents of
  * the Combining Diacritical Marks block (U+0300–U+036F) dropped, put back together (NFC) and
  * lower-cased. Only that block: the kana voicing marks stay, so `バ` does not find `ハ`.
- * "Pokemon", "POKÉMON" and "ＰＯＫＥＭＯＮ" all fold to `pokemon`.
+ * "Pokemon", "POKÉMON" and "ＰＯＫＥＭＯＮ" all fold to `pokemon`. A folded text may be longer than
+ * the text (U+FDFA is 18 characters once taken apart): the search argument's rule bounds both.
  */
-function fold(text: string): string {
+export function fold(text: string): string {
   return text.normalize('NFKD').replace(DIACRITICS, '').normalize('NFC').toLowerCase().trim();
 }
 

@@ -6,6 +6,7 @@
  */
 import type { GraphQLError } from 'graphql';
 import { coded } from '../../base/graph-errors.js';
+import { fold } from '../../catalog/catalog.js';
 import type { TimeReader } from '../../catalog/opening-hours.js';
 import { decodeId, type NodeType } from '../ids.js';
 
@@ -114,13 +115,21 @@ export function firstArg(first: number | null | undefined, fallback: number, max
   return value;
 }
 
-/** Search text longer than this is refused: no name is near it. */
-const MAX_TEXT_LENGTH = 1000;
+/** Search text longer than this, as given or as search compares it (folded), is refused: no name is near it. */
+export const MAX_TEXT_LENGTH = 1000;
 
-/** Optional search text: trimmed, at most `MAX_TEXT_LENGTH` characters; empty means no filter. */
+/**
+ * Optional search text: trimmed, at most `MAX_TEXT_LENGTH` characters, and so once folded
+ * (catalog.ts `fold`), which is what search compares, piece by piece: folding takes compatibility
+ * forms apart, and one character can become many (U+FDFA becomes 18). Empty means no filter.
+ */
 export function textArg(name: string, value: string | null | undefined): string | undefined {
   const text = value?.trim() ?? '';
   if (text.length > MAX_TEXT_LENGTH) throw badUserInput(`${name} must be at most ${MAX_TEXT_LENGTH} characters, but got: ${echo(text)}`);
+  const folded = fold(text).length;
+  if (folded > MAX_TEXT_LENGTH) {
+    throw badUserInput(`${name} must be at most ${MAX_TEXT_LENGTH} characters once folded as search compares it (compatibility forms taken apart), but it folds to ${folded}: ${echo(text)}`);
+  }
   return text === '' ? undefined : text;
 }
 
