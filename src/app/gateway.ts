@@ -31,7 +31,9 @@ import { createAdmission, type Admission } from '../edge/admission/admission.js'
 import { useRequestLog } from '../plugins/operations/use-request-log.js';
 import { createRequestLog } from '../request/log.js';
 import { useTracing } from '../plugins/operations/use-tracing.js';
-import { batchingOptions, corsOptions, protectionPlugins } from '../plugins/protection/use-protection.js';
+import { batchingOptions, protectionPlugins } from '../plugins/protection/use-protection.js';
+import { useCorsHeaders, useCorsPreflight } from '../plugins/protection/use-cors.js';
+import { createCors } from '../edge/headers/cors.js';
 import { useResponseCache } from '../plugins/serving/use-response-cache.js';
 import { useCompression } from '../plugins/serving/use-compression.js';
 import { createCompression } from '../edge/compression/answer.js';
@@ -165,6 +167,8 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const endRequest = createRequestLog(metrics, { samplePercent: config.requestLogSamplePercent, slowMs: config.requestLogSlowMs });
   const requestLog = useRequestLog(metrics, endRequest);
   const requestScope = useRequestScope();
+  // CORS_ORIGINS (edge/headers/cors.ts).
+  const cors = createCors(config.corsOrigins);
   // The checks before every operation and the executor, for both doors: yoga's hooks ask them,
   // the lean path runs them straight (graph/execution/run.ts). Arguments first: a bad one is
   // named as such, never counted or priced.
@@ -182,12 +186,15 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     logging: yogaLogger(log),
     graphiql: false, // served by useGraphiQLPage, behind the rate limit (yoga's runs before every plugin)
     landingPage: false,
-    cors: corsOptions(config.corsOrigins),
+    // CORS is use-cors.ts's: yoga's set `Vary: Origin` over the names already there (edge/headers/vary.ts).
+    cors: false,
     batching: batchingOptions(config.batchingLimit),
     // No file uploads in a read-only graph; a multipart body gets useReadableBody's 415.
     multipart: false,
     parserAndValidationCache: parserCaches,
     plugins: plugins([
+      // First, where yoga's own CORS answered preflights: before the API keys, the rate limit and the log.
+      useCorsPreflight(cors),
       useTracing(tracing),
       // The request object, around the whole request (request/request.ts); its log line reads it.
       useRequest(logger),
@@ -209,13 +216,15 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       // @defer and @stream: answers in parts over multipart/mixed or SSE (README: Incremental delivery).
       useIncrementalDelivery(),
       // Cache-Control, Age and Vary for browsers and CDNs, from what the response cache knows (README: HTTP caching and CDNs).
-      useHttpCaching({ clock, apiKeys: config.apiKeys.length > 0, cors: config.corsOrigins.length > 0 }),
+      useHttpCaching({ clock, apiKeys: config.apiKeys.length > 0 }),
       useResponseCache(responseCache, compression),
       // After the response cache, which stores the answer as made, before this sends it compressed.
       useCompression(compression),
       ...checks.map((check) => beforeEveryOperation(check)),
-      // Last: it only swaps the executor, for what every check above let through.
+      // After the checks: it only swaps the executor, for what every check above let through.
       useCompiledExecution(executorFor),
+      // Last: the CORS headers, and `Origin` added to the `Vary` every plugin above wrote.
+      useCorsHeaders(cors),
     ] as Plugin[], { requestLog, requestScope }),
   });
 
@@ -223,7 +232,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
     yoga, logger, end: endRequest, admission, responseCache, compression, context: contextOf,
     run: createQueryRunner(checks, executorFor, normalizedExecutor),
-    cors: config.corsOrigins.length > 0,
+    cors: cors.on,
     documents: parserCaches.documentCache,
   }) : undefined;
   const serve: RequestListener = lean === undefined ? yoga : (req: IncomingMessage, res: ServerResponse) => {

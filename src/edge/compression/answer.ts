@@ -19,6 +19,7 @@
 import * as zlib from 'node:zlib';
 import type { ResponseCache, StoredResponse } from '../../response-cache/store.js';
 import { negotiate, type Coding } from './negotiate.js';
+import { varyWith } from '../headers/vary.js';
 
 export interface CompressionOptions {
   /** `COMPRESSION`: whether answers are compressed at all (off behind a proxy that compresses). */
@@ -53,6 +54,9 @@ export interface Compression {
 const BROTLI_QUALITY = 5;
 /** zstd's level (1–22; its default, 3, made the 50-site page larger than gzip's 6 does). */
 const ZSTD_LEVEL = 6;
+
+/** What an answer that may be sent in another coding varies on. */
+const ON_CODING = ['Accept-Encoding'];
 
 /** Media types compressed: whole JSON answers. */
 const COMPRESSIBLE = /^application\/(?:graphql-response\+)?json\s*(?:;|$)/i;
@@ -106,19 +110,11 @@ function compress(body: Uint8Array, coding: Exclude<Coding, 'identity'>): Buffer
   }
 }
 
-/** The headers `sent` sets on an answer whose `Vary` is `vary` (extended, not replaced). */
+/** The headers `sent` sets on an answer whose `Vary` is `vary` (extended, not replaced: headers/vary.ts). */
 export function codingHeaders(sent: SentAnswer, vary: string | null | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
   if (sent.coding !== 'identity') headers['content-encoding'] = sent.coding;
-  if (sent.vary) headers.vary = varyWithEncoding(vary);
+  if (sent.vary) headers.vary = varyWith(vary, ON_CODING);
   if (sent.etag !== undefined) headers.etag = sent.etag;
   return headers;
-}
-
-/** `existing` with `Accept-Encoding` added once (`Vary` values are case-insensitive). */
-function varyWithEncoding(existing: string | null | undefined): string {
-  if (existing === undefined || existing === null || existing === '') return 'Accept-Encoding';
-  const names = existing.split(',').map((name) => name.trim()).filter(Boolean);
-  if (names.some((name) => name.toLowerCase() === 'accept-encoding' || name === '*')) return names.join(', ');
-  return [...names, 'Accept-Encoding'].join(', ');
 }

@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { CODINGS, negotiate, type Coding } from '../../edge/compression/negotiate.js';
 import { encodedEtag, etagMatches } from '../../response-cache/etag.js';
+import { varyWith } from '../../edge/headers/vary.js';
 
 /** How a static file is answered, besides its bytes. */
 export interface StaticOptions {
@@ -72,7 +73,7 @@ export function createStaticAsset(body: Buffer, options: StaticOptions, compress
     'x-content-type-options': 'nosniff',
     ...options.headers,
   };
-  const vary = [options.vary, offered.length > 0 ? 'Accept-Encoding' : undefined].filter(Boolean).join(', ');
+  const vary = varyWith(options.vary, offered.length > 0 ? ['Accept-Encoding'] : []);
   if (vary !== '') base.vary = vary;
   return {
     hash,

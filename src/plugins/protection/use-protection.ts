@@ -2,9 +2,9 @@
  * What protects the graph from its clients, assembled from the configuration (README
  * "Security"): CSRF prevention and the allow-list (their rules are the admission's,
  * edge/admission/), automatic persisted queries, the introspection policy, query limits; and
- * yoga's CORS and batching options.
+ * yoga's batching option. CORS is use-cors.ts's.
  */
-import type { BatchingOptions, CORSOptions, Plugin } from 'graphql-yoga';
+import type { BatchingOptions, Plugin } from 'graphql-yoga';
 import type { Config } from '../../base/config/config.js';
 import type { Admission } from '../../edge/admission/admission.js';
 import { refusalError } from '../../edge/admission/refusal.js';
@@ -14,7 +14,7 @@ import { useAllowList } from './use-persisted-operations.js';
 import { useQueryLimits, type QueryLimits } from './use-query-limits.js';
 
 export type ProtectionConfig = QueryLimits &
-  Pick<Config, 'persistedOperations' | 'csrfPrevention' | 'corsOrigins' | 'batchingLimit' | 'introspection'>;
+  Pick<Config, 'persistedOperations' | 'csrfPrevention' | 'batchingLimit' | 'introspection'>;
 
 /** The plugins, in the order they must see a request (the admission's checks: edge/admission/admission.ts). */
 export function protectionPlugins(config: ProtectionConfig, admission: Pick<Admission, 'csrf' | 'persisted'>): Plugin[] {
@@ -35,17 +35,6 @@ function useCsrfHeaders(admission: Pick<Admission, 'csrf'>): Plugin {
       if (refused !== undefined) throw refusalError(refused);
     },
   };
-}
-
-/**
- * yoga's CORS option for `CORS_ORIGINS`: `['*']` lets any origin call (its own is echoed), a list
- * only those, `[]` none (no CORS headers: browsers allow same-origin only). Never credentials:
- * the gateway authenticates no client by cookie.
- */
-export function corsOptions(origins: readonly string[]): CORSOptions {
-  if (origins.length === 0) return false;
-  // Browsers let scripts read only the response headers listed here.
-  return { origin: origins.includes('*') ? '*' : [...origins], credentials: false, exposedHeaders: ['x-request-id', 'retry-after'] };
 }
 
 /** yoga's batching option for `BATCHING_LIMIT`: 0 is off (a JSON array body is refused). */

@@ -11,8 +11,9 @@
  *   carries `Age`, the whole seconds since it was stored. N is the time left *now*, not the
  *   stored answer's lifetime: a cache that honours `Age` keeps it N − Age seconds, shorter than it
  *   could, never longer; one that ignores `Age` (nginx does) keeps it exactly N.
- * - `Vary` names what else changes the answer: `Accept` (it chooses the media type), the API key
- *   headers when keys are set, and `Origin` when CORS is on (the CORS headers echo it).
+ * - `Vary` names what else changes the answer: `Accept` (it chooses the media type) and the API
+ *   key headers when keys are set, added to what is there (edge/headers/vary.ts); compression
+ *   adds `Accept-Encoding`, and CORS, last, `Origin` (edge/headers/cors.ts).
  * - Everything else gets `Cache-Control: no-store`: POSTs, answers with errors or stale data,
  *   answers made of the time now (`isOpen` without `at`) or stating their data's age (the catalog
  *   index's `dataAge`, true when made, false when replayed: the request scope marks both as
@@ -24,6 +25,9 @@
  *   gets `X-Accel-Buffering: no`: nginx (deploy/nginx.conf) then sends each part on as it comes
  *   and keeps the client's pace, instead of reading ahead into its buffers; whole answers stay
  *   buffered there, which its cache needs.
+ *
+ * - Any other answer the gateway writes with an error status and no `Cache-Control` of its own
+ *   (yoga's bare 404 off every route) gets `no-store`: a cache would keep a 404 or 405 otherwise.
  *
  * Whether an answer is whole is the request object's to say (request/request.ts), from the result
  * this plugin saw: nothing else has to have noted its errors.
@@ -39,6 +43,7 @@ import type { Clock } from '../../base/clock.js';
 import { currentRequest } from '../../request/record.js';
 import type { GatewayRequest, ResultErrors } from '../../request/request.js';
 import { tagHeaders } from '../../request/tags.js';
+import { varyWith } from '../../edge/headers/vary.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import { storedAnswerServed } from '../../response-cache/store.js';
 
@@ -47,8 +52,6 @@ export interface HttpCachingOptions {
   clock: Clock;
   /** Whether clients authenticate with API keys (`GATEWAY_API_KEYS`): answers are then `private`. */
   apiKeys: boolean;
-  /** Whether CORS is on (`CORS_ORIGINS` not `none`): the answer's CORS headers depend on `Origin`. */
-  cors: boolean;
 }
 
 /** Media types of a whole (not incremental) JSON answer. */
@@ -56,8 +59,8 @@ const PLAIN_JSON = new Set(['application/json', 'application/graphql-response+js
 /** Media types of an answer in parts. */
 const IN_PARTS = new Set(['multipart/mixed', 'text/event-stream']);
 
-export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Plugin {
-  const vary = ['Accept', ...(apiKeys ? ['Authorization', 'x-api-key'] : []), ...(cors ? ['Origin'] : [])];
+export function useHttpCaching({ clock, apiKeys }: HttpCachingOptions): Plugin {
+  const vary = ['Accept', ...(apiKeys ? ['Authorization', 'x-api-key'] : [])];
   const scope = apiKeys ? 'private' : 'public';
   // The result each request got (a whole one), for its errors.
   const results = new WeakMap<Request, ResultErrors>();
@@ -72,14 +75,17 @@ export function useHttpCaching({ clock, apiKeys, cors }: HttpCachingOptions): Pl
     onResponse({ request, response }) {
       const url = new URL(request.url, 'http://localhost');
       // The GraphiQL page shares the path but is no GraphQL answer: it sets its own (graphiql-page.ts).
-      if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS' || currentRequest()?.graphql === false) return;
+      if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS' || currentRequest()?.graphql === false) {
+        if (response.status >= 400 && !response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
+        return;
+      }
       if (IN_PARTS.has(mediaType(response))) response.headers.set('x-accel-buffering', 'no');
       const freshness = cacheableFor(request, url, response);
       if (freshness === undefined) return replaceHeader(response, 'cache-control', 'no-store');
       setTags(request, response);
       replaceHeader(response, 'cache-control', `${scope}, max-age=${freshness.maxAgeS}`);
       if (freshness.ageS !== undefined) replaceHeader(response, 'age', String(freshness.ageS));
-      replaceHeader(response, 'vary', mergeVary(response.headers.get('vary'), vary));
+      replaceHeader(response, 'vary', varyWith(response.headers.get('vary'), vary));
     },
   };
 
@@ -123,11 +129,4 @@ function mediaType(response: Response): string {
 function replaceHeader(response: Response, name: string, value: string): void {
   response.headers.delete(name);
   response.headers.set(name, value);
-}
-
-// Private: `existing` (e.g. CORS's `Origin`) and `names`, each once, case-insensitively.
-function mergeVary(existing: string | null, names: readonly string[]): string {
-  const all = [...(existing?.split(',').map((name) => name.trim()).filter(Boolean) ?? []), ...names];
-  const seen = new Set<string>();
-  return all.filter((name) => !seen.has(name.toLowerCase()) && seen.add(name.toLowerCase())).join(', ');
 }

@@ -59,7 +59,7 @@ describe('the example page over HTTP', () => {
       const plain = await rawGet(h.url, asset, { 'accept-encoding': 'identity' });
       const br = await rawGet(h.url, asset, { 'accept-encoding': 'gzip, br' });
       expect([br.headers['content-encoding'], br.headers.vary, br.headers['cache-control']], asset)
-        .toEqual(['br', 'Accept-Encoding', 'public, max-age=31536000, immutable']);
+        .toEqual(['br', 'Accept-Encoding, Origin', 'public, max-age=31536000, immutable']);
       expect(brotliDecompressSync(br.bytes).equals(plain.bytes), asset).toBe(true);
       expect(br.bytes.length, asset).toBeLessThan(plain.bytes.length);
       expect(br.headers.etag, asset).not.toBe(plain.headers.etag);

@@ -53,7 +53,8 @@ describe('the GraphiQL page and its assets', () => {
     expect(shell.headers['cache-control']).toBe('no-cache');
     expect(shell.headers['content-security-policy']).toBe(GRAPHIQL_CONTENT_SECURITY_POLICY);
     expect(shell.headers['x-content-type-options']).toBe('nosniff');
-    expect(shell.headers.vary).toBe('Accept, Accept-Encoding'); // the URL answers GraphQL to another Accept
+    // The URL answers GraphQL to another Accept; CORS (on by default) gives another Origin other headers.
+    expect(shell.headers.vary).toBe('Accept, Accept-Encoding, Origin');
     const etag = shell.headers.etag as string;
     expect(etag).toMatch(/^"[0-9a-f]{16}"$/);
     const again = await wire(`${h.url}/graphql`, { ...PAGE, 'if-none-match': etag });
@@ -81,7 +82,7 @@ describe('the GraphiQL page and its assets', () => {
     const etags = new Set([plain.headers.etag]);
     for (const coding of ['br', 'zstd', 'gzip']) {
       const encoded = await wire(`${h.url}${script}`, { 'accept-encoding': `${coding}, identity;q=0.5` });
-      expect([encoded.status, encoded.headers['content-encoding'], encoded.headers.vary]).toEqual([200, coding, 'Accept-Encoding']);
+      expect([encoded.status, encoded.headers['content-encoding'], encoded.headers.vary]).toEqual([200, coding, 'Accept-Encoding, Origin']);
       expect(Number(encoded.headers['content-length'])).toBe(encoded.body.length);
       expect(DECODE[coding]!(encoded.body).equals(plain.body), coding).toBe(true);
       etags.add(encoded.headers.etag);
@@ -127,10 +128,10 @@ describe('the GraphiQL page and assets with COMPRESSION=false', () => {
     const h = await startGateway({ env: { COMPRESSION: 'false' } });
     try {
       const shell = await wire(`${h.url}/graphql`, { ...PAGE, 'accept-encoding': 'br' });
-      expect([shell.status, shell.headers['content-encoding'], shell.headers.vary]).toEqual([200, undefined, 'Accept']);
+      expect([shell.status, shell.headers['content-encoding'], shell.headers.vary]).toEqual([200, undefined, 'Accept, Origin']);
       const script = assetsOf(shell.body.toString('utf8')).find((path) => path.endsWith('.js'))!;
       const asset = await wire(`${h.url}${script}`, { 'accept-encoding': 'br' });
-      expect([asset.status, asset.headers['content-encoding'], asset.headers.vary]).toEqual([200, undefined, undefined]);
+      expect([asset.status, asset.headers['content-encoding'], asset.headers.vary]).toEqual([200, undefined, 'Origin']);
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(Number(asset.headers['content-length'])).toBe(asset.body.length);
       // The bytes as they are: their hash is the name's, and the ETag the identity one.
