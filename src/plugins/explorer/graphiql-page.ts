@@ -38,11 +38,12 @@ export const GRAPHIQL_OPTIONS: GraphiQLOptions & { query: string } = {
 
 /**
  * Whether `request` asks for the page: a GET of the endpoint's exact path that accepts HTML
- * (yoga's own test, less its looser match of any path ending in the endpoint). Such a request
- * gets the page, never a GraphQL result, whatever its query string says.
+ * (yoga's own test, less its looser match of any path ending in the endpoint), or a HEAD of it,
+ * answered as the GET without its body. Such a request gets the page, never a GraphQL result,
+ * whatever its query string says.
  */
 function isGraphiQLPageRequest(request: Request, url: URL): boolean {
-  return request.method === 'GET' && url.pathname === GRAPHIQL_PATH && (request.headers.get('accept') ?? '').includes('text/html');
+  return (request.method === 'GET' || request.method === 'HEAD') && url.pathname === GRAPHIQL_PATH && (request.headers.get('accept') ?? '').includes('text/html');
 }
 
 /** Whether `request` asks for the page, or GETs or HEADs one of its assets: what needs no API key. */

@@ -14,6 +14,7 @@
  * - Compressed as the client asks (static-asset.ts: br, zstd or gzip, each once per file), unless
  *   `COMPRESSION` is false.
  * - Without a build (no index.html), every /demo path answers 404 saying to run `npm run build`.
+ * - A 404 or 405 is `no-store`: a cache in front must not keep a file's absence past a rebuild.
  *
  * Open like GraphiQL: the files need no API key (with `GATEWAY_API_KEYS` set, the page's own
  * queries get 401) and count against no rate limit. Each request looks the file up; it is read
@@ -129,6 +130,6 @@ async function fileStats(path: string): Promise<Stats | undefined> {
 function plain(fetchAPI: FetchAPI, status: number, text: string, headers: Record<string, string> = {}): Response {
   return new fetchAPI.Response(text, {
     status,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers },
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', ...headers },
   });
 }
