@@ -48,14 +48,19 @@ function documentIdOf(params: PersistedParams): string | undefined {
 
 /**
  * The id parameters of a GET's query string, which yoga's GET parser does not read (it keeps
- * `query`, `operationName`, `variables` and `extensions` only).
+ * `query`, `operationName`, `variables` and `extensions` only). One given twice is refused
+ * (`BAD_REQUEST`), as two readers could take different ones: a shared cache keying on the URL
+ * would keep the answer to one for requests that meant the other.
  */
-export function urlIds(url: string): Pick<PersistedParams, (typeof ID_PARAMETERS)[number]> {
+export function urlIds(url: string): Pick<PersistedParams, (typeof ID_PARAMETERS)[number]> | Refusal {
   const search = new URLSearchParams(url.slice(url.indexOf('?') + 1));
-  return Object.fromEntries(ID_PARAMETERS.flatMap((name) => {
-    const id = search.get(name);
-    return id === null ? [] : [[name, id]];
-  }));
+  const ids: Pick<PersistedParams, (typeof ID_PARAMETERS)[number]> = {};
+  for (const name of ID_PARAMETERS) {
+    const given = search.getAll(name);
+    if (given.length > 1) return refusal('BAD_REQUEST', `The URL parameter ${name} is given ${given.length} times; give it once`);
+    if (given.length === 1) ids[name] = given[0];
+  }
+  return ids;
 }
 
 // Private: the hash of a well-formed version-1 `persistedQuery` extension, else undefined.

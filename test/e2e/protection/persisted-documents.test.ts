@@ -86,6 +86,28 @@ describe('persisted documents by id', () => {
   });
 });
 
+describe.each([true, false])('an id parameter given twice in a GET (lean path %s)', (leanPath) => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  it.each(['documentId', 'doc_id', 'id'])('is refused 400 BAD_REQUEST, not answered with the first for a shared cache to keep (%s)', async (name) => {
+    h = await startGateway({ leanPath, env: { PERSISTED_OPERATIONS_FILE: writeJson('twice.json', { [sha256Hex(CITIES)]: CITIES, [sha256Hex(PRODUCTS)]: PRODUCTS }) } });
+    const [cities, products] = [sha256Hex(CITIES), sha256Hex(PRODUCTS)];
+    for (const values of [[cities, products], [cities, 'nope'], [cities, cities]]) {
+      const search = values.map((value) => `${name}=${value}`).join('&');
+      const response = await fetch(`${h.url}/graphql?${search}`, { headers: { accept: 'application/graphql-response+json' } });
+      const body = (await response.json()) as { errors?: Array<{ message: string; extensions: { code: string } }> };
+      expect([response.status, body.errors?.map((error) => error.extensions.code)]).toEqual([400, ['BAD_REQUEST']]);
+      expect(body.errors![0]!.message).toContain(name);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+    }
+    // Once, it is answered, and may be kept.
+    const once = await fetch(`${h.url}/graphql?${name}=${cities}`);
+    expect([once.status, once.headers.get('cache-control')]).toEqual([200, expect.stringContaining('public')]);
+    expect(h.mock.calls()).toBe(1);
+  });
+});
+
 describe('reloading the persisted documents', () => {
   let s: HeldGateway;
   afterEach(() => s.close());
