@@ -7,8 +7,9 @@
  * - Only what the request object calls storable is stored (request/request.ts `storable`): one
  *   operation, no error, nothing stale, nothing stating its data's age or made of the time now,
  *   data whose freshness is known. The store asks it; no plugin has to have noted anything.
- * - Memory: bounded in bytes, each entry counted with its key and a fixed overhead; an answer
- *   over a tenth of the whole is not stored.
+ * - Memory: bounded in bytes, each entry counted for all it keeps alive (entry-size.ts: its body
+ *   and compressed forms, key, tags and tag headers), and the tag index's sets with them; an
+ *   answer over a tenth of the whole is not stored.
  * - With `REDIS_URL`, a level the replicas share sits behind this one (cache/redis-answers.ts,
  *   shared.ts): a miss here asks it, a hit there is kept here for the freshness it has left, and
  *   every answer stored here is written there too.
@@ -28,6 +29,7 @@ import type { SharedAnswers } from '../cache/redis-answers.js';
 import { currentRequest } from '../request/record.js';
 import type { GatewayRequest, ResultErrors } from '../request/request.js';
 import { createKeyMaker } from './key.js';
+import { entrySize } from './entry-size.js';
 import { createTagIndex } from './tag-index.js';
 import { createSharedLookUp } from './shared.js';
 import { createUnstorableDocuments } from './unstorable.js';
@@ -97,8 +99,6 @@ export function storedAnswerOf(request: object): StoredResponse | undefined {
 
 /** An answer larger than this share of the whole cache is not stored. */
 const MAX_ENTRY_SHARE = 0.1;
-/** Bytes counted for an entry besides its body: key, ETag, content type and the LRU's own. */
-const ENTRY_OVERHEAD_BYTES = 256;
 
 /** The response cache: its lookups, for every door, and what its plugin needs besides. */
 export interface ResponseCache {
@@ -157,12 +157,17 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
   });
   // The key of each entry, for `encoded` to count a new form under it.
   const keys = new WeakMap<StoredResponse, string>();
+  // The entries and the index's sets within the budget: the least recently used go first.
+  const fit = () => {
+    while (entries.size > 0 && entries.calculatedSize + index.bytes > maxBytes) entries.pop();
+  };
   // An answer stored under `key`, indexed by its tags if it was kept (not over the entry cap).
   const put = (key: string, entry: StoredResponse, ttl: number) => {
     index.remove(key, entries.peek(key, { allowStale: true })?.tags);
     entries.set(key, entry, { ttl });
     keys.set(entry, key);
     if (entries.has(key)) index.add(key, entry.tags);
+    fit();
   };
   const documents = createUnstorableDocuments();
   const sharedStored = createSharedLookUp(shared, (key, answer) => {
@@ -220,6 +225,7 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     if (entrySize(copy, key) > maxEntryBytes) return void encodings.delete(coding);
     entries.set(key, copy, { ttl });
     keys.set(copy, key);
+    fit();
   }
 
   // Private: a complete answer made from data whose freshness is known, kept until that data
@@ -243,11 +249,4 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     if (shared !== undefined && entrySize(entry, key) <= maxEntryBytes) shared.write(key, { body: bytes, contentType, etag, ageMs: 0, ttlMs: ttl, tags });
     return entry;
   }
-}
-
-// Private: the bytes an entry is counted for: its body and compressed forms, key, ETag and a fixed overhead.
-function entrySize(entry: StoredResponse, key: string): number {
-  let encoded = 0;
-  for (const form of entry.encodings?.values() ?? []) encoded += form.byteLength;
-  return entry.body.byteLength + encoded + key.length + entry.etag.length + ENTRY_OVERHEAD_BYTES;
 }
