@@ -110,7 +110,7 @@ function compress(body: Uint8Array, coding: Exclude<Coding, 'identity'>): Buffer
   }
 }
 
-/** The headers `sent` sets on an answer whose `Vary` is `vary` (extended, not replaced: headers/vary.ts). */
+/** The headers `sent` sets on an answer whose `Vary` is `vary` (extended, not replaced: edge/headers/vary.ts). */
 export function codingHeaders(sent: SentAnswer, vary: string | null | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
   if (sent.coding !== 'identity') headers['content-encoding'] = sent.coding;

@@ -8,7 +8,7 @@
  * `null` to another, a list of one always names its origin; the requested method and headers of
  * a preflight are allowed as asked; `x-request-id` and `retry-after` are exposed; credentials
  * never (the gateway authenticates no client by cookie). Made here because that plugin set
- * `Vary: Origin` outright, over the `Accept` and `Accept-Encoding` already named (headers/vary.ts).
+ * `Vary: Origin` outright, over the `Accept` and `Accept-Encoding` already named (edge/headers/vary.ts).
  *
  * `Vary` and `Cache-Control` decided together: while CORS is on, every answer a cache may keep
  * (anything but `no-store`) varies on `Origin`, whether or not this request sent one, because the
