@@ -29,9 +29,14 @@ export function spanOf(window: Window, total: number): Span {
   return { start, end };
 }
 
-/** The page of edges `edges` (the items of `span`, in order), with their cursors in `list`. */
-export function connectionOf<E>(edges: E[], start: number, total: number, list: string, cursors: Cursors): ConnectionModel<E> {
-  const withCursors = edges.map((edge, i) => ({ ...edge, cursor: cursors.encode(list, start + i) }));
+/**
+ * The page of edges `edges` (the items of `span`, in order, each a new object of this page's),
+ * given their cursors in `list` in place: one signature for the page, and no copy of an edge.
+ */
+export function connectionOf<E extends object>(edges: E[], start: number, total: number, list: string, cursors: Cursors): ConnectionModel<E> {
+  const cursorAt = cursors.page(list, start, start + edges.length);
+  const withCursors = edges as (E & { cursor: string })[];
+  for (let i = 0; i < withCursors.length; i++) withCursors[i]!.cursor = cursorAt(start + i);
   return {
     edges: withCursors,
     pageInfo: {
@@ -45,7 +50,7 @@ export function connectionOf<E>(edges: E[], start: number, total: number, list: 
 }
 
 /** A page of a connection over a list in memory; `edge` makes an edge of an item. */
-export function sliceConnection<T, E>(items: readonly T[], window: Window, list: string, cursors: Cursors, edge: (item: T) => E): ConnectionModel<E> {
+export function sliceConnection<T, E extends object>(items: readonly T[], window: Window, list: string, cursors: Cursors, edge: (item: T) => E): ConnectionModel<E> {
   const { start, end } = spanOf(window, items.length);
   return connectionOf(items.slice(start, end).map(edge), start, items.length, list, cursors);
 }
