@@ -57,6 +57,7 @@ import { itemCheck } from '../graph/checks/items.js';
 import { budgetCheck } from '../graph/checks/budget.js';
 import { beforeEveryOperation } from '../graph/running-operation.js';
 import { resolvers } from '../graph/resolvers/index.js';
+import { tagEntitiesShown } from '../graph/resolvers/entity-tags.js';
 import { createScaleOut } from './fleet.js';
 import { createData } from './data.js';
 import { createPersistedReload, type ReloadOutcome } from './persisted-reload.js';
@@ -180,7 +181,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const executorFor = createCompiledExecution(config.executionCompiled);
   const contextOf = createContextFactory(sources, { ...config, index, siteTime, live, cursors, addressOf });
   const yoga = createYoga<object, GatewayContext>({
-    schema: createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers }),
+    schema: tagEntitiesShown(createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers })),
     context: contextOf,
     maskedErrors: { maskError },
     logging: yogaLogger(log),

@@ -4,9 +4,10 @@
  * client gone) and its record of stale data served. Nothing one client loads is visible to
  * another except through the shared cache, whose keys never carry a token.
  *
- * Each loader names what it loads on the scope (`scope.tag`: the answer's tags, request/tags.ts),
- * once per request and code: an entity by kind and code (`site:S000001`), a page by its list
- * (`sites`: the list's freshness class, which is also the list a purge drops).
+ * A page names its list on the scope (`scope.tag`: the answer's tags, request/tags.ts) each time
+ * it is asked for, whatever served it: `sites`, the list's freshness class, which is also the list
+ * a purge drops. Entities are named by the fields that show them (graph/resolvers/entity-tags.ts),
+ * not here: an entity a cache already held is loaded by no batch, and one loaded may not be shown.
  */
 import DataLoader from 'dataloader';
 import { LISTS, type DetailKind, type DetailRecord, type ListKind } from '../upstream/operations.js';
@@ -65,10 +66,7 @@ class RequestLoaders implements Loaders {
     const byCode = (this.#byCode ??= new Map());
     let loader = byCode.get(kind);
     if (loader === undefined) {
-      loader = new DataLoader<string, unknown>((codes) => {
-        this.tag(kind, codes);
-        return settle(codes.map((code) => this.sources.detail(kind, code, this.scope)));
-      });
+      loader = new DataLoader<string, unknown>((codes) => settle(codes.map((code) => this.sources.detail(kind, code, this.scope))));
       byCode.set(kind, loader);
     }
     return loader as DataLoader<string, DetailRecord<K> | null>;
@@ -80,15 +78,11 @@ class RequestLoaders implements Loaders {
     const product = this.sources.productNow(goodsCode);
     if (product === undefined) return this.productByGoodsCode.load(goodsCode);
     (this.#productsNow ??= new Map()).set(goodsCode, product);
-    this.scope.tag?.('product', goodsCode);
     return product;
   }
 
   get productByGoodsCode(): Loaders['productByGoodsCode'] {
-    return (this.#productByGoodsCode ??= new DataLoader<string, ProductRecord | null>((codes) => {
-      this.tag('product', codes);
-      return this.sources.products(codes, this.scope);
-    }));
+    return (this.#productByGoodsCode ??= new DataLoader<string, ProductRecord | null>((codes) => this.sources.products(codes, this.scope)));
   }
 
   get siteByCode(): Loaders['siteByCode'] {
@@ -97,18 +91,13 @@ class RequestLoaders implements Loaders {
 
   get cityByCode(): Loaders['cityByCode'] {
     return (this.#cityByCode ??= new DataLoader(async (codes) => {
-      this.tag('city', codes);
       const cities = await this.sources.cities(this.scope);
       return codes.map((code) => cities.get(code) ?? null);
     }));
   }
 
   get cityBySiteCode(): Loaders['cityBySiteCode'] {
-    return (this.#cityBySiteCode ??= new DataLoader(async (codes) => {
-      const cities = await this.sources.citiesOfSites(codes, this.scope);
-      this.tag('city', cities.flatMap((city) => (city === null ? [] : [city.code])));
-      return cities;
-    }));
+    return (this.#cityBySiteCode ??= new DataLoader((codes) => this.sources.citiesOfSites(codes, this.scope)));
   }
 
   prefetchProducts(sites: number): void {
@@ -122,10 +111,6 @@ class RequestLoaders implements Loaders {
       { cacheKeyFn: (key) => `${key.kind}:${key.page}:${key.pageSize}` },
     );
     return this.#pages.load({ kind, page, pageSize }) as Promise<PageResult<KindRecord[K]>>;
-  }
-
-  private tag(kind: string, codes: readonly string[]): void {
-    if (this.scope.tag !== undefined) for (const code of codes) this.scope.tag(kind, code);
   }
 }
 

@@ -5,8 +5,8 @@
  * so it is the execution's, not the request's (request/request.ts), which it tells itself when the
  * answer is true only when made: nothing between them has to pass it on. Loads waiting on the signal stop at once, so the response carries what has resolved
  * plus coded errors; upstream calls nobody else waits for are cancelled (cache/in-flight.ts).
- * The loads name the data they read on it, and it passes the names to the request (its tags:
- * request/tags.ts). Stale data served because a refresh failed is listed in `extensions.stale`; answers that used
+ * What the answer shows is named on it (graph/resolvers/entity-tags.ts, and the pages the loads
+ * read), and it passes the names to the request (its tags: request/tags.ts). Stale data served because a refresh failed is listed in `extensions.stale`; answers that used
  * the catalog index say how old its data was in `extensions.dataAge` (whole seconds, the oldest).
  */
 import { systemClock, type Clock } from '../base/clock.js';
@@ -29,6 +29,8 @@ export interface RequestScope extends SourceScope {
   timeLeftMs(): number;
   /** Marks the answer as depending on the time it is made (`isOpen` without `at`): not to be replayed. */
   readsTheTime(): void;
+  /** Names what the answer shows: an entity (`site`, `S000001`) or a list (`sites`) (request/tags.ts). */
+  tag(kind: string, code?: string): void;
   /** Stops the deadline timer; called when execution is done. */
   dispose(): void;
 }

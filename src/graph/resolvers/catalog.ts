@@ -1,19 +1,23 @@
 /**
  * The catalog index as resolvers reach it: through the request's view of it, or a
- * `FEATURE_DISABLED` error when the gateway runs without it (`INDEX_ENABLED=false`).
+ * `FEATURE_DISABLED` error when the gateway runs without it (`INDEX_ENABLED=false`). An answer
+ * read from it is tagged by the list the index walks (`sites`, `products`: request/tags.ts), which
+ * names the items of its pages (graph/resolvers/entity-tags.ts).
  */
 import type { GraphQLError } from 'graphql';
 import { coded } from '../../base/graph-errors.js';
 import type { ProductsCatalog, SitesCatalog } from '../../catalog/catalog.js';
 import type { GatewayContext } from '../context.js';
 
-export function sitesCatalog({ catalog }: GatewayContext, field: string): Promise<SitesCatalog> {
+export function sitesCatalog({ catalog, scope }: GatewayContext, field: string): Promise<SitesCatalog> {
   if (catalog === undefined) throw disabled(field);
+  scope.tag('sites');
   return catalog.sites();
 }
 
-export function productsCatalog({ catalog }: GatewayContext, field: string): Promise<ProductsCatalog> {
+export function productsCatalog({ catalog, scope }: GatewayContext, field: string): Promise<ProductsCatalog> {
   if (catalog === undefined) throw disabled(field);
+  scope.tag('products');
   return catalog.products();
 }
 

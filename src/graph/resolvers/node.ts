@@ -28,6 +28,14 @@ export async function resolveNode(decoded: { type: NodeType; keys: string[] }, l
   }
 }
 
+/**
+ * The tag of the object behind a global id, found or not (a lookup: graph/resolvers/entity-tags.ts):
+ * a point's is its site's, whose data it is.
+ */
+export function tagOfNode({ type, keys }: { type: NodeType; keys: string[] }): [kind: string, code: string] {
+  return [type === 'Point' ? 'site' : type.toLowerCase(), keys[0]!];
+}
+
 export const Node: NodeResolvers = {
   // The models have no type tag; each has a field the others lack.
   __resolveType: (model) => {

@@ -15,11 +15,13 @@ export const CargoLane: CargoLaneResolvers = {
 
   stock: (lane) => checkedInt(lane, 'stock'),
 
-  // Only list-with-points reports a lane's price; elsewhere it is the product's. Not an async
-  // function: a price at hand is answered as it is, without a promise per lane.
-  guidePrice(lane, _, { loaders }) {
+  // Only list-with-points reports a lane's price; elsewhere it is the product's, whose tag the
+  // answer then carries. Not an async function: a price at hand is answered as it is, without a
+  // promise per lane.
+  guidePrice(lane, _, { loaders, scope }) {
     if (lane.guidePrice !== null || lane.goodsCode === null) return lane.guidePrice;
     checkedInt(lane, 'guidePrice');
+    scope.tag('product', lane.goodsCode);
     const product = loaders.product(lane.goodsCode);
     return product instanceof Promise ? product.then((loaded) => loaded?.guidePrice ?? null) : (product?.guidePrice ?? null);
   },

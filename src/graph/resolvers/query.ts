@@ -5,7 +5,7 @@ import type { QueryResolvers } from '../../generated/resolvers-types.js';
 import type { SiteRecord } from '../../upstream/records.js';
 import { ARGUMENT_RULES as RULES } from '../arguments/rules.js';
 import { productsCatalog, sitesCatalog } from './catalog.js';
-import { resolveNode } from './node.js';
+import { resolveNode, tagOfNode } from './node.js';
 import { pageOf } from './page.js';
 import { selectsPath } from '../selection.js';
 import type { GatewayContext } from '../context.js';
@@ -44,7 +44,11 @@ export function acceptsNear({ cityCode, openAt, enabledOnly }: { cityCode?: stri
 }
 
 export const Query: QueryResolvers = {
-  node: (_, args, { loaders }) => resolveNode(RULES['Query.node'](args), loaders),
+  node(_, args, { loaders, scope }) {
+    const decoded = RULES['Query.node'](args);
+    scope.tag(...tagOfNode(decoded));
+    return resolveNode(decoded, loaders);
+  },
 
   async cities(_, args, context) {
     const { page, pageSize } = RULES['Query.cities'](args, context);
