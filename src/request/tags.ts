@@ -2,12 +2,13 @@
  * The tags of an answer: what upstream data it was built from, named as a CDN purges by them
  * (`Surrogate-Key`, `Cache-Tag`) and as `POST /admin/purge` takes them (README "Purging").
  *
- * An entity the request loaded by its code is named by kind and code (`site:S000001`,
- * `product:G00001`, `city:SH`); a page of a list by the list (`sites`, `products`, `cities`),
- * never by every entity on it. The header is bounded (`TAGS_MAX_BYTES`): past it, the entities of
- * the kind with the most of them are named by their list instead (`product:…` → `products`), and
- * so on until it fits. The response cache remembers the same list, so a purge drops in the
- * gateway exactly what it drops at a CDN.
+ * An entity the answer shows is named by kind and code (`site:S000001`, `product:G00001`,
+ * `city:SH`), whatever served its data (graph/resolvers/entity-tags.ts notes them); a page of a
+ * list by the list (`sites`, `products`, `cities`), never by every entity on it. The header is
+ * bounded (`TAGS_MAX_BYTES`): past it, the entities of the kind with the most of them are named by
+ * their list instead (`product:…` → `products`), and so on until it fits. The response cache
+ * remembers the same list, and a purge of an entity there drops the answers its list names too
+ * (`answerTagsPurged`): every answer that shows it.
  */
 
 /** The longest tag list sent, in bytes (space-separated), below the 16 KB that Fastly and Cloudflare take. */
@@ -19,7 +20,7 @@ const LIST_OF: Readonly<Record<string, string>> = { site: 'sites', product: 'pro
 /** A tag as the purge endpoint accepts it: a kind (lower case), and a code when it names one entity. */
 export const TAG_PATTERN = /^[a-z][a-zA-Z]{0,31}(?::[A-Za-z0-9._-]{1,64})?$/;
 
-/** Collects an answer's tags as the request loads its data. */
+/** Collects an answer's tags as the request resolves what it shows. */
 export interface Tags {
   /** Names an entity (`product`, `G00001`), or a list (`products`). */
   add(kind: string, code?: string): void;
@@ -60,6 +61,19 @@ function named(lists: Set<string>, codes: Map<string, Set<string>>): string[] {
     }
   }
   return [...tags];
+}
+
+/**
+ * The answer tags a purge of `tags` drops: each, and for an entity its list's too, since an
+ * answer names by the list the entities of its pages and those past the cap.
+ */
+export function answerTagsPurged(tags: readonly string[]): string[] {
+  const all = new Set(tags);
+  for (const tag of tags) {
+    const list = LIST_OF[tag.slice(0, Math.max(0, tag.indexOf(':')))];
+    if (list !== undefined) all.add(list);
+  }
+  return [...all];
 }
 
 /** The two headers naming an answer's tags. */

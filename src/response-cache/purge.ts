@@ -1,9 +1,10 @@
 /**
  * Purge by tag (README "Purging"): what `POST /admin/purge` (plugins/operations/use-purge.ts)
  * does with the tags it is given. It drops the shared data they name (data/tagged-data.ts) and
- * every answer the response cache stored with them (response-cache/store.ts), here and in Redis,
- * then tells the other replicas (redis/purge-bus.ts), which drop their own copies. The next
- * request for what was purged loads it again, and only that.
+ * every answer the response cache stored with them or, for an entity, with its list's tag, which
+ * names it in pages and past the cap (request/tags.ts), here and in Redis, then tells the other
+ * replicas (redis/purge-bus.ts), which drop their own copies. The next request for what was
+ * purged loads it again, and only that.
  *
  * One log line per purge, on every replica that carries it out: who asked (the admin key's
  * fingerprint, never the key), the tags, and what was dropped; and the purge metrics.
@@ -13,6 +14,7 @@ import { dropped, type Cache } from '../cache/cache.js';
 import { dataOf } from '../data/tagged-data.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { PurgeBus } from '../redis/purge-bus.js';
+import { answerTagsPurged } from '../request/tags.js';
 import type { ResponseCache } from './store.js';
 
 export interface Purger {
@@ -40,7 +42,7 @@ export function createPurger({ cache, responseCache, metrics, logger, bus }: Pur
   async function drop(tags: readonly string[], everywhere: boolean) {
     const { keys, kinds } = dataOf(tags);
     const data = await dropped(cache.drop(keys, kinds, everywhere));
-    const response = await dropped(responseCache.purge(tags, everywhere));
+    const response = await dropped(responseCache.purge(answerTagsPurged(tags), everywhere));
     return { counts: { response: response.count, data: data.count }, complete: data.complete && response.complete };
   }
 

@@ -60,7 +60,7 @@ describe('the purge endpoint', () => {
     expect((await post(h, SITES, { headers: { 'x-api-key': ADMIN_KEY } })).status).toBe(401);
   });
 
-  it("drops a site's data and answers, and nothing else: the next request costs exactly that site's call", async () => {
+  it("drops a site's data and the answers that show it, and nothing else: the next request costs exactly that site's call", async () => {
     h = await startGateway({ env: { ADMIN_API_KEYS: ADMIN_KEY } });
     const [one, two] = h.mock.catalog.sites;
     const product = h.mock.catalog.products[0]!.goodsCode;
@@ -71,9 +71,10 @@ describe('the purge endpoint', () => {
     const made = await post(h, SITE, { variables: { c: one!.code } });
     expect(made.headers.get('x-cache')).toBe('hit');
 
-    // The site's answer and its detail entry (no list-with-points primed its city here).
+    // The site's answer, its detail entry (no list-with-points primed its city here) and the
+    // page's answer, which shows the site and names it by its list.
     const answer = await purge(h, { tags: [`site:${one!.code}`] });
-    expect([answer.status, answer.body]).toEqual([200, { purged: 2 }]);
+    expect([answer.status, answer.body]).toEqual([200, { purged: 3 }]);
     expect(answer.headers.get('cache-control')).toBe('no-store');
 
     h.mock.resetCounters();
@@ -81,7 +82,9 @@ describe('the purge endpoint', () => {
     expect(again.headers.get('x-cache')).toBe('miss');
     expect(again.text).toBe(made.text);
     expect(h.mock.callLog().filter((entry) => entry.path !== '/oauth/token').map((entry) => entry.path)).toEqual(['/api/site/detail']);
-    for (const [query, variables] of requests.slice(1)) expect((await post(h, query, { variables })).headers.get('x-cache')).toBe('hit');
+    // The page is made again from its page of the list, which a list tag drops (below).
+    expect((await post(h, SITES)).headers.get('x-cache')).toBe('miss');
+    for (const [query, variables] of requests.slice(1, 3)) expect((await post(h, query, { variables })).headers.get('x-cache')).toBe('hit');
     expect(h.mock.calls()).toBe(1);
   });
 

@@ -1,10 +1,10 @@
 /**
  * The tag list's rules (request/tags.ts): each tag once, sorted; past the cap the most numerous
  * kind of entity is named by its list first, then the next; a code no header may carry is named
- * by its list.
+ * by its list. A purge of an entity reaches the answers its list names as well.
  */
 import { describe, expect, it } from 'vitest';
-import { createTags as createKinds, tagHeaders, TAGS_MAX_BYTES } from '../../../src/request/tags.js';
+import { answerTagsPurged, createTags as createKinds, tagHeaders, TAGS_MAX_BYTES } from '../../../src/request/tags.js';
 
 // Tags added as the purge endpoint names them (`site:S000001`, `cities`).
 const createTags = () => {
@@ -46,5 +46,12 @@ describe('the tags of an answer', () => {
     const tags = createTags();
     for (const tag of ['site:S 1', 'product:G,1', 'city:上海', 'widget:a b']) tags.add(tag);
     expect(tags.list()).toEqual(['cities', 'products', 'sites']);
+  });
+
+  it("purges, with an entity's tag, the answers tagged by its list, which may show the entity", () => {
+    expect(answerTagsPurged(['site:S000001', 'product:G00001', 'city:SH', 'site:S000002'])).toEqual([
+      'site:S000001', 'product:G00001', 'city:SH', 'site:S000002', 'sites', 'products', 'cities',
+    ]);
+    expect(answerTagsPurged(['sites', 'widget:a', 'cities'])).toEqual(['sites', 'widget:a', 'cities']);
   });
 });
