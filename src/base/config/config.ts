@@ -5,6 +5,7 @@
  */
 import { createReader, present, type Env, type Reader } from './readers.js';
 import { PERSISTED_FORMATS } from './persisted-formats.js';
+import { DEFAULT_MAX_BYTES as DEFAULT_PERSISTED_MAX_BYTES } from './persisted-operations.js';
 import { readTracing } from './tracing.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import { readRedis } from './redis.js';
@@ -79,7 +80,11 @@ export function loadConfig(env: Env): Config {
     maxDirectives: read.int('MAX_DIRECTIVES', 50, 0, 1000),
     maxQueryCost: read.int('MAX_QUERY_COST', 1000, 1, 1_000_000),
     exposeQueryLimits: read.bool('EXPOSE_QUERY_LIMITS', false),
-    persistedOperations: read.persistedOperations('PERSISTED_OPERATIONS_FILE', read.oneOf('PERSISTED_OPERATIONS_FORMAT', 'auto', PERSISTED_FORMATS)),
+    persistedOperations: read.persistedOperations(
+      'PERSISTED_OPERATIONS_FILE',
+      read.oneOf('PERSISTED_OPERATIONS_FORMAT', 'auto', PERSISTED_FORMATS),
+      read.int('PERSISTED_OPERATIONS_MAX_BYTES', DEFAULT_PERSISTED_MAX_BYTES, 1024, 268_435_456),
+    ),
     csrfPrevention: read.bool('CSRF_PREVENTION', false),
     corsOrigins: read.origins('CORS_ORIGINS', production ? [] : ['*']),
     batchingLimit: read.int('BATCHING_LIMIT', 0, 0, 100),

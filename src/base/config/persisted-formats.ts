@@ -28,15 +28,26 @@ export interface PersistedEntries {
 
 const APOLLO_FORMAT = 'apollo-persisted-query-manifest';
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
+/** Ids looked at in one slice of the work. */
+const IDS_PER_SLICE = 4096;
 
-/** The entries of a parsed file in `setting`'s format (or the one detected), or why it is in none. */
-export function entriesOf(parsed: unknown, setting: PersistedFormatSetting): PersistedEntries | string {
-  const format = setting === 'auto' ? detect(parsed) : setting;
+/**
+ * The entries of a parsed file in `setting`'s format (or the one detected), or why it is in none.
+ * Each `yield` ends a slice of the work, `IDS_PER_SLICE` ids at most: a reload takes a turn of
+ * the event loop there (persisted-operations.ts), as a large file has many.
+ */
+export function* entriesOf(parsed: unknown, setting: PersistedFormatSetting): Generator<void, PersistedEntries | string> {
+  const format = setting === 'auto' ? yield* detect(parsed) : setting;
   if (format === 'mixed') return 'has ids of 64 hex digits (codegen\'s sha256s) and other ids: set PERSISTED_OPERATIONS_FORMAT to codegen or relay';
   if (format === undefined) return `is in none of the formats: expected ${Object.entries(SHAPES).map(([name, shape]) => `${shape} (${name})`).join('; ')}`;
-  if (format === 'apollo') return apolloEntries(parsed);
+  if (format === 'apollo') return yield* apolloEntries(parsed);
   if (!isObject(parsed)) return `is not a ${format} map: expected ${SHAPES[format]}`;
-  return { format, entries: Object.entries(parsed) };
+  const entries: Array<[string, unknown]> = [];
+  for (const id of Object.keys(parsed)) {
+    entries.push([id, parsed[id]]);
+    if (entries.length % IDS_PER_SLICE === 0) yield;
+  }
+  return { format, entries };
 }
 
 /** What each format looks like, for the messages of a file in none. */
@@ -47,23 +58,29 @@ const SHAPES: Record<PersistedFormat, string> = {
 };
 
 // Private: the format a parsed file is in, `mixed` for a map of both kinds of id, or undefined.
-function detect(parsed: unknown): PersistedFormat | 'mixed' | undefined {
+function* detect(parsed: unknown): Generator<void, PersistedFormat | 'mixed' | undefined> {
   if (!isObject(parsed)) return undefined;
   if (parsed.format === APOLLO_FORMAT || Array.isArray(parsed.operations)) return 'apollo';
   const ids = Object.keys(parsed);
-  const hex = ids.filter((id) => SHA256_HEX.test(id)).length;
+  let hex = 0;
+  for (let index = 0; index < ids.length; index += 1) {
+    if (SHA256_HEX.test(ids[index]!)) hex += 1;
+    if (index % IDS_PER_SLICE === IDS_PER_SLICE - 1) yield;
+  }
   return hex === 0 ? 'relay' : hex === ids.length ? 'codegen' : 'mixed';
 }
 
 // Private: an Apollo manifest's operations; the manifest's own fields are checked, each body later.
-function apolloEntries(parsed: unknown): PersistedEntries | string {
+function* apolloEntries(parsed: unknown): Generator<void, PersistedEntries | string> {
   if (!isObject(parsed) || parsed.format !== APOLLO_FORMAT || parsed.version !== 1 || !Array.isArray(parsed.operations)) {
     return `is not an Apollo manifest: expected ${SHAPES.apollo}`;
   }
-  const entries = parsed.operations.map((operation: unknown, index): [string, unknown] => {
-    if (!isObject(operation) || typeof operation.id !== 'string' || operation.id === '') return [`operations[${index}]`, undefined];
-    return [operation.id, operation.body];
-  });
+  const entries: Array<[string, unknown]> = [];
+  for (const operation of parsed.operations as unknown[]) {
+    const valid = isObject(operation) && typeof operation.id === 'string' && operation.id !== '';
+    entries.push(valid ? [operation.id as string, operation.body] : [`operations[${entries.length}]`, undefined]);
+    if (entries.length % IDS_PER_SLICE === 0) yield;
+  }
   return { format: 'apollo', entries };
 }
 

@@ -3,10 +3,15 @@
  * persisted-formats.ts: each id with its document, every document parsed at reading, so that a
  * bad file is reported (at start-up with the other settings; on a reload, as the reason the old
  * list is kept) instead of failing requests one by one.
+ *
+ * A file is bounded (`PERSISTED_OPERATIONS_MAX_BYTES`): its JSON is parsed whole, in one block of
+ * the event loop, which the bound keeps short. A reload (SIGHUP, while requests are served) then
+ * checks the documents in slices of `SLICE_BYTES`, letting the event loop turn between them;
+ * at start-up nothing is served yet, and they are checked at once.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { parse } from 'graphql';
 import { entriesOf, type PersistedFormat, type PersistedFormatSetting } from './persisted-formats.js';
 
@@ -15,11 +20,23 @@ export interface PersistedOperations {
   file: string;
   /** `PERSISTED_OPERATIONS_FORMAT` as set, which a reload reads the file by again. */
   setting: PersistedFormatSetting;
+  /** `PERSISTED_OPERATIONS_MAX_BYTES`: the largest file read, at start-up and on a reload. */
+  maxBytes: number;
   /** The format the file was read in. */
   format: PersistedFormat;
   /** Document by id, the id as `normalId` makes it. */
   documents: ReadonlyMap<string, string>;
 }
+
+/** Where a list is read from, and how: what a reload reads again. */
+export type PersistedSource = Pick<PersistedOperations, 'file' | 'setting' | 'maxBytes'>;
+
+/** `PERSISTED_OPERATIONS_MAX_BYTES`' default, 4 MiB: thousands of operations, and a whole parse short enough not to hold requests up. */
+export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+/** Characters of ids and documents checked in one slice of a reload, between two turns of the event loop. */
+export const SLICE_BYTES = 64 * 1024;
+/** Characters an entry counts for in a slice besides its id and document: the work of any entry. */
+const ENTRY_BYTES = 64;
 
 /** How many bad entries a problem names before it only counts the rest. */
 const NAMED_ENTRIES = 3;
@@ -41,32 +58,58 @@ export function normalId(id: string): string {
   return HEX.test(bare) ? bare.toLowerCase() : bare;
 }
 
-/** Reads and checks the list at start-up; records problems instead of throwing. */
-export function readPersistedOperationsFile(name: string, file: string, setting: PersistedFormatSetting, problems: string[]): PersistedOperations | undefined {
+/** Reads and checks the list at start-up, at once; records problems instead of throwing. */
+export function readPersistedOperationsFile(
+  name: string, file: string, setting: PersistedFormatSetting, problems: string[], maxBytes = DEFAULT_MAX_BYTES,
+): PersistedOperations | undefined {
+  const source = { file, setting, maxBytes };
   let text: string;
   try {
+    const size = statSync(file).size;
+    if (size > maxBytes) return void problems.push(tooLarge(name, source, size));
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    problems.push(`${name} must name a readable JSON file, but reading ${JSON.stringify(file)} failed: ${reason(error)}`);
+    problems.push(unreadable(name, file, error));
     return undefined;
   }
-  return persistedOperationsOf(name, { file, setting }, text, problems);
+  const steps = listOf(name, source, text, problems);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
-/** Reads `list`'s file again, the same way: the new list, or the problems that keep the old one. */
-export async function rereadPersistedOperations(name: string, list: Pick<PersistedOperations, 'file' | 'setting'>): Promise<PersistedOperations | string[]> {
+/**
+ * Reads `source`'s file again, the same way, but in slices (`SLICE_BYTES`) with a `turn` between
+ * them (default: a turn of the event loop): the new list, or the problems that keep the old one.
+ */
+export async function rereadPersistedOperations(name: string, source: PersistedSource, turn: () => Promise<void> = nextTurn): Promise<PersistedOperations | string[]> {
   const problems: string[] = [];
   let text: string;
   try {
-    text = await readFile(list.file, 'utf8');
+    const handle = await open(source.file);
+    try {
+      const { size } = await handle.stat();
+      if (size > source.maxBytes) return [tooLarge(name, source, size)];
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
-    return [`${name} must name a readable JSON file, but reading ${JSON.stringify(list.file)} failed: ${reason(error)}`];
+    return [unreadable(name, source.file, error)];
   }
-  return persistedOperationsOf(name, list, text, problems) ?? problems;
+  const steps = listOf(name, source, text, problems);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value ?? problems;
+    await turn();
+  }
 }
 
-// Private: the list a file's text holds, or undefined with its problems recorded.
-function persistedOperationsOf(name: string, { file, setting }: Pick<PersistedOperations, 'file' | 'setting'>, text: string, problems: string[]): PersistedOperations | undefined {
+// Private: the list a file's text holds, or undefined with its problems recorded. Each `yield`
+// ends a slice of the work: the JSON parse, then the ids (persisted-formats.ts), then
+// `SLICE_BYTES` of entries at a time.
+function* listOf(name: string, { file, setting, maxBytes }: PersistedSource, text: string, problems: string[]): Generator<void, PersistedOperations | undefined> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -74,16 +117,26 @@ function persistedOperationsOf(name: string, { file, setting }: Pick<PersistedOp
     problems.push(`${name} must name a JSON file, but ${JSON.stringify(file)} is not JSON: ${reason(error)}`);
     return undefined;
   }
-  const read = entriesOf(parsed, setting);
+  yield;
+  const read = yield* entriesOf(parsed, setting);
   if (typeof read === 'string') {
     problems.push(`${name} ${JSON.stringify(file)} ${read}`);
     return undefined;
   }
   const { format, entries } = read;
-  const bad = entries.flatMap(([id, document]) => {
+  const bad: string[] = [];
+  const documents = new Map<string, string>();
+  let slice = 0;
+  for (const [id, document] of entries) {
     const problem = entryProblem(format, id, document);
-    return problem === undefined ? [] : [`${JSON.stringify(id.slice(0, 64))} ${problem}`];
-  });
+    if (problem !== undefined) bad.push(`${JSON.stringify(id.slice(0, 64))} ${problem}`);
+    else documents.set(normalId(id), document as string);
+    slice += id.length + (typeof document === 'string' ? document.length : 0) + ENTRY_BYTES;
+    if (slice >= SLICE_BYTES) {
+      slice = 0;
+      yield;
+    }
+  }
   if (entries.length === 0) problems.push(`${name} lists no operations: ${JSON.stringify(file)}`);
   if (bad.length > 0) {
     const named = bad.slice(0, NAMED_ENTRIES).join('; ');
@@ -91,7 +144,21 @@ function persistedOperationsOf(name: string, { file, setting }: Pick<PersistedOp
     problems.push(`${name} has ${bad.length} bad ${bad.length === 1 ? 'entry' : 'entries'} in ${JSON.stringify(file)} (read as ${format}): ${named}${more}`);
   }
   if (entries.length === 0 || bad.length > 0) return undefined;
-  return { file, setting, format, documents: new Map(entries.map(([id, document]) => [normalId(id), document as string])) };
+  return { file, setting, maxBytes, format, documents };
+}
+
+// Private: the problem of a file over the bound, which is not read.
+function tooLarge(name: string, { file, maxBytes }: PersistedSource, size: number): string {
+  return `${name} ${JSON.stringify(file)} is ${size} bytes, more than PERSISTED_OPERATIONS_MAX_BYTES (${maxBytes}) allows: raise it, or list fewer operations`;
+}
+
+function unreadable(name: string, file: string, error: unknown): string {
+  return `${name} must name a readable JSON file, but reading ${JSON.stringify(file)} failed: ${reason(error)}`;
+}
+
+// Private: a turn of the event loop, for requests (and their I/O) to be served between two slices.
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 // Private: why one entry is unusable, or undefined. A codegen key that is not its document's

@@ -25,8 +25,8 @@ export interface Reader {
   bool(name: string, fallback: boolean): boolean;
   /** `*`, `none`, or comma-separated origins (`https://app.example.com`). */
   origins(name: string, fallback: readonly string[]): readonly string[];
-  /** The list of persisted documents a file names, read in `format` (persisted-formats.ts). */
-  persistedOperations(name: string, format: PersistedFormatSetting): PersistedOperations | undefined;
+  /** The list of persisted documents a file names, read in `format` (persisted-formats.ts), refused over `maxBytes`. */
+  persistedOperations(name: string, format: PersistedFormatSetting, maxBytes: number): PersistedOperations | undefined;
 }
 
 export function createReader(env: Env, problems: string[]): Reader {
@@ -115,9 +115,9 @@ export function createReader(env: Env, problems: string[]): Reader {
       problems.push(`${name} must be *, none or comma-separated origins like https://app.example.com, but got: ${JSON.stringify(bad.join(','))}`);
       return fallback;
     },
-    persistedOperations(name, format) {
+    persistedOperations(name, format, maxBytes) {
       const raw = env[name];
-      return present(raw) ? readPersistedOperationsFile(name, raw.trim(), format, problems) : undefined;
+      return present(raw) ? readPersistedOperationsFile(name, raw.trim(), format, problems, maxBytes) : undefined;
     },
   };
 }

@@ -178,7 +178,9 @@ export interface Config {
    * `PERSISTED_OPERATIONS_FILE`: allow-list mode; a JSON file of persisted documents, read at
    * start-up and again on SIGHUP, in the format `PERSISTED_OPERATIONS_FORMAT` names (`codegen`,
    * `apollo`, `relay`; default `auto`, detected: persisted-formats.ts). Only those operations
-   * run, by id; automatic persisted queries cannot register.
+   * run, by id; automatic persisted queries cannot register. A file over
+   * `PERSISTED_OPERATIONS_MAX_BYTES` (bytes, default 4 MiB, 1 KiB to 256 MiB) stops start-up and is
+   * not read on a reload: its JSON is parsed whole, in one block of the event loop.
    * Default: unset, any document runs and automatic persisted queries are on.
    */
   persistedOperations: PersistedOperations | undefined;

@@ -54,11 +54,11 @@ describe('the admission rules', () => {
 
   it('swaps the allow-list on a reload, and refuses one where the gateway has no list', () => {
     const config = { apiKeys: [], rateLimitPerMinute: 0, csrfPrevention: false, maxQueryBytes: 1e4, maxVariablesBytes: 1e4 };
-    const admission = createAdmission({ ...config, persistedOperations: { ...list, setting: 'auto', format: 'codegen' } });
+    const admission = createAdmission({ ...config, persistedOperations: { ...list, setting: 'auto', maxBytes: 4096, format: 'codegen' } });
     expect(admission.persisted({ id: 'new' })).toMatchObject({ code: 'PERSISTED_QUERY_NOT_IN_LIST' });
-    admission.replaceList({ file: 'list.json', setting: 'relay', format: 'relay', documents: new Map([['new', LISTED]]) });
+    admission.replaceList({ file: 'list.json', setting: 'relay', maxBytes: 4096, format: 'relay', documents: new Map([['new', LISTED]]) });
     expect(admission.persisted({ id: 'new' })).toEqual({ query: LISTED });
-    expect(() => createAdmission(config).replaceList({ ...list, setting: 'auto', format: 'codegen' })).toThrow(/without PERSISTED_OPERATIONS_FILE/);
+    expect(() => createAdmission(config).replaceList({ ...list, setting: 'auto', maxBytes: 4096, format: 'codegen' })).toThrow(/without PERSISTED_OPERATIONS_FILE/);
   });
 
   it('asks a CSRF header of simple requests only', () => {
