@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   if (demo) logger.info({ upstream: demo.url }, 'demo mode: no UPSTREAM_BASE_URL, serving the built-in mock upstream');
   const upstream = config.upstream ?? demo!.upstream;
   const gateway = createGateway({ ...config, upstream }, { logger, demoPageDirectory: demo ? DEMO_PAGE_DIRECTORY : undefined });
-  const server = await listen(gateway.serve, { ...config, onError: (err) => logger.error({ err }, 'request handler failed') });
+  // The API key and the rate limit decide before a request's body is read (edge/body.ts).
+  const server = await listen(gateway.serve, { ...config, admit: gateway.admitBody, onError: (err) => logger.error({ err }, 'request handler failed') });
   // GraphQL over WebSocket (graphql-ws) on the same server and path.
   const websocket = attachWebSocket(server.server, gateway, config, { logger });
   logger.info({ url: `${server.url}/graphql`, demo: demo !== undefined }, `GraphiQL at ${server.url}/graphql`);

@@ -24,7 +24,7 @@ import { useApiKeys } from '../plugins/protection/use-api-keys.js';
 import { useDemoPage } from '../plugins/explorer/use-demo-page.js';
 import { useHealth } from '../plugins/operations/use-health.js';
 import { useMetrics } from '../plugins/operations/use-metrics.js';
-import { usePurge } from '../plugins/operations/use-purge.js';
+import { PURGE_PATH, usePurge } from '../plugins/operations/use-purge.js';
 import { createPurger } from '../response-cache/purge.js';
 import { useRateLimit } from '../plugins/protection/use-rate-limit.js';
 import { createAdmission, type Admission } from '../edge/admission/admission.js';
@@ -63,7 +63,10 @@ import { createData } from './data.js';
 import { createPersistedReload, type ReloadOutcome } from './persisted-reload.js';
 import { createLeanPath } from '../edge/lean/lean-path.js';
 import { createLive, type Live } from '../live/live.js';
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createBodyAdmission, type BodyAdmission } from '../edge/admission/before-body.js';
+import type { Admitted } from '../edge/admission/refusal.js';
+import type { BodyHandler } from '../edge/body.js';
 import { yogaLogger } from './yoga-logger.js';
 
 export type { GatewayConfig } from '../base/config/config.js';
@@ -96,7 +99,12 @@ export interface Gateway {
   /** Live stock: `close()` ends every subscription (before the server closes, on SIGTERM); tests run poll rounds with `poller.pollNow()`. */
   live: Live;
   /** The HTTP handler: the lean path for the requests it serves, yoga for the rest. */
-  serve: RequestListener;
+  serve: BodyHandler<Admitted>;
+  /**
+   * The API key and the rate limit of a request with a body, from its headers, before the body is
+   * read (edge/admission/before-body.ts): the HTTP server's `admit` (edge/server.ts `listen`).
+   */
+  admitBody: BodyAdmission;
   /** The one admission every door calls (edge/admission/admission.ts): the WebSocket door's too. */
   admission: Admission;
   /** Where a request without an API key comes from (`TRUST_PROXY`): a WebSocket upgrade's client is known by it. */
@@ -236,13 +244,14 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     cors: cors.on,
     documents: parserCaches.documentCache,
   }) : undefined;
-  const serve: RequestListener = lean === undefined ? yoga : (req: IncomingMessage, res: ServerResponse) => {
-    if (!lean(req, res)) void yoga(req, res);
+  const serve: BodyHandler<Admitted> = lean === undefined ? (req: IncomingMessage, res: ServerResponse) => void yoga(req, res) : (req, res, admitted) => {
+    if (!lean(req, res, admitted)) void yoga(req, res);
   };
 
   return {
     yoga,
     serve,
+    admitBody: createBodyAdmission(admission, { purgePath: PURGE_PATH, adminKeys: config.adminApiKeys }),
     admission,
     addressOf,
     metrics,

@@ -68,6 +68,7 @@ export const ERRORS = {
   TOO_MANY_CONNECTIONS: { status: 429, message: 'Too many WebSocket connections' },
   REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, message: 'The request line and headers are too large' },
   SHUTTING_DOWN: { status: 503, message: 'The gateway is shutting down' },
+  SERVER_BUSY: { status: 503, message: 'The gateway is decoding as many compressed request bodies as it may; retry shortly, or send the body plain' },
   PURGE_INCOMPLETE: { status: 503, message: 'Redis failed part of the purge, or the other replicas could not be told: copies may remain until their TTL; purge again' },
   // Persisted operations: automatic persisted queries (their messages are the protocol: Apollo
   // Client and urql look for these exact words), and the allow-list (PERSISTED_OPERATIONS_FILE).

@@ -1,18 +1,18 @@
 /**
  * The HTTP server around a request handler (yoga), with what a public server needs: header and
- * request timeouts (slowloris), a header size limit, a request body limit, and a graceful close.
- *
- * A body sent with a `Content-Encoding` (gzip, deflate, br; zstd where this Node has it) is
- * decoded here, as it streams in, and the limit counts the decoded bytes: a zip bomb is refused
- * as soon as it passes the limit, never inflated whole. The handler then sees a plain body.
+ * request timeouts (slowloris), a header size limit, a request body read before the handler runs
+ * (edge/body.ts: admitted from its headers first, then bounded as sent and as decoded, bodies being
+ * decoded bounded together), and a graceful close.
  */
-import * as zlib from 'node:zlib';
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import type { Duplex, Transform } from 'node:stream';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { REQUEST_ID_HEADER, requestIdFrom } from '../request/record.js';
+import { answerFailure, withBoundedBody, type Admit, type BodyHandler, type BodyLimits, type BodyReading } from './body.js';
+import { createDecodingBudget } from './decoding-budget.js';
 
-export interface ListenOptions {
+export type { Admit, BodyHandler, BodyRequest } from './body.js';
+
+export interface ListenOptions<A = unknown> {
   port: number;
   host: string;
   /**
@@ -20,6 +20,17 @@ export interface ListenOptions {
    * a larger one gets 413. Default 1 MiB.
    */
   maxRequestBodyBytes?: number;
+  /**
+   * Bytes that compressed request bodies being decoded may hold at once, all of them together
+   * (edge/decoding-budget.ts); one that would pass it gets 503 `SERVER_BUSY`. Default 32 MiB.
+   */
+  maxDecodingBytes?: number;
+  /**
+   * Decides from a request's headers, before its body is read, whether it is: what admitted it
+   * (passed on to the handler), or undefined to hand it over at once, its body unread, for the
+   * handler to refuse. Not asked of a GET, HEAD or OPTIONS. Default: every body is read.
+   */
+  admit?: Admit<A>;
   /** Time for a client to send all request headers, in ms (Node's `headersTimeout`). Default 10 000. */
   headersTimeoutMs?: number;
   /**
@@ -50,6 +61,8 @@ export interface RunningServer {
    * no limit), when the connections still open are closed.
    */
   close(graceMs?: number): Promise<void>;
+  /** The bytes compressed bodies being decoded hold now (`maxDecodingBytes` counts them). */
+  decodingBytes(): number;
 }
 
 /** Time for a client to send all request headers, in ms. */
@@ -60,10 +73,15 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const CHECK_INTERVAL_MS = 1000;
 /** Largest total size of request headers, in bytes. */
 const MAX_HEADER_BYTES = 16_384;
+/** Bytes compressed bodies being decoded may hold at once. */
+const MAX_DECODING_BYTES = 33_554_432;
 
-export async function listen(handler: RequestListener, options: ListenOptions): Promise<RunningServer> {
-  const maxBody = options.maxRequestBodyBytes ?? 1_048_576;
-  const safe = guarded(handler, options.onError ?? rethrown);
+export async function listen<A>(handler: BodyHandler<A>, options: ListenOptions<A>): Promise<RunningServer> {
+  const budget = createDecodingBudget(options.maxDecodingBytes ?? MAX_DECODING_BYTES);
+  const limits: BodyLimits = { maxBytes: options.maxRequestBodyBytes ?? 1_048_576, budget };
+  const onError = options.onError ?? rethrown;
+  const reading: BodyReading<A> = { limits, admit: options.admit, onError };
+  const safe = guarded(handler, onError);
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const server = createServer(
     {
@@ -72,7 +90,7 @@ export async function listen(handler: RequestListener, options: ListenOptions): 
       connectionsCheckingInterval: options.checkIntervalMs ?? CHECK_INTERVAL_MS,
       maxHeaderSize: MAX_HEADER_BYTES,
     },
-    (request, response) => withBoundedBody(request, response, maxBody, safe),
+    (request, response) => withBoundedBody(request, response, reading, safe),
   );
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
@@ -85,6 +103,7 @@ export async function listen(handler: RequestListener, options: ListenOptions): 
     server,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     close: (graceMs) => close(server, graceMs),
+    decodingBytes: budget.held,
   };
 }
 
@@ -101,129 +120,18 @@ function close(server: Server, graceMs: number | undefined): Promise<void> {
 
 // Private: the handler runs in an event of the request (its body's last), where a throw would end
 // the process: it answers 500 instead (or cuts a response already begun) and reports the error.
-function guarded(handler: RequestListener, onError: (error: unknown) => void): RequestListener {
-  return (request, response) => {
+function guarded<A>(handler: BodyHandler<A>, onError: (error: unknown) => void): BodyHandler<A> {
+  return (request, response, admitted) => {
     try {
-      handler(request, response);
+      handler(request, response, admitted);
     } catch (error) {
-      if (response.headersSent) response.destroy();
-      else refuse(request, response, 500, 'INTERNAL_SERVER_ERROR', 'Unexpected error.');
-      onError(error);
+      answerFailure(request, response, error, onError);
     }
   };
 }
 
 function rethrown(error: unknown): void {
   void Promise.reject(error);
-}
-
-/** How a request body may be compressed (`Content-Encoding`), and each one's streaming decoder. */
-const zstd = (zlib as { createZstdDecompress?: () => Transform }).createZstdDecompress;
-const DECODERS: Record<string, () => Transform> = {
-  gzip: () => zlib.createGunzip(),
-  'x-gzip': () => zlib.createGunzip(), // RFC 9110 §8.4.1.3: the same as gzip
-  deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
-  ...(zstd === undefined ? {} : { zstd: () => zstd.call(zlib) }),
-};
-const ENCODINGS = Object.keys(DECODERS).filter((name) => name !== 'x-gzip').join(', ');
-
-type Refusal = 'too-large' | 'corrupt';
-
-// Private: yoga reads the body itself, without a limit; read it here first, bounded, and hand it
-// over as `request.body`, which @whatwg-node/server uses instead of the (consumed) stream. The
-// handler runs in the body's last event, with no promise between (a turn of microtasks per
-// request on the hot path).
-function withBoundedBody(
-  request: IncomingMessage & { body?: Buffer },
-  response: ServerResponse,
-  maxBytes: number,
-  handler: RequestListener,
-): void {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') {
-    handler(request, response);
-    return;
-  }
-  const encoding = contentEncoding(request.headers['content-encoding']);
-  const decoder = encoding === undefined ? undefined : DECODERS[encoding];
-  if (encoding !== undefined && decoder === undefined) {
-    return refuse(request, response, 415, 'UNSUPPORTED_MEDIA_TYPE',
-      `The request body's Content-Encoding must be one of: ${ENCODINGS}; or none`, { 'accept-encoding': ENCODINGS });
-  }
-  if (Number(request.headers['content-length']) > maxBytes) return tooLarge(request, response, maxBytes);
-  readBody(request, maxBytes, decoder?.(), (body) => {
-    if (body === undefined) return void response.destroy();
-    if (body === 'too-large') return tooLarge(request, response, maxBytes);
-    if (body === 'corrupt') return refuse(request, response, 400, 'BAD_REQUEST', `The request body is not valid ${encoding} data`);
-    if (decoder !== undefined) {
-      // Plain from here on: what the handler reads of these would describe the compressed bytes.
-      delete request.headers['content-encoding'];
-      delete request.headers['content-length'];
-    }
-    request.body = body;
-    handler(request, response);
-  });
-}
-
-// Private: the one coding a body was sent with (`identity` is none), lower case; a list of two
-// or more is returned whole, which no decoder matches.
-function contentEncoding(header: string | undefined): string | undefined {
-  const codings = (header ?? '').toLowerCase().split(',').map((one) => one.trim()).filter((one) => one !== '' && one !== 'identity');
-  return codings.length === 0 ? undefined : codings.join(', ');
-}
-
-// Private: the body, through `decoder` when it is compressed. Both the bytes received and the
-// bytes decoded are bounded by maxBytes (empty deflate blocks decode to nothing); past either,
-// decoding stops at once and the rest is discarded, unread. A failed request reads as undefined.
-function readBody(request: IncomingMessage, maxBytes: number, decoder: Transform | undefined, done: (body: Buffer | Refusal | undefined) => void): void {
-  const source = decoder ?? request;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let received = 0;
-  const settle = (outcome: Buffer | Refusal | Error) => {
-    request.off('data', onReceived).off('error', settle);
-    source.off('data', onData).off('end', onEnd);
-    if (decoder !== undefined) {
-      request.unpipe(decoder);
-      decoder.off('error', onCorrupt).on('error', () => {}).destroy();
-    }
-    if (!Buffer.isBuffer(outcome)) request.resume(); // discard the rest; the refusal closes the connection
-    done(outcome instanceof Error ? undefined : outcome);
-  };
-  const onData = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size <= maxBytes) chunks.push(chunk);
-    else settle('too-large');
-  };
-  const onEnd = () => settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-  const onReceived = (chunk: Buffer) => {
-    received += chunk.length;
-    if (received > maxBytes) settle('too-large');
-  };
-  // No bytes at all decode to an empty body, as if sent plain.
-  const onCorrupt = () => settle(received === 0 ? Buffer.alloc(0) : 'corrupt');
-  request.on('error', settle);
-  if (decoder !== undefined) {
-    request.on('data', onReceived);
-    decoder.on('error', onCorrupt);
-    request.pipe(decoder);
-  }
-  source.on('data', onData).on('end', onEnd);
-}
-
-function tooLarge(request: IncomingMessage, response: ServerResponse, maxBytes: number): void {
-  refuse(request, response, 413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${maxBytes} bytes`);
-}
-
-// Private: answered before yoga sees the request, so the request id is set here.
-function refuse(
-  request: IncomingMessage, response: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {},
-): void {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
-  const requestId = requestIdFrom(request.headers[REQUEST_ID_HEADER] as string | undefined);
-  // no-store like every refusal before GraphQL runs (use-http-caching.ts sets it on yoga's).
-  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close', [REQUEST_ID_HEADER]: requestId, ...extra };
-  response.writeHead(status, headers).end(body);
 }
 
 /** Node's own answers to a request it cannot parse, as coded GraphQL-shaped errors. */

@@ -59,6 +59,7 @@ export function loadConfig(env: Env): Config {
     cacheStaleIfErrorS: read.int('CACHE_STALE_IF_ERROR_S', 300, 0, 7 * DAY_S),
     shutdownGraceMs: read.int('SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     maxRequestBodyBytes: read.int('MAX_REQUEST_BODY_BYTES', 1_048_576, 1024, 104_857_600),
+    maxDecodingBytes: read.int('MAX_DECODING_BYTES', 33_554_432, 1_048_576, 4_294_967_296),
     responseCacheMaxBytes: read.int('RESPONSE_CACHE_MAX_BYTES', 33_554_432, 0, 4_294_967_296),
     compression: read.bool('COMPRESSION', true),
     compressionMinBytes: read.int('COMPRESSION_MIN_BYTES', 1024, 0, 1_073_741_824),

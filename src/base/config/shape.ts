@@ -85,6 +85,13 @@ export interface Config {
   /** `MAX_REQUEST_BODY_BYTES`: largest request body accepted; larger gets 413. Default 1048576. */
   maxRequestBodyBytes: number;
   /**
+   * `MAX_DECODING_BYTES`: bytes that compressed request bodies being decoded may hold at once, all
+   * of them together: their decoded bytes so far and 64 KiB for each one's decoder. A body that
+   * would pass it gets 503 `SERVER_BUSY` with `Retry-After`, unless it is the only one (a budget
+   * below `MAX_REQUEST_BODY_BYTES` still lets one large body through at a time). Default 33554432 (32 MiB).
+   */
+  maxDecodingBytes: number;
+  /**
    * `RESPONSE_CACHE_MAX_BYTES`: bytes of whole answers kept for identical requests (each until
    * the first of its data stops being fresh). Default 33554432 (32 MiB, within the 250 MB RSS
    * budget beside a whole cached catalog); 0 turns it off.

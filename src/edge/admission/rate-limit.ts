@@ -10,9 +10,10 @@
  * out; a batch larger than the per-minute budget can never fit, and says so (no `Retry-After`).
  *
  * With `REDIS_URL` the buckets are the fleet's (edge/rate-limit/fleet-buckets.ts) and a verdict
- * comes back as a promise; while Redis does not answer the in-process buckets decide. A verdict
- * the lean path reached is kept for its request, so that yoga, which it may hand the request to,
- * neither counts it again nor decides otherwise.
+ * comes back as a promise; while Redis does not answer the in-process buckets decide. A request's
+ * verdict is taken once, by the first step that asks (the admission before its body is read,
+ * edge/admission/before-body.ts), and kept for it: every later step (the lean path, yoga's plugin)
+ * reads the same one, never counts the request again nor decides otherwise.
  */
 import type { IncomingMessage } from 'node:http';
 import { socketAddress, type AddressOf } from '../../request/client-address.js';
@@ -40,11 +41,13 @@ export type Verdict = TakeResult | Promise<TakeResult>;
 export interface RateLimit {
   /** Whether requests are limited at all. */
   readonly on: boolean;
-  /** Takes one request from the client's bucket, and keeps the verdict for `req` (see `arrive`). */
-  admit(client: string | undefined, req: IncomingMessage): boolean | Promise<boolean>;
   /** Takes one request, with the seconds to wait when there is none; nothing kept. */
   take(client: string | undefined, req: IncomingMessage | undefined): Verdict;
-  /** The verdict on a request arriving at yoga: the one kept by `admit` for it (once), else a fresh `take`. */
+  /**
+   * The verdict on `req`: the one kept for it, else one taken now and kept (a promise's result
+   * replaces it once known). However many steps ask, a request is counted once. Without `req`,
+   * a `take`.
+   */
   arrive(client: string | undefined, req: IncomingMessage | undefined): Verdict;
   /** A batch of `operations`: the n − 1 more it takes, and its refusal when they do not fit. */
   batch(client: string | undefined, req: IncomingMessage | undefined, operations: number): Refusal | undefined | Promise<Refusal | undefined>;
@@ -55,7 +58,7 @@ export interface RateLimit {
 export function createRateLimit(perMinute: number, options: RateLimitOptions = {}): RateLimit {
   if (perMinute === 0) {
     const allowed = { allowed: true } as const;
-    return { on: false, admit: () => true, take: () => allowed, arrive: () => allowed, batch: () => undefined, refusal: () => undefined };
+    return { on: false, take: () => allowed, arrive: () => allowed, batch: () => undefined, refusal: () => undefined };
   }
   const { batchingLimit = Number.POSITIVE_INFINITY, shared, addressOf = socketAddress, ...bucketOptions } = options;
   const buckets = createTokenBuckets({ ...bucketOptions, capacity: perMinute, refillMs: MINUTE_MS });
@@ -64,28 +67,24 @@ export function createRateLimit(perMinute: number, options: RateLimitOptions = {
     const verdict = fleet?.take(client, count);
     return verdict === undefined ? buckets.take(client, count) : verdict.then((taken) => taken ?? buckets.take(client, count));
   };
-  // Verdicts the lean path reached for requests it may hand to yoga, kept on the request (one
-  // never read goes with it; a WeakMap's entries were promoted to the old generation:
-  // running-operation.ts says how that was found).
+  // A request's verdict, kept on the request (it goes with it; a WeakMap's entries were promoted
+  // to the old generation: running-operation.ts says how that was found).
   const VERDICT = Symbol('rate-limit verdict');
-  type Carrier = IncomingMessage & { [VERDICT]?: TakeResult | undefined };
-  const keep = (req: IncomingMessage, taken: TakeResult) => {
-    (req as Carrier)[VERDICT] = taken;
-    return taken.allowed;
-  };
+  type Carrier = IncomingMessage & { [VERDICT]?: Verdict };
   const take = (client: string | undefined, req: IncomingMessage | undefined) => takeOf(clientKey(client, req, addressOf));
   return {
     on: true,
     take,
-    admit(client, req) {
-      const verdict = take(client, req);
-      return verdict instanceof Promise ? verdict.then((taken) => keep(req, taken)) : keep(req, verdict);
-    },
     arrive(client, req) {
-      const kept = req && (req as Carrier)[VERDICT];
-      if (kept === undefined) return take(client, req);
-      (req as Carrier)[VERDICT] = undefined;
-      return kept;
+      if (req === undefined) return take(client, req);
+      const carrier = req as Carrier;
+      const kept = carrier[VERDICT];
+      if (kept !== undefined) return kept;
+      const verdict = take(client, req);
+      carrier[VERDICT] = verdict;
+      // A verdict that fails is the asker's to answer.
+      if (verdict instanceof Promise) verdict.then((taken) => (carrier[VERDICT] = taken), () => undefined);
+      return verdict;
     },
     batch(client, req, operations) {
       if (operations < 2 || operations > batchingLimit) return undefined;

@@ -8,7 +8,8 @@
  *
  * - The same admission (edge/admission/admission.ts), first: the path, the media types, the API
  *   key, the rate limit (in the same buckets, after the key, once: a request handed to yoga is
- *   not counted again) and the parameter limits, before anything else is read. What the
+ *   not counted again; both decided before the body was read, edge/admission/before-body.ts,
+ *   and read here) and the parameter limits, before anything else is read. What the
  *   admission refuses is handed to yoga, whose plugins ask the same admission and answer the
  *   refusal. CSRF never refuses a JSON body, the only kind served here.
  * - The same GraphQL: yoga's own enveloped `parse` and `validate` (its caches, the query limits),
@@ -38,7 +39,7 @@ import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/re
 import { createRequest, type GatewayRequest } from '../../request/request.js';
 import type { EndRequest } from '../../request/log.js';
 import type { Admission } from '../admission/admission.js';
-import { isRefusal } from '../admission/refusal.js';
+import { isRefusal, type Admitted } from '../admission/refusal.js';
 import { countItems } from '../../graph/items.js';
 import { isRunning, runningOperation } from '../../graph/running-operation.js';
 import type { ResponseCache } from '../../response-cache/store.js';
@@ -71,12 +72,12 @@ export interface LeanPathOptions {
 }
 
 /**
- * Serves `req` (its body already read into `req.body`) on `res` and answers true, or answers
- * false at once, having written nothing: the request is then yoga's (which does not count it
- * for the rate limit again).
+ * Serves `req` (its body already read into `req.body`, none when it was refused unread) on `res`
+ * and answers true, or answers false at once, having written nothing: the request is then yoga's
+ * (which does not count it for the rate limit again). `admitted`: its client, when the API key
+ * was checked before its body was read.
  */
-
-export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse) => boolean;
+export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse, admitted?: Admitted) => boolean;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
   const { yoga, logger, end, admission, responseCache, compression, cors, documents, context, run } = options;
@@ -100,7 +101,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // as a request parsed anew would be: both doors answer a document past its streak the same way.
   const known = new LRUCache<string, { accept: string; key: string; operation: string; learnt: Learnt }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
 
-  return (req, res) => {
+  return (req, res, admitted) => {
     const body = req.body;
     if (req.method !== 'POST' || req.url !== endpoint || body === undefined) return false;
     const headers = req.headers;
@@ -108,21 +109,22 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const mediaType = answerMediaType(headers.accept);
     if (mediaType === undefined) return false;
     const request = leanRequest(req, res, url);
-    const keyed = admission.key(request.headers);
+    // The key was checked before the body was read (edge/admission/before-body.ts), when it was.
+    const keyed = admitted ?? admission.key(request.headers);
     if (isRefusal(keyed)) return false;
     const client = keyed.client;
     const accept = headers.accept ?? '';
     // With no response cache, no request has a stored answer to find.
     const text = responseCache.on && body.length <= MAX_KNOWN_BODY_BYTES ? body.toString('latin1') : undefined;
     const record = createRequest(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger);
-    // Counted here, where yoga's plugin would count it (after the API key, before any parse): a
-    // request handed to yoga from here on is not counted again there, and a refused one gets the
-    // plugin's 429 (edge/admission/rate-limit.ts keeps the verdict). The fleet's bucket (Redis) answers
-    // later: the request is this path's then, handed to yoga once refused or not one for this path.
-    const admitted = admission.rate.admit(client, req);
-    if (typeof admitted === 'boolean') return admitted && serveAdmitted(req, res, request, record, client, mediaType, accept, text);
-    void admitted.then((yes) => {
-      if (!(yes && serveAdmitted(req, res, request, record, client, mediaType, accept, text))) void yoga(req, res);
+    // The request's one verdict (after the API key, before any parse), taken before its body was
+    // read, else now: yoga's plugin reads the same one for a request handed over, and answers the
+    // 429 of a refused one (edge/admission/rate-limit.ts keeps it). A verdict the fleet's bucket
+    // (Redis) has not given yet makes the request this path's: handed to yoga once refused or not one for this path.
+    const verdict = admission.rate.arrive(client, req);
+    if (!(verdict instanceof Promise)) return verdict.allowed && serveAdmitted(req, res, request, record, client, mediaType, accept, text);
+    void verdict.then((taken) => {
+      if (!(taken.allowed && serveAdmitted(req, res, request, record, client, mediaType, accept, text))) void yoga(req, res);
     });
     return true;
   };

@@ -37,6 +37,7 @@ describe('configuration', () => {
       cacheStaleIfErrorS: 300,
       shutdownGraceMs: 10_000,
       maxRequestBodyBytes: 1_048_576,
+      maxDecodingBytes: 33_554_432,
       responseCacheMaxBytes: 33_554_432,
       compression: true,
       compressionMinBytes: 1024,

@@ -77,14 +77,16 @@ describe('the admission rules', () => {
     expect(admission.persisted({ query: '{ a }' })).toBeUndefined();
   });
 
-  it('keeps the lean path’s verdict for yoga, once, and refuses with Retry-After', () => {
+  it('takes a request’s verdict once and keeps it for every later step, and refuses with Retry-After', () => {
     let now = 0;
     const { rate } = createAdmission({ apiKeys: [], rateLimitPerMinute: 1, csrfPrevention: false, maxQueryBytes: 1024, maxVariablesBytes: 1024 }, { now: () => now });
     const first = req('10.0.0.1');
-    expect(rate.admit(undefined, first)).toBe(true);
-    expect(rate.arrive(undefined, first)).toEqual({ allowed: true }); // kept: not taken again
-    const taken = rate.arrive(undefined, first); // read once: this one is taken, and the bucket is empty
+    // Before its body, on the lean path, in yoga's plugin: one token, however many steps ask.
+    for (let step = 0; step < 3; step += 1) expect(rate.arrive(undefined, first)).toEqual({ allowed: true });
+    const next = req('10.0.0.1'); // the same client's next request: the bucket is empty
+    const taken = rate.arrive(undefined, next);
     expect(taken).toEqual({ allowed: false, retryAfterS: 60 });
+    expect(rate.arrive(undefined, next)).toBe(taken); // its refusal is kept too
     expect(rate.refusal(taken as { allowed: false; retryAfterS: number })).toMatchObject({ code: 'RATE_LIMITED', status: 429, headers: { 'retry-after': '60' } });
     expect(rate.take(undefined, req('10.0.0.2'))).toEqual({ allowed: true });
     expect(rate.batch(undefined, req('10.0.0.3'), 2)).toMatchObject({ code: 'RATE_LIMITED', status: 429 });

@@ -1,0 +1,75 @@
+/**
+ * The admission of a request before its body is read (edge/body.ts asks it): the API key, then
+ * the rate limit, from the headers alone, so that a client without a key or over its limit makes
+ * the gateway read and decode nothing. A refused request is handed to the doors unread, and they
+ * refuse it as they always do, from the same checks: the key check is the same function of the
+ * same headers, and the rate-limit verdict is the one taken here and kept for the request
+ * (rate-limit.ts), which the lean path and yoga's plugin read instead of taking another.
+ *
+ * The doors' exceptions hold here too: the open paths need no key (`OPEN_PATHS`), the unlimited
+ * ones count nothing (`UNLIMITED_PATHS`), and the purge endpoint is checked against the admin keys
+ * alone, without a rate limit (plugins/operations/use-purge.ts). The path is the one yoga reads
+ * (the URL's, dot segments resolved); one this cannot read gets no exception, which at worst
+ * leaves a body unread that a door would have read: never the other way round.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Admission } from './admission.js';
+import { createKeyCheck, OPEN_PATHS, type HeaderReader } from './api-key.js';
+import { UNLIMITED_PATHS } from './rate-limit.js';
+import { isRefusal, type Admitted } from './refusal.js';
+
+export interface BodyAdmissionOptions {
+  /** The purge endpoint's path (`/admin/purge`). */
+  purgePath: string;
+  /** `ADMIN_API_KEYS`: none turns the purge endpoint off, so nothing sent to it is read. */
+  adminKeys: readonly string[];
+}
+
+/** A request's client when its body may be read, undefined when it is refused; a promise while the fleet's bucket decides. */
+export type BodyAdmission = (req: IncomingMessage) => Admitted | undefined | Promise<Admitted | undefined>;
+
+export function createBodyAdmission(admission: Pick<Admission, 'key' | 'rate'>, { purgePath, adminKeys }: BodyAdmissionOptions): BodyAdmission {
+  const admin = adminKeys.length === 0 ? undefined : createKeyCheck(adminKeys);
+  const nobody: Admitted = Object.freeze({ client: undefined });
+  return (req) => {
+    const path = pathOf(req.url);
+    const headers = headersOf(req);
+    if (path === purgePath) {
+      const checked = admin?.(headers);
+      return checked === undefined || isRefusal(checked) ? undefined : checked;
+    }
+    const keyed = admission.key(headers);
+    if (isRefusal(keyed)) return path !== undefined && OPEN_PATHS.has(path) ? nobody : undefined;
+    if (!admission.rate.on || (path !== undefined && UNLIMITED_PATHS.has(path))) return keyed;
+    const verdict = admission.rate.arrive(keyed.client, req);
+    if (!(verdict instanceof Promise)) return verdict.allowed ? keyed : undefined;
+    return verdict.then((taken) => (taken.allowed ? keyed : undefined));
+  };
+}
+
+/** A path made of these alone reads the same as a URL: nothing to resolve or decode. */
+const PLAIN_PATH = /^\/[\w/-]*$/;
+
+// Private: the path of a request's target as yoga's URL reads it, or undefined when it reads none.
+function pathOf(url: string | undefined): string | undefined {
+  const target = url ?? '';
+  const query = target.indexOf('?');
+  const path = query < 0 ? target : target.slice(0, query);
+  if (PLAIN_PATH.test(path)) return path;
+  if (!target.startsWith('/')) return undefined;
+  try {
+    return new URL(`http://localhost${target}`).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+// Private: the headers as Fetch's `Headers` reads Node's (repeated values joined).
+function headersOf(req: IncomingMessage): HeaderReader {
+  return {
+    get(name) {
+      const value = req.headers[name];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * A request's body, read before the handler runs, in this order:
+ *
+ * 1. Admission, from the headers alone (`admit`: the API key, then the rate limit). A refused
+ *    request goes to the handler at once, its body unread and never decoded: the handler answers
+ *    the refusal as it always does, from the same checks. A verdict that comes later (the fleet's
+ *    rate limit in Redis) is waited for with the body unread: a request flows only once read, so
+ *    its bytes wait in the socket meanwhile.
+ * 2. The `Content-Encoding`: gzip, deflate, br (zstd where this Node has it), else 415.
+ * 3. The body, decoded as it streams in, every bound checked on each chunk:
+ *    - `maxBytes` on the bytes received and on the bytes decoded (413);
+ *    - the decoded bytes at most `DECODED_RATIO` times the bytes received, or `DECODED_FLOOR`
+ *      from a body smaller than that (413): a bomb is refused after a few kilobytes, not a megabyte;
+ *    - the decoding budget, shared by every body being decoded (503 `SERVER_BUSY`, `Retry-After`).
+ *
+ * The handler then sees a plain body as `request.body`, which @whatwg-node/server reads instead of
+ * the (consumed) stream, and runs in the body's last event, with no promise between (a turn of
+ * microtasks per request on the hot path).
+ */
+import * as zlib from 'node:zlib';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Transform } from 'node:stream';
+import { ERRORS, type ErrorCode } from '../base/errors.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../request/record.js';
+import type { DecodingBudget } from './decoding-budget.js';
+
+/** A request whose body is read here: `request.body` once read, undefined when it was refused unread. */
+export type BodyRequest = IncomingMessage & { body?: Buffer };
+
+/**
+ * Called with what `admit` answered: a refused request (`admitted` undefined) has no `body` and
+ * must be answered without reading it; a GET, HEAD or OPTIONS is never admitted here.
+ */
+export type BodyHandler<A> = (request: BodyRequest, response: ServerResponse, admitted?: A) => void;
+
+/** Decides from the headers whether a request's body is read: what admitted it, or undefined when refused. */
+export type Admit<A> = (request: IncomingMessage) => A | undefined | Promise<A | undefined>;
+
+export interface BodyLimits {
+  /** The largest body, in bytes as sent and as decoded. */
+  maxBytes: number;
+  /** What every body being decoded may hold together. */
+  budget: DecodingBudget;
+}
+
+/** How bodies are read: their bounds, their admission, and who hears of a failure (a bug). */
+export interface BodyReading<A> {
+  limits: BodyLimits;
+  /** Without it, every body is read. */
+  admit: Admit<A> | undefined;
+  onError: (error: unknown) => void;
+}
+
+/** How much more a body may decode to than it was sent as, once past `DECODED_FLOOR`. */
+export const DECODED_RATIO = 100;
+/** The bytes any compressed body may decode to, whatever its ratio: a small JSON body compresses far better than 100×. */
+export const DECODED_FLOOR = 65_536;
+/** Seconds a client refused for the decoding budget is told to wait. */
+const BUSY_RETRY_S = 1;
+
+/** How a request body may be compressed (`Content-Encoding`), and each one's streaming decoder. */
+const zstd = (zlib as { createZstdDecompress?: (options?: zlib.ZstdOptions) => Transform }).createZstdDecompress;
+// A zstd frame names its window, which its decoder allocates: 8 MiB at most (RFC 8878's advice to
+// decoders), not zstd's own 128 MiB.
+const ZSTD_WINDOW_LOG_MAX = 23;
+const DECODERS: Record<string, () => Transform> = {
+  gzip: () => zlib.createGunzip(),
+  'x-gzip': () => zlib.createGunzip(), // RFC 9110 §8.4.1.3: the same as gzip
+  deflate: () => zlib.createInflate(),
+  br: () => zlib.createBrotliDecompress(),
+  ...(zstd === undefined ? {} : { zstd: () => zstd.call(zlib, { params: { [zlib.constants.ZSTD_d_windowLogMax]: ZSTD_WINDOW_LOG_MAX } }) }),
+};
+const ENCODINGS = Object.keys(DECODERS).filter((name) => name !== 'x-gzip').join(', ');
+
+type Refusal = 'too-large' | 'inflated' | 'busy' | 'corrupt';
+
+/** Admits `request`, reads its body within its bounds, and hands it to `handler`; refuses what fails. */
+export function withBoundedBody<A>(request: BodyRequest, response: ServerResponse, reading: BodyReading<A>, handler: BodyHandler<A>): void {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return handler(request, response);
+  const { admit, onError } = reading;
+  if (admit === undefined) return readAdmitted(request, response, reading.limits, undefined, handler);
+  let admitted: ReturnType<Admit<A>>;
+  try {
+    admitted = admit(request);
+  } catch (error) {
+    return answerFailure(request, response, error, onError);
+  }
+  if (!(admitted instanceof Promise)) return admittedOrNot(request, response, reading.limits, admitted, handler);
+  admitted.then(
+    (verdict) => admittedOrNot(request, response, reading.limits, verdict, handler),
+    (error: unknown) => answerFailure(request, response, error, onError),
+  );
+}
+
+/** A failure (a bug) while a request was admitted or handled: 500, or a response begun cut; `onError` is told. */
+export function answerFailure(request: IncomingMessage, response: ServerResponse, error: unknown, onError: (error: unknown) => void): void {
+  if (response.headersSent) response.destroy();
+  else refuse(request, response, 'INTERNAL_SERVER_ERROR', 500, ERRORS.INTERNAL_SERVER_ERROR.message);
+  onError(error);
+}
+
+// Private: a request the admission refused goes to the handler at once, its body unread.
+function admittedOrNot<A>(request: BodyRequest, response: ServerResponse, limits: BodyLimits, admitted: A | undefined, handler: BodyHandler<A>): void {
+  if (admitted !== undefined) return readAdmitted(request, response, limits, admitted, handler);
+  // The connection closes after the answer rather than read the rest.
+  response.shouldKeepAlive = false;
+  handler(request, response);
+}
+
+function readAdmitted<A>(request: BodyRequest, response: ServerResponse, limits: BodyLimits, admitted: A | undefined, handler: BodyHandler<A>): void {
+  const encoding = contentEncoding(request.headers['content-encoding']);
+  const decoder = encoding === undefined ? undefined : DECODERS[encoding];
+  if (encoding !== undefined && decoder === undefined) {
+    return refuse(request, response, 'UNSUPPORTED_MEDIA_TYPE', 415,
+      `The request body's Content-Encoding must be one of: ${ENCODINGS}; or none`, { 'accept-encoding': ENCODINGS });
+  }
+  if (Number(request.headers['content-length']) > limits.maxBytes) return refuseBody(request, response, 'too-large', limits);
+  readBody(request, limits, decoder, (body) => {
+    if (body === undefined) return void response.destroy();
+    if (!Buffer.isBuffer(body)) return refuseBody(request, response, body, limits, encoding);
+    if (decoder !== undefined) {
+      // Plain from here on: what the handler reads of these would describe the compressed bytes.
+      delete request.headers['content-encoding'];
+      delete request.headers['content-length'];
+    }
+    request.body = body;
+    handler(request, response, admitted);
+  });
+}
+
+// Private: the one coding a body was sent with (`identity` is none), lower case; a list of two
+// or more is returned whole, which no decoder matches.
+function contentEncoding(header: string | undefined): string | undefined {
+  const codings = (header ?? '').toLowerCase().split(',').map((one) => one.trim()).filter((one) => one !== '' && one !== 'identity');
+  return codings.length === 0 ? undefined : codings.join(', ');
+}
+
+// Private: the body, through `makeDecoder`'s decoder when it is compressed. The bytes received and
+// the bytes decoded are bounded by maxBytes (empty deflate blocks decode to nothing), the decoded
+// ones also by the ratio and the budget; past any bound, decoding stops at once and the rest is
+// discarded, unread. A request that fails (or is gone already) reads as undefined.
+function readBody(request: IncomingMessage, { maxBytes, budget }: BodyLimits, makeDecoder: (() => Transform) | undefined, done: (body: Buffer | Refusal | undefined) => void): void {
+  if (request.destroyed) return done(undefined);
+  if (makeDecoder !== undefined && !budget.take(budget.decoderBytes, 0)) return done('busy');
+  const decoder = makeDecoder?.();
+  const source = decoder ?? request;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let received = 0;
+  let charged = decoder === undefined ? 0 : budget.decoderBytes;
+  const settle = (outcome: Buffer | Refusal | Error) => {
+    request.off('data', onReceived).off('error', settle).off('close', onClose);
+    source.off('data', onData).off('end', onEnd);
+    budget.give(charged);
+    charged = 0;
+    if (decoder !== undefined) {
+      request.unpipe(decoder);
+      decoder.off('error', onCorrupt).on('error', () => {}).destroy();
+    }
+    if (!Buffer.isBuffer(outcome)) request.resume(); // discard the rest; the refusal closes the connection
+    done(outcome instanceof Error ? undefined : outcome);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) return settle('too-large');
+    if (decoder !== undefined) {
+      if (size > DECODED_FLOOR && size > DECODED_RATIO * received) return settle('inflated');
+      if (!budget.take(chunk.length, charged)) return settle('busy');
+      charged += chunk.length;
+    }
+    chunks.push(chunk);
+  };
+  const onEnd = () => settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+  const onReceived = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > maxBytes) settle('too-large');
+  };
+  // No bytes at all decode to an empty body, as if sent plain.
+  const onCorrupt = () => settle(received === 0 ? Buffer.alloc(0) : 'corrupt');
+  // A client gone before its whole body came (its error may have gone before these listeners came).
+  const onClose = () => {
+    if (!request.complete) settle(new Error('the client went before its body came'));
+  };
+  request.on('error', settle).on('close', onClose);
+  if (decoder !== undefined) {
+    request.on('data', onReceived);
+    decoder.on('error', onCorrupt);
+    request.pipe(decoder);
+  }
+  source.on('data', onData).on('end', onEnd);
+}
+
+// Private: the answer to a body refused while it was read.
+function refuseBody(request: IncomingMessage, response: ServerResponse, why: Refusal, { maxBytes }: BodyLimits, encoding?: string): void {
+  switch (why) {
+    case 'too-large':
+      return refuse(request, response, 'PAYLOAD_TOO_LARGE', 413, `The request body exceeds ${maxBytes} bytes`);
+    case 'inflated':
+      return refuse(request, response, 'PAYLOAD_TOO_LARGE', 413,
+        `The request body decodes to more than ${DECODED_RATIO} times its size as sent (and more than ${DECODED_FLOOR} bytes): send it less compressed, or plain`);
+    case 'busy':
+      return refuse(request, response, 'SERVER_BUSY', 503, ERRORS.SERVER_BUSY.message, { 'retry-after': String(BUSY_RETRY_S) });
+    case 'corrupt':
+      return refuse(request, response, 'BAD_REQUEST', 400, `The request body is not valid ${encoding} data`);
+  }
+}
+
+/** Answers `request` with a refusal before any handler saw it (so the request id is set here), and closes the connection. */
+export function refuse(
+  request: IncomingMessage, response: ServerResponse, code: ErrorCode, status: number, message: string, extra: Record<string, string> = {},
+): void {
+  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+  const requestId = requestIdFrom(request.headers[REQUEST_ID_HEADER] as string | undefined);
+  // no-store like every refusal before GraphQL runs (use-http-caching.ts sets it on yoga's); its
+  // length said, so that a client can tell it whole from one cut by the close.
+  const headers = {
+    'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', connection: 'close',
+    [REQUEST_ID_HEADER]: requestId, ...extra,
+  };
+  response.writeHead(status, headers).end(body);
+}
