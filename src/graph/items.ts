@@ -5,7 +5,10 @@
  * window (graph/arguments/window.ts), and a list with no bound of its own
  * (a site's points, a point's lanes) counts as `UNBOUNDED_LIST_SIZE` entries. Each entry counts
  * once, at every level: `searchProducts(first: 100) { availability(first: 1000) { stock } }` is
- * 100 + 100 × 1000. Read by the item limit (graph/checks/items.ts) and by the
+ * 100 + 100 × 1000. A connection's edge counts as `EDGE_WEIGHT` entries: it costs that many
+ * times an item of a list field (an object more, a cursor, bytes of answer), so the largest
+ * operation admitted through connections costs no more than one through list fields.
+ * Read by the item limit (graph/checks/items.ts) and by the
  * lean path (edge/lean/lean-path.ts), which starts a large answer in its own turn.
  */
 import {
@@ -18,12 +21,25 @@ import type { RunningOperation } from './running-operation.js';
 /** Entries a list with no bound of its own counts as: more than the demo data's 3 points a site. */
 const UNBOUNDED_LIST_SIZE = 5;
 
+/**
+ * What one edge of a connection counts as: the same items cost up to this many times the CPU
+ * through a connection as through a list field, compressed or not, rounded up
+ * (bench/connection-cost.ts measures both).
+ */
+export const EDGE_WEIGHT = 3;
+
+/** The bound a page or a connection gives the list directly inside it, and what each of its entries counts. */
+interface Bound {
+  size: number;
+  weight: number;
+}
+
 interface Counter {
   schema: GraphQLSchema;
   running: RunningOperation;
   /** Whether a list's bound (`BOUNDS`) was read from an argument holding a variable. */
   variable: boolean;
-  /** Entries per spread of a fragment, by name and the page size it sits under: each counted once. */
+  /** Entries per spread of a fragment, by name and the bound it sits under: each counted once. */
   fragments: Map<string, number>;
 }
 
@@ -47,21 +63,21 @@ export function countItems(schema: GraphQLSchema, running: RunningOperation): nu
   return items;
 }
 
-// Private: the entries under one object of type `parent`; `pageSize` is its own, when it is a page.
-function itemsIn(c: Counter, selectionSet: SelectionSetNode, parent: GraphQLNamedType, pageSize: number | undefined): number {
+// Private: the entries under one object of type `parent`; `bound` is its own, when it is a page or a connection.
+function itemsIn(c: Counter, selectionSet: SelectionSetNode, parent: GraphQLNamedType, bound: Bound | undefined): number {
   let items = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
-      items += itemsOfField(c, selection, parent, pageSize);
+      items += itemsOfField(c, selection, parent, bound);
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       const condition = selection.typeCondition && c.schema.getType(selection.typeCondition.name.value);
-      items += itemsIn(c, selection.selectionSet, condition ?? parent, pageSize);
+      items += itemsIn(c, selection.selectionSet, condition ?? parent, bound);
     } else {
-      const key = `${selection.name.value}:${pageSize ?? ''}`;
+      const key = `${selection.name.value}:${bound ? `${bound.size}×${bound.weight}` : ''}`;
       if (!c.fragments.has(key)) {
         const fragment = c.running.fragments[selection.name.value];
         const condition = fragment && c.schema.getType(fragment.typeCondition.name.value);
-        c.fragments.set(key, fragment && condition ? itemsIn(c, fragment.selectionSet, condition, pageSize) : 0);
+        c.fragments.set(key, fragment && condition ? itemsIn(c, fragment.selectionSet, condition, bound) : 0);
       }
       items += c.fragments.get(key) ?? 0;
     }
@@ -69,17 +85,24 @@ function itemsIn(c: Counter, selectionSet: SelectionSetNode, parent: GraphQLName
   return items;
 }
 
-function itemsOfField(c: Counter, node: FieldNode, parent: GraphQLNamedType, pageSize: number | undefined): number {
+function itemsOfField(c: Counter, node: FieldNode, parent: GraphQLNamedType, bound: Bound | undefined): number {
   if (!node.selectionSet || (!isObjectType(parent) && !isInterfaceType(parent))) return 0; // leaves are no entries
   const field = parent.getFields()[node.name.value];
   if (field === undefined) return 0;
   const args = field.args.length > 0 ? getArgumentValues(field, node, c.running.variables) : {};
   c.variable ||= node.arguments?.some((argument) => BOUNDS.has(argument.name.value) && holdsVariable(argument.value)) === true;
-  // A page's items count its `pageSize`; a connection's edges, its window (`first`, `last` or its default).
-  const inner = itemsIn(c, node.selectionSet, getNamedType(field.type), numberOr(args.pageSize, windowSize(`${parent.name}.${field.name}`, args)));
+  const inner = itemsIn(c, node.selectionSet, getNamedType(field.type), boundOf(`${parent.name}.${field.name}`, args));
   if (!isListType(getNullableType(field.type))) return inner;
-  const size = numberOr(args.first, pageSize ?? UNBOUNDED_LIST_SIZE);
-  return size * (1 + inner);
+  const size = numberOr(args.first, bound?.size ?? UNBOUNDED_LIST_SIZE);
+  return size * ((bound?.weight ?? 1) + inner);
+}
+
+// Private: a page's items count its `pageSize`, one each; a connection's edges its window
+// (`first`, `last` or its default), `EDGE_WEIGHT` each.
+function boundOf(coordinate: string, args: Record<string, unknown>): Bound | undefined {
+  if (typeof args.pageSize === 'number') return { size: args.pageSize, weight: 1 };
+  const window = windowSize(coordinate, args);
+  return window === undefined ? undefined : { size: window, weight: EDGE_WEIGHT };
 }
 
 /** The arguments a list's size is read from (below, and graph/arguments/window.ts). */

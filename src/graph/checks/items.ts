@@ -6,12 +6,12 @@
  * { availability(first: 1000) }` ask for 1.5 million entries, megabytes of answer and seconds of
  * CPU. The static cost (plugins/protection/use-query-limits.ts) cannot see that: it does not multiply by list sizes.
  *
- * The count is graph/items.ts's. Runs after the argument checks, so every bound it reads is
- * within its own range. A subscription is counted per event, before it starts: each event
- * resolves its whole selection.
+ * The count is graph/items.ts's (a connection's edge counts as `EDGE_WEIGHT` entries). Runs
+ * after the argument checks, so every bound it reads is within its own range. A subscription is
+ * counted per event, before it starts: each event resolves its whole selection.
  */
 import { coded } from '../../base/graph-errors.js';
-import { countItems } from '../items.js';
+import { countItems, EDGE_WEIGHT } from '../items.js';
 import type { RequestScope } from '../../request/scope.js';
 import { isRunning, runningOperation, type OperationCheck } from '../running-operation.js';
 
@@ -28,7 +28,7 @@ export function itemCheck(maxItems: number): OperationCheck<{ scope?: RequestSco
       errors: [
         coded(
           ITEM_LIMIT_EXCEEDED,
-          `This operation could return about ${items} list entries, more than one operation may; ask for fewer (a smaller first or pageSize), or split it`,
+          `This operation could return about ${items} list entries (a connection's edge counts as ${EDGE_WEIGHT}), more than one operation may; ask for fewer (a smaller first, last or pageSize), or split it`,
           { extensions: { items } },
         ),
       ],

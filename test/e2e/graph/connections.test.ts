@@ -2,11 +2,13 @@
  * The Relay connections (README: Cursor pagination): paging a city's sites both ways gives the
  * page fields' data exactly; a window over two upstream pages costs two calls cold and none
  * warm; cursors are checked (forged, foreign, garbage: `BAD_USER_INPUT`, with no upstream call)
- * and survive a restart; the budget and the item limit count connections like pages.
+ * and survive a restart; the budget counts connections like pages, the item limit each edge as
+ * `EDGE_WEIGHT` items.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { callsByPath, startGateway, type Harness } from '../../helpers/gateway.js';
 import { createMockUpstream } from '../../../src/mock-upstream/index.js';
+import { EDGE_WEIGHT } from '../../../src/graph/items.js';
 
 const SITES = '/api/site/list';
 const FORWARD = `query($code: String!, $first: Int, $after: String) {
@@ -192,15 +194,15 @@ describe('Relay cursor connections', () => {
     expect(priced.errors).toBeUndefined();
   });
 
-  it('counts a connection\'s edges like a page\'s items for the item limit', async () => {
-    h = await startGateway({ env: { MAX_ITEMS_PER_OPERATION: '30' } });
+  it('counts each of a connection\'s edges as EDGE_WEIGHT of a page\'s items for the item limit', async () => {
+    h = await startGateway({ env: { MAX_ITEMS_PER_OPERATION: String(30 * EDGE_WEIGHT) } });
     const under = await h.query('{ productsConnection(first: 30) { edges { node { goodsCode } } } }');
     expect(under.errors).toBeUndefined();
     const over = await h.query('{ productsConnection(last: 31) { edges { node { goodsCode } } } }');
-    expect(over.errors?.map((error) => [error.extensions?.code, error.extensions?.items])).toEqual([['ITEM_LIMIT_EXCEEDED', 31]]);
-    // With neither count, the field's default: 20 products, each counted with its one edge: 20 × (1 + 1).
+    expect(over.errors?.map((error) => [error.extensions?.code, error.extensions?.items])).toEqual([['ITEM_LIMIT_EXCEEDED', 31 * EDGE_WEIGHT]]);
+    // With neither count, the field's default: 20 products, each counted with its one edge: 20 × (w + w).
     const nested = await h.query('{ searchProductsConnection { edges { node { availabilityConnection(first: 1) { edges { cursor } } } } } }');
-    expect(nested.errors?.map((error) => [error.extensions?.code, error.extensions?.items])).toEqual([['ITEM_LIMIT_EXCEEDED', 40]]);
+    expect(nested.errors?.map((error) => [error.extensions?.code, error.extensions?.items])).toEqual([['ITEM_LIMIT_EXCEEDED', 20 * 2 * EDGE_WEIGHT]]);
   });
 
   it('pages backward from the end of an upstream list with last alone', async () => {
