@@ -76,7 +76,10 @@ type Refusal = 'too-large' | 'inflated' | 'busy' | 'corrupt';
 
 /** Admits `request`, reads its body within its bounds, and hands it to `handler`; refuses what fails. */
 export function withBoundedBody<A>(request: BodyRequest, response: ServerResponse, reading: BodyReading<A>, handler: BodyHandler<A>): void {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return handler(request, response);
+  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') {
+    continueIfAsked(request, response);
+    return handler(request, response);
+  }
   const { admit, onError } = reading;
   if (admit === undefined) return readAdmitted(request, response, reading.limits, undefined, handler);
   let admitted: ReturnType<Admit<A>>;
@@ -115,7 +118,7 @@ function readAdmitted<A>(request: BodyRequest, response: ServerResponse, limits:
       `The request body's Content-Encoding must be one of: ${ENCODINGS}; or none`, { 'accept-encoding': ENCODINGS });
   }
   if (Number(request.headers['content-length']) > limits.maxBytes) return refuseBody(request, response, 'too-large', limits);
-  readBody(request, limits, decoder, (body) => {
+  readBody(request, limits, decoder, () => continueIfAsked(request, response), (body) => {
     if (body === undefined) return void response.destroy();
     if (!Buffer.isBuffer(body)) return refuseBody(request, response, body, limits, encoding);
     if (decoder !== undefined) {
@@ -128,6 +131,11 @@ function readAdmitted<A>(request: BodyRequest, response: ServerResponse, limits:
   });
 }
 
+// Private: a client that sent `Expect: 100-continue` waits for this before it sends its body.
+function continueIfAsked(request: IncomingMessage, response: ServerResponse): void {
+  if (request.headers.expect?.toLowerCase() === '100-continue') response.writeContinue();
+}
+
 // Private: the one coding a body was sent with (`identity` is none), lower case; a list of two
 // or more is returned whole, which no decoder matches.
 function contentEncoding(header: string | undefined): string | undefined {
@@ -135,13 +143,17 @@ function contentEncoding(header: string | undefined): string | undefined {
   return codings.length === 0 ? undefined : codings.join(', ');
 }
 
-// Private: the body, through `makeDecoder`'s decoder when it is compressed. The bytes received and
+// Private: the body, through `makeDecoder`'s decoder when it is compressed (`reading` is told when
+// it starts: nothing refused it up front). The bytes received and
 // the bytes decoded are bounded by maxBytes (empty deflate blocks decode to nothing), the decoded
 // ones also by the ratio and the budget; past any bound, decoding stops at once and the rest is
 // discarded, unread. A request that fails (or is gone already) reads as undefined.
-function readBody(request: IncomingMessage, { maxBytes, budget }: BodyLimits, makeDecoder: (() => Transform) | undefined, done: (body: Buffer | Refusal | undefined) => void): void {
+function readBody(
+  request: IncomingMessage, { maxBytes, budget }: BodyLimits, makeDecoder: (() => Transform) | undefined, reading: () => void, done: (body: Buffer | Refusal | undefined) => void,
+): void {
   if (request.destroyed) return done(undefined);
   if (makeDecoder !== undefined && !budget.take(budget.decoderBytes, 0)) return done('busy');
+  reading();
   const decoder = makeDecoder?.();
   const source = decoder ?? request;
   const chunks: Buffer[] = [];

@@ -92,6 +92,8 @@ export async function listen<A>(handler: BodyHandler<A>, options: ListenOptions<
     },
     (request, response) => withBoundedBody(request, response, reading, safe),
   );
+  // `Expect: 100-continue`: the client is told to send its body once it is to be read (edge/body.ts), not before.
+  server.on('checkContinue', (request, response) => withBoundedBody(request, response, reading, safe));
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -50,6 +50,22 @@ describe('admission before the body', () => {
     expect(g.h.mock.calls()).toBe(0);
   });
 
+  it('tells a client that sent Expect: 100-continue to send its body only once it is admitted', async () => {
+    g = await startBodyGateway({ env: { GATEWAY_API_KEYS: KEY } });
+    const body = JSON.stringify({ query: CITIES });
+    const head = (key: Record<string, string>) =>
+      chunkedPost({ ...key, expect: '100-continue', 'content-length': String(body.length) }).replace('transfer-encoding: chunked\r\n', '');
+    const refused = openRaw(g.server.url, head({}));
+    open.push(refused);
+    const answer = await refused.answer;
+    expect([answer.interim, answer.status]).toEqual([[], 401]);
+    const admitted = openRaw(g.server.url, head({ 'x-api-key': KEY }));
+    open.push(admitted);
+    admitted.write(body);
+    const served = await admitted.answer;
+    expect([served.interim, served.status]).toEqual([[100], 200]);
+  });
+
   it('refuses a client over its rate limit with 429 and Retry-After before its body is sent', async () => {
     g = await startBodyGateway({ env: { GATEWAY_API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: '1' } });
     expect((await post(withUrl(g), CITIES, { headers: { 'x-api-key': KEY } })).status).toBe(200);

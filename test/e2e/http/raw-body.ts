@@ -17,6 +17,8 @@ export interface RawAnswer {
   headers: Record<string, string>;
   /** The body parsed as JSON. */
   body: any;
+  /** The statuses of the interim answers before it (`100 Continue`). */
+  interim: number[];
 }
 
 export interface RawConnection {
@@ -70,16 +72,19 @@ export function chunk(bytes: Buffer): Buffer {
 /** The last chunk of a chunked body. */
 export const LAST_CHUNK = '0\r\n\r\n';
 
-// Private: the answer in `bytes` once its head and its whole body (by Content-Length) are in.
-function parseAnswer(bytes: Buffer): RawAnswer | undefined {
+// Private: the answer in `bytes` once its head and its whole body (by Content-Length) are in,
+// after any interim (1xx) answers.
+function parseAnswer(bytes: Buffer, interim: number[] = []): RawAnswer | undefined {
   const end = bytes.indexOf('\r\n\r\n');
   if (end < 0) return undefined;
   const [statusLine, ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
+  const status = Number(statusLine!.split(' ')[1]);
+  if (status < 200) return parseAnswer(bytes.subarray(end + 4), [...interim, status]);
   const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
   const length = Number(headers['content-length']);
   if (!Number.isInteger(length)) throw new Error(`an answer without Content-Length: ${statusLine}`);
   if (bytes.length < end + 4 + length) return undefined;
-  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(bytes.subarray(end + 4, end + 4 + length).toString('utf8')) };
+  return { status, headers, body: JSON.parse(bytes.subarray(end + 4, end + 4 + length).toString('utf8')), interim };
 }
 
 export interface BodyGateway {
