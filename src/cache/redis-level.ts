@@ -5,7 +5,8 @@
  * (`vg:v1:cache:<upstream hash>:{site:S000001}`), so a new version never reads old shapes and two
  * upstreams never mix. The cache key is the hash tag: a Redis Cluster spreads the entries over its
  * nodes, and keeps each with its fill lock (`…}:lock`). An entry keeps its wall-clock load time and TTL (entry-codec.ts), and
- * Redis drops it once its TTL and the longer stale window have passed. A fill (a load nobody in
+ * Redis drops it once its TTL and the longer stale window have passed: every entry has an expiry,
+ * so that a full Redis evicts entries (`volatile-lru`), never the token or a lock, which have none. A fill (a load nobody in
  * the fleet has) runs once across the replicas (redis/fill.ts). Whatever Redis does, this level
  * never throws a Redis error at a caller: a failed read is a miss, a failed write is skipped.
  * A purge deletes entries by key, and those of a kind by a SCAN of every primary.
@@ -15,7 +16,7 @@ import type { Logger } from '../base/logger.js';
 import { Cluster } from 'ioredis';
 import type { RedisClient } from '../redis/clients.js';
 import type { RedisConnection } from '../redis/connection.js';
-import { fillOnce } from '../redis/fill.js';
+import { fillOnce, lockHeld } from '../redis/fill.js';
 import { DropIncomplete } from './cache.js';
 import { decodeEntry, encodeEntry } from './entry-codec.js';
 import type { SharedEntry, SharedLevel } from './lru-cache.js';
@@ -98,7 +99,7 @@ export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
       void write(key, value, ttlMs);
     },
     async filling(key) {
-      return (await connection.run('cache_read', (redis) => redis.exists(`${redisKey(key)}:lock`))) === 1;
+      return (await lockHeld(connection, redisKey(key), 'cache_read')) === true;
     },
     fill(key, ttlMs, load, signal) {
       const produce = async () => {

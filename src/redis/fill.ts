@@ -3,10 +3,17 @@
  * entry, a new upstream token), one of them makes it under a short Redis lock and the others
  * wait for it, then read what it stored.
  *
- * - The lock is `SET <key>:lock <random> NX PX <waitMs>`: it ends when its holder releases it or,
- *   if the holder died, after `waitMs`; a live holder renews it every third of that while it
- *   works. Releasing and renewing compare the random value (Lua), so a holder that outlived its
- *   lock never touches another replica's.
+ * - The lock is `<key>:lock`, holding a random value and its deadline (`<random> <ms>`, on Redis's
+ *   clock): it ends when its holder releases it or, if the holder died, at the deadline, `waitMs`
+ *   after it was taken or last renewed; a live holder renews it every third of that while it
+ *   works. Taking, renewing and releasing are scripts that read the value, and renewing and
+ *   releasing compare the random value, so a holder that outlived its lock never touches
+ *   another replica's.
+ * - The lock key has no expiry of its own: under the `maxmemory-policy` the gateway needs
+ *   (`volatile-lru`, README "Running several replicas") Redis evicts only keys that have one, so
+ *   a full Redis never takes a lock from its holder. The deadline in the value does what an expiry
+ *   would: a lock past it is taken over by the next replica that asks. A holder that died leaves
+ *   its lock (about 100 bytes) until a replica next fills the same key.
  * - The holder checks once more before making anything (another replica may have finished just
  *   before it took the lock), stores the result, then releases the lock and announces the key in
  *   one script.
@@ -18,6 +25,7 @@
 import { randomUUID } from 'node:crypto';
 import { deadline } from '../base/clock.js';
 import type { RedisConnection } from './connection.js';
+import { runScript, script } from './scripts.js';
 
 export interface SharedFill<T> {
   /** Redis key of the thing; its lock is `<key>:lock`, and announcements name `key`. */
@@ -49,15 +57,55 @@ const POLL_MS = 50;
  */
 const MAX_WAIT_LIVES = 10;
 
-/** Renews the lock in KEYS[1] for ARGV[2] ms if ARGV[1] still holds it. */
-const RENEW = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
+// Private: what the lock scripts share. Redis's clock in ms; whether the lock in KEYS[1] is held
+// now (by a live deadline, or, for a lock in the format of a release before, by its expiry); and
+// whether ARGV[1] is its holder.
+const LOCK = `
+local function now()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+local function held(value)
+  if not value then return false end
+  local until_ms = tonumber(string.match(value, ' (%d+)$'))
+  if until_ms then return until_ms > now() end
+  return redis.call('PTTL', KEYS[1]) > 0
+end
+local function holder(value)
+  return value and string.sub(value, 1, #ARGV[1] + 1) == ARGV[1] .. ' '
+end
+local function hold()
+  redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. string.format('%d', now() + tonumber(ARGV[2])))
+end
+`;
 
-const RELEASE_AND_ANNOUNCE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+/** Takes the lock in KEYS[1] for ARGV[1] for ARGV[2] ms, unless it is held: 1 if taken. */
+const TAKE = script(`${LOCK}
+if held(redis.call('GET', KEYS[1])) then return 0 end
+hold()
+return 1`);
+
+/** Renews the lock in KEYS[1] for ARGV[2] ms if ARGV[1] still holds it. */
+const RENEW = script(`${LOCK}
+if not holder(redis.call('GET', KEYS[1])) then return 0 end
+hold()
+return 1`);
+
+/** Releases the lock in KEYS[1] if ARGV[1] holds it, and announces ARGV[3] on the channel ARGV[2]. */
+const RELEASE_AND_ANNOUNCE = script(`${LOCK}
+if holder(redis.call('GET', KEYS[1])) then redis.call('DEL', KEYS[1]) end
 redis.call('PUBLISH', ARGV[2], ARGV[3])
-return 1`;
+return 1`);
+
+/** 1 if the lock in KEYS[1] is held now. */
+const HELD = script(`${LOCK}
+return held(redis.call('GET', KEYS[1])) and 1 or 0`);
+
+/** Whether a replica holds the lock of `key` now (its fill is under way); `undefined` when Redis could not say. */
+export async function lockHeld(connection: RedisConnection, key: string, operation: string): Promise<boolean | undefined> {
+  const reply = await connection.run(operation, (redis) => runScript(redis, HELD, [`${key}:lock`], []));
+  return reply === undefined ? undefined : reply === 1;
+}
 
 /** The thing `fill` describes, made once across the replicas while Redis is up. */
 export async function fillOnce<T>(connection: RedisConnection, fill: SharedFill<T>): Promise<T> {
@@ -86,9 +134,9 @@ export async function fillOnce<T>(connection: RedisConnection, fill: SharedFill<
 // Private: the lock's random value when taken, else whether someone holds it or Redis is down.
 async function tryLock(connection: RedisConnection, fill: SharedFill<unknown>): Promise<string | 'taken' | 'unavailable'> {
   const token = randomUUID();
-  const reply = await connection.run(fill.operation, (redis) => redis.set(`${fill.key}:lock`, token, 'PX', Math.max(1, fill.waitMs), 'NX'), PATIENT);
+  const reply = await connection.run(fill.operation, (redis) => runScript(redis, TAKE, [`${fill.key}:lock`], [token, Math.max(1, fill.waitMs)]), PATIENT);
   if (reply === undefined) return 'unavailable';
-  return reply === null ? 'taken' : token;
+  return reply === 1 ? token : 'taken';
 }
 
 // Private: check, make if still needed, then release and announce whatever happened. The lock is
@@ -96,7 +144,7 @@ async function tryLock(connection: RedisConnection, fill: SharedFill<unknown>): 
 async function underLock<T>(connection: RedisConnection, token: string, fill: SharedFill<T>): Promise<T> {
   const lockMs = Math.max(1, fill.waitMs);
   const renewal = setInterval(() => {
-    void connection.run(fill.operation, (redis) => redis.eval(RENEW, 1, `${fill.key}:lock`, token, lockMs), PATIENT);
+    void connection.run(fill.operation, (redis) => runScript(redis, RENEW, [`${fill.key}:lock`], [token, lockMs]), PATIENT);
   }, Math.max(1, Math.floor(lockMs / 3)));
   renewal.unref();
   try {
@@ -105,6 +153,6 @@ async function underLock<T>(connection: RedisConnection, token: string, fill: Sh
   } finally {
     clearInterval(renewal);
     await connection.run(fill.operation, (redis) =>
-      redis.eval(RELEASE_AND_ANNOUNCE, 1, `${fill.key}:lock`, token, connection.channel, fill.key), PATIENT);
+      runScript(redis, RELEASE_AND_ANNOUNCE, [`${fill.key}:lock`], [token, connection.channel, fill.key]), PATIENT);
   }
 }

@@ -1,10 +1,15 @@
 /**
  * The fleet's one upstream token, in Redis. One key holds the token and its two deadlines as
- * JSON, and expires with the token; a refresh runs under a Redis lock (redis/fill.ts), so N
+ * JSON; a refresh runs under a Redis lock (redis/fill.ts), so N
  * replicas reaching the refresh point, or refused at once after a token expiry, make one token
  * request, and the others take the token it stored. A refused token is deleted only if it is
  * still the stored one (compare-and-delete in Lua), so a late refusal of the old token never
  * deletes its replacement.
+ *
+ * The key has no expiry: under the `maxmemory-policy` the gateway needs (`volatile-lru`, README
+ * "Running several replicas") Redis evicts only keys that have one, and the token is read rarely
+ * (at a refresh), so an LRU would take it first. Its deadlines in the value do what an expiry
+ * would: a token past its expiry is no token, and the next refresh replaces it.
  *
  * Redis holds the token in clear, as the gateway's memory does: it must be as private as the
  * gateway (a password, TLS with `rediss://`, no outside access).
@@ -46,16 +51,16 @@ export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenSto
     if (text === undefined || text === null) return undefined;
     const token = parseToken(text);
     if (token === undefined) connection.failed('token_decode');
-    return token !== undefined && token.value !== rejected && (token.usedUpAt === undefined || now() < token.usedUpAt)
-      ? token
-      : undefined;
+    const at = now();
+    const usable = token !== undefined && token.value !== rejected && (token.usedUpAt === undefined || at < token.usedUpAt)
+      && (token.expiresAt === undefined || at < token.expiresAt);
+    return usable ? token : undefined;
   }
 
   async function store(token: StoredToken): Promise<void> {
+    if (token.expiresAt !== undefined && token.expiresAt <= now()) return;
     const json = JSON.stringify(token);
-    const lifeMs = token.expiresAt === undefined ? undefined : Math.ceil(token.expiresAt - now());
-    if (lifeMs !== undefined && lifeMs <= 0) return;
-    await connection.run('token_write', (redis) => (lifeMs === undefined ? redis.set(key, json) : redis.set(key, json, 'PX', lifeMs)), PATIENT);
+    await connection.run('token_write', (redis) => redis.set(key, json), PATIENT);
   }
 
   return {

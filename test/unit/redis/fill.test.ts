@@ -1,6 +1,7 @@
 /**
  * One replica at a time (redis/fill.ts), with two connections standing for two replicas: a holder
- * that is slow is waited for; one that died is taken over.
+ * that is slow is waited for; one that died is taken over. The lock has no expiry (a full Redis,
+ * evicting only keys with one, never takes it): its deadline is in its value.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisConnection, type RedisConnection } from '../../../src/redis/connection.js';
@@ -56,6 +57,28 @@ describe('a fill made once across replicas', () => {
 
   it('takes over from a holder that died: its lock runs out within one life', async () => {
     await redis.client().set('test:thing:lock', 'a replica that died', 'PX', WAIT_MS);
+    const quick = thing(0);
+    expect(await quick.fill(replica())).toBe('made by #1');
+    expect(quick.made).toBe(1);
+  }, 30_000);
+
+  it('holds its lock without an expiry, its deadline on Redis\'s clock in the value, and a dead holder\'s ends there', async () => {
+    const slow = thing(WAIT_MS);
+    const holding = slow.fill(replica());
+    await until(async () => (await redis.client().exists('test:thing:lock')) === 1);
+    const [value, pttl, [seconds, micros]] = await Promise.all([
+      redis.client().get('test:thing:lock'), redis.client().pttl('test:thing:lock'), redis.client().time(),
+    ]);
+    expect(pttl).toBe(-1);
+    const deadline = Number(/^[0-9a-f-]{36} (\d+)$/.exec(value!)?.[1]);
+    const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    expect(deadline).toBeGreaterThan(now);
+    expect(deadline).toBeLessThanOrEqual(now + WAIT_MS);
+    expect(await holding).toBe('made by #1');
+    expect(await redis.client().exists('test:thing:lock')).toBe(0);
+
+    // A holder that died: its lock stays, and is taken over once its deadline has passed.
+    await redis.client().set('test:thing:lock', `a-replica-that-died ${now + WAIT_MS}`);
     const quick = thing(0);
     expect(await quick.fill(replica())).toBe('made by #1');
     expect(quick.made).toBe(1);
