@@ -11,8 +11,10 @@
  * - `vg:v1:answer:<upstream>:<scope>:{<response-cache key>}` whole answers (cache/answer-codec.ts),
  *   `<scope>` a hash of what decides an answer besides its key (response-cache/scope.ts),
  *   so that replicas of two releases or settings never serve each other's answers;
- * - `vg:v1:tag:<upstream>:<scope>:{<tag>}` the response-cache keys of the answers built from
- *                                          `<tag>` (request/tags.ts), for a purge to find them;
+ * - `vg:v1:answers:{<upstream>:<scope>}:…` the index of the answers (cache/answer-index.ts): their
+ *                                          costs within `REDIS_RESPONSE_CACHE_MAX_BYTES`, their order,
+ *                                          and per tag (`…:tag:<tag>`) the keys of the answers built
+ *                                          from it (request/tags.ts), for a purge to find them;
  * - channel `vg:v1:purge:<upstream>`       the purges a replica took (response-cache/purge.ts), for the others
  *                                          to drop their own copies;
  * - `vg:v1:token:{<client>}`               the token (a hash of token URL, client id and scope);
@@ -24,11 +26,19 @@
  *                                          fleet, `<key>` `site:<code>` or `all` (live/fleet-poller.ts);
  * - channel `vg:v1:live:{<upstream>}:reads` the reads the lease holders publish (redis/live-bus.ts).
  *
+ * Eviction: the token and the locks have no expiry (their deadlines are in their values), every
+ * other key has one, and Redis must evict only keys that have one (`maxmemory-policy volatile-lru`;
+ * redis/eviction-policy.ts warns of another): a full Redis then evicts cache entries, never the
+ * fleet's token or a lock. The shared answers, which any client can multiply, have a budget of
+ * their own besides, so that they never fill Redis and push out the data entries.
+ *
  * Hash tags, for Redis Cluster: it puts each key in a slot by its name, or by the part in `{…}`
  * when there is one, and a script or transaction may only name keys of one slot. So every key
  * puts in braces the part that names one thing, and what goes with that thing keeps the tag: a
- * lock is its key + `:lock`, and the leases of one upstream share `{<upstream>}` because one
- * script claims them all. Never brace a constant part: every key would land on one node.
+ * lock is its key + `:lock`, the leases of one upstream share `{<upstream>}` because one
+ * script claims them all, and the answers' index shares `{<upstream>:<scope>}` because one script
+ * keeps it (the answers themselves keep their own slots). Never brace a constant part but for
+ * such keys, which a script must see together: every key would land on one node.
  * Channels are not keys (a PUBLISH reaches every node). The tags came without a new version: the
  * values' shapes are unchanged, and the old names are simply never read (the first replicas of
  * this release fill their keys and take a token once more, as with a new Redis).
@@ -42,6 +52,7 @@ import { createLruCache } from '../cache/lru-cache.js';
 import type { RedisConfig, UpstreamConfig } from '../base/config/config.js';
 import type { Logger } from '../base/logger.js';
 import { createRedisConnection } from '../redis/connection.js';
+import { checkEvictionPolicy } from '../redis/eviction-policy.js';
 import { createLiveBus, type LiveBus } from '../redis/live-bus.js';
 import { createPurgeBus, type PurgeBus } from '../redis/purge-bus.js';
 import { createFleetBuckets, type FleetBucketOptions, type FleetBuckets } from '../edge/rate-limit/fleet-buckets.js';
@@ -53,8 +64,8 @@ export type RedisState = 'up' | 'down';
 export interface ScaleOut {
   /** The replica's cache: `options` for its in-process level, Redis under it. */
   cache(options: LruCacheOptions): Cache;
-  /** The whole answers the replicas share, behind each one's response cache, for answers of `scope`. */
-  answers(scope: string): SharedAnswers;
+  /** The whole answers the replicas share, behind each one's response cache, for answers of `scope`; none when their budget is 0. */
+  answers(scope: string): SharedAnswers | undefined;
   /** Where the token manager shares the token. */
   readonly tokenStore: TokenStore;
   /** Where the live pollers of the replicas share the polling (live/fleet-poller.ts). */
@@ -96,6 +107,7 @@ export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): 
     waitMs: settings.tokenTimeoutMs + TOKEN_LOCK_MARGIN_MS,
   });
   const liveBus = createLiveBus(connection, { prefix: `${VERSION_PREFIX}live:{${digest(upstream.baseUrl)}}:` });
+  void checkEvictionPolicy(connection, logger);
   return {
     cache(options) {
       const shared = createRedisLevel({
@@ -107,10 +119,11 @@ export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): 
       });
       return createLruCache({ ...options, shared });
     },
-    answers: (scope) => createRedisAnswers({
+    answers: (scope) => redis.answersMaxBytes === 0 ? undefined : createRedisAnswers({
       connection, logger,
       prefix: `${VERSION_PREFIX}answer:${digest(upstream.baseUrl)}:${digest(scope)}:`,
-      tagPrefix: `${VERSION_PREFIX}tag:${digest(upstream.baseUrl)}:${digest(scope)}:`,
+      indexPrefix: `${VERSION_PREFIX}answers:{${digest(upstream.baseUrl)}:${digest(scope)}}:`,
+      maxBytes: redis.answersMaxBytes,
     }),
     tokenStore,
     liveBus,

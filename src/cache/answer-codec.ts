@@ -33,8 +33,11 @@ export interface StoredAnswerBytes {
 }
 
 const FORMAT = 0x02;
-/** The tags' length field holds this much (the header itself is bounded far below: request/tags.ts). */
-const MAX_TAGS_BYTES = 0xffff;
+/**
+ * Tags longer than this, joined, are not shared: twice the headers' cap (request/tags.ts), so that
+ * no answer costs the index in Redis (answer-index.ts) more than a few hundred calls per write.
+ */
+const MAX_TAGS_BYTES = 4096;
 const TIMES_BYTES = 16;
 /** A header field longer than this is not ours: one length byte each. */
 const MAX_FIELD_BYTES = 255;

@@ -9,20 +9,23 @@
  * earlier of the stored expiry and Redis's own time to live (`PTTL`), so a replica whose clock
  * runs behind never serves an answer Redis has already given up.
  *
- * Each answer's tags (request/tags.ts) are kept in a sorted set per tag (`<tag prefix>{<tag>}`,
- * its members the answers' keys scored by their expiry, kept as long as its longest-lived answer),
- * so that a purge by tag finds, on any replica, the answers every replica stored. Each write to a
- * tag's set also drops its expired members (one script, one round trip): the set of a tag that
- * every answer carries (`cities`) would otherwise grow for ever.
+ * An index (answer-index.ts) keeps what each answer costs Redis, within a byte budget of the
+ * shared answers' own (`REDIS_RESPONSE_CACHE_MAX_BYTES`), and which answers each tag names, for a
+ * purge. A write is two commands sent together, one round trip whatever the answer's tags: the
+ * value (`SET … PX`) and the index's script; when the script evicted answers to stay within the
+ * budget, one more to delete them. An answer costing more than a tenth of the budget is not shared.
  *
  * Like the cache's shared level, this never throws a Redis error at a caller: a failed or
  * unreadable read is a miss, a failed write is skipped. Only a purge says it could not finish
  * (`DropIncomplete`), so that its caller can say so.
  */
 import { systemClock } from '../base/clock.js';
+import { Cluster } from 'ioredis';
 import type { Logger } from '../base/logger.js';
+import type { RedisClient } from '../redis/clients.js';
 import type { RedisConnection } from '../redis/connection.js';
 import { decodeAnswer, encodeAnswer } from './answer-codec.js';
+import { createAnswerIndex } from './answer-index.js';
 import { DropIncomplete } from './cache.js';
 
 /** A whole answer as the replicas share it, its times relative to now (clocks differ between processes). */
@@ -50,22 +53,17 @@ export interface SharedAnswers {
   drop(tags: readonly string[]): Promise<number>;
 }
 
-/**
- * Adds an answer's key (ARGV[1]) to a tag's set, scored by its expiry (ARGV[2], wall ms), drops the
- * members expired by ARGV[3] (now), and keeps the set at least ARGV[4] ms (its longest-lived answer).
- */
-const TAG = `
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
-if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
-return 1`;
+/** An answer costing more than this share of the budget is not shared. */
+const MAX_ANSWER_SHARE = 0.1;
 
 export interface RedisAnswersOptions {
   connection: RedisConnection;
   /** Prefix of every key, e.g. `vg:v1:answer:3f2a9c1b04de:9d0e4b7a2c11:`; the response-cache key follows in braces. */
   prefix: string;
-  /** Prefix of the sets of answers per tag, e.g. `vg:v1:tag:3f2a9c1b04de:9d0e4b7a2c11:`; the tag follows in braces. */
-  tagPrefix: string;
+  /** Prefix of the index's keys (answer-index.ts), braced to one slot, e.g. `vg:v1:answers:{3f2a9c1b04de:9d0e4b7a2c11}:`. */
+  indexPrefix: string;
+  /** The shared answers' byte budget (`REDIS_RESPONSE_CACHE_MAX_BYTES`), as answer-index.ts counts their cost; more than 0. */
+  maxBytes: number;
   /** The wall clock replicas share, in ms since the epoch (base/clock.ts). Default `systemClock.wall`. */
   now?: () => number;
   /** Told of values that could not be read (warn). Default: silent. */
@@ -76,7 +74,8 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
   const { connection, prefix, logger } = options;
   // The key is the hash tag (a Redis Cluster spreads the answers over its nodes by it).
   const redisKey = (key: string) => `${prefix}{${key}}`;
-  const tagKey = (tag: string) => `${options.tagPrefix}{${tag}}`;
+  const index = createAnswerIndex(options.indexPrefix, options.maxBytes);
+  const maxCost = options.maxBytes * MAX_ANSWER_SHARE;
   const now = options.now ?? systemClock.wall;
 
   return {
@@ -107,25 +106,31 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
       const bytes = encodeAnswer({ ...answer, storedAt: at - answer.ageMs, expiresAt: at + answer.ttlMs });
       if (bytes === undefined) return;
       const ms = Math.ceil(answer.ttlMs);
-      void connection.run('answer_write', (redis) => redis.set(redisKey(key), bytes, 'PX', ms), 'background');
-      for (const tag of answer.tags ?? []) {
-        void connection.run('answer_write', (redis) => redis.eval(TAG, 1, tagKey(tag), key, at + ms, at, ms), 'background');
-      }
+      const tags = answer.tags ?? [];
+      const cost = index.cost(key, redisKey(key), bytes.length, tags);
+      if (cost > maxCost) return;
+      void connection.run('answer_write', async (redis) => {
+        // Sent together: one round trip (on a Cluster, to two nodes at once).
+        const [, evicted] = await Promise.all([redis.set(redisKey(key), bytes, 'PX', ms), index.add(redis, key, cost, at + ms, at, tags)]);
+        if (evicted.length > 0) await deleteAll(redis, evicted.map(redisKey));
+      }, 'background');
     },
     async drop(tags) {
-      let deleted = 0;
-      let complete = true;
-      for (const tag of tags) {
-        const keys = await connection.run('answer_purge', (redis) => redis.zrangebyscore(tagKey(tag), now(), '+inf'), 'patient');
-        // One command per key: on a Cluster each answer lives in its own slot.
-        const counts = await Promise.all((keys ?? []).map((key) => connection.run('answer_purge', (redis) => redis.del(redisKey(key)), 'patient')));
-        deleted += counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
-        const cleared = await connection.run('answer_purge', (redis) => redis.del(tagKey(tag)), 'patient');
-        // A command Redis failed answers undefined: the answers it would have dropped may still be there.
-        if (keys === undefined || counts.includes(undefined) || cleared === undefined) complete = false;
-      }
-      if (!complete) throw new DropIncomplete(deleted);
+      const keys = await connection.run('answer_purge', (redis) => index.purge(redis, tags), 'patient');
+      // A command Redis failed answers undefined: the answers it would have dropped may still be there.
+      if (keys === undefined) throw new DropIncomplete(0);
+      const deleted = await connection.run('answer_purge', (redis) => deleteAll(redis, keys.map(redisKey)), 'patient');
+      if (deleted === undefined) throw new DropIncomplete(0);
       return deleted;
     },
   };
+}
+
+// Private: deletes `keys`, how many there were: one command, or one per key on a Cluster (each
+// answer lives in its own slot).
+async function deleteAll(redis: RedisClient, keys: readonly string[]): Promise<number> {
+  if (keys.length === 0) return 0;
+  if (!(redis instanceof Cluster)) return redis.del(...keys);
+  const counts = await Promise.all(keys.map((key) => redis.del(key)));
+  return counts.reduce((sum, count) => sum + count, 0);
 }

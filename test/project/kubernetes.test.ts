@@ -147,8 +147,8 @@ describe('deploy/kubernetes', () => {
     expect(podConfig().upstream).toBeDefined();
   });
 
-  it('points REDIS_URL at the example Redis, which keeps nothing, evicts least recently used keys and admits the gateway only', () => {
-    const { topology } = podConfig().redis!;
+  it('points REDIS_URL at the example Redis, which keeps nothing, evicts least recently used keys with an expiry and admits the gateway only', () => {
+    const { topology, answersMaxBytes } = podConfig().redis!;
     if (topology.kind !== 'single') throw new Error(`the example Redis is one server, not a ${topology.kind}`);
     const url = new URL(topology.url);
     const service = one('Service', url.hostname);
@@ -157,8 +157,10 @@ describe('deploy/kubernetes', () => {
     const container = redis.spec.template.spec.containers[0];
     const args: string[] = container.args;
     const option = (name: string) => args[args.indexOf(name) + 1];
-    expect([option('--save'), option('--appendonly'), option('--maxmemory-policy')]).toEqual(['', 'no', 'allkeys-lru']);
+    // Keys with an expiry only: never the fleet's token or a lock (src/redis/eviction-policy.ts).
+    expect([option('--save'), option('--appendonly'), option('--maxmemory-policy')]).toEqual(['', 'no', 'volatile-lru']);
     expect(quantity(option('--maxmemory')!)).toBeLessThan(quantity(container.resources.limits.memory));
+    expect(answersMaxBytes).toBeLessThan(quantity(option('--maxmemory')!) / 2); // room for the data entries
     const policy = one('NetworkPolicy', url.hostname);
     expect(selects(policy.spec.podSelector.matchLabels, redisLabels)).toBe(true);
     expect(policy.spec.ingress).toHaveLength(1);

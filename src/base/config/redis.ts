@@ -70,6 +70,13 @@ export interface RedisConfig {
    * holds a lock that long at most) before loading it themselves, in ms. Default 2000.
    */
   fillWaitMs: number;
+  /**
+   * `REDIS_RESPONSE_CACHE_MAX_BYTES`: the byte budget of the whole answers the replicas share in
+   * Redis, all replicas together, as the index counts what they cost Redis (cache/answer-index.ts);
+   * past it, the answers that expire first go. 0: answers are not shared (each replica keeps its own).
+   * Default 67108864 (64 MiB): keep it well under Redis's `maxmemory`, with room for the data entries.
+   */
+  answersMaxBytes: number;
 }
 
 const TOPOLOGIES = ['REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES'] as const;
@@ -82,7 +89,8 @@ export function readRedis(env: Env, read: Reader, problems: string[]): RedisConf
   const topology = readTopology(env, read, problems);
   const commandTimeoutMs = read.int('REDIS_COMMAND_TIMEOUT_MS', 1000, 1, 60_000);
   const fillWaitMs = read.int('REDIS_FILL_WAIT_MS', 2000, 0, 600_000);
-  return topology === undefined ? undefined : { topology, commandTimeoutMs, fillWaitMs };
+  const answersMaxBytes = read.int('REDIS_RESPONSE_CACHE_MAX_BYTES', 67_108_864, 0, 68_719_476_736);
+  return topology === undefined ? undefined : { topology, commandTimeoutMs, fillWaitMs, answersMaxBytes };
 }
 
 // Private: the one topology named, or `undefined` (none, or a problem recorded).

@@ -28,4 +28,10 @@ describe('the shared answer format', () => {
     broken.writeUInt16BE(0xffff, tagsAt);
     expect(decodeAnswer(broken)).toBeUndefined();
   });
+
+  it('does not carry tags past twice the headers\' cap: such an answer is not shared', () => {
+    const tags = (count: number) => Array.from({ length: count }, (_, i) => `product:${String(i).padStart(63, '0')}`);
+    expect(decodeAnswer(encodeAnswer({ ...answer, tags: tags(56) })!)?.tags).toEqual(tags(56)); // 4,031 bytes
+    expect(encodeAnswer({ ...answer, tags: tags(57) })).toBeUndefined();
+  });
 });

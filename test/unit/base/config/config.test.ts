@@ -217,10 +217,11 @@ describe('configuration', () => {
 
   it('reads REDIS_URL and its tunables, refusing other schemes without echoing the URL', () => {
     expect(loadConfig({}).redis).toBeUndefined();
-    expect(loadConfig({ REDIS_URL: 'rediss://:pa55word@redis.internal:6380/2', REDIS_FILL_WAIT_MS: '500' }).redis).toEqual({
+    expect(loadConfig({ REDIS_URL: 'rediss://:pa55word@redis.internal:6380/2', REDIS_FILL_WAIT_MS: '500', REDIS_RESPONSE_CACHE_MAX_BYTES: '1048576' }).redis).toEqual({
       topology: { kind: 'single', url: 'rediss://:pa55word@redis.internal:6380/2', tls: { ca: undefined } },
       commandTimeoutMs: 1000,
       fillWaitMs: 500,
+      answersMaxBytes: 1_048_576,
     });
     const problems = problemsOf({ REDIS_URL: 'http://:pa55word@redis.internal', REDIS_COMMAND_TIMEOUT_MS: '0' });
     expect(problems).toHaveLength(2);
@@ -246,6 +247,7 @@ describe('configuration', () => {
       },
       commandTimeoutMs: 700,
       fillWaitMs: 2000,
+      answersMaxBytes: 67_108_864,
     });
   });
 
