@@ -11,18 +11,19 @@
  *    - `maxBytes` on the bytes received and on the bytes decoded (413);
  *    - the decoded bytes at most `DECODED_RATIO` times the bytes received, or `DECODED_FLOOR`
  *      from a body smaller than that (413): a bomb is refused after a few kilobytes, not a megabyte;
- *    - the decoding budget, shared by every body being decoded (503 `SERVER_BUSY`, `Retry-After`).
+ *    - the decoding budget, shared by every body being decoded, which counts what a decoder holds
+ *      of its own before it is given a byte (edge/body-codings.ts) and then the bytes it decodes
+ *      (503 `SERVER_BUSY`, `Retry-After`).
  *
  * The handler then sees a plain body as `request.body`, which @whatwg-node/server reads instead of
  * the (consumed) stream, and runs in the body's last event, with no promise between (a turn of
  * microtasks per request on the hot path).
  */
-import * as zlib from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Transform } from 'node:stream';
 import { ERRORS, type ErrorCode } from '../base/errors.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../request/record.js';
 import type { DecodingBudget } from './decoding-budget.js';
+import { CODINGS, contentEncoding, ENCODINGS, type Coding } from './body-codings.js';
 
 /** A request whose body is read here: `request.body` once read, undefined when it was refused unread. */
 export type BodyRequest = IncomingMessage & { body?: Buffer };
@@ -57,20 +58,6 @@ export const DECODED_RATIO = 100;
 export const DECODED_FLOOR = 65_536;
 /** Seconds a client refused for the decoding budget is told to wait. */
 const BUSY_RETRY_S = 1;
-
-/** How a request body may be compressed (`Content-Encoding`), and each one's streaming decoder. */
-const zstd = (zlib as { createZstdDecompress?: (options?: zlib.ZstdOptions) => Transform }).createZstdDecompress;
-// A zstd frame names its window, which its decoder allocates: 8 MiB at most (RFC 8878's advice to
-// decoders), not zstd's own 128 MiB.
-const ZSTD_WINDOW_LOG_MAX = 23;
-const DECODERS: Record<string, () => Transform> = {
-  gzip: () => zlib.createGunzip(),
-  'x-gzip': () => zlib.createGunzip(), // RFC 9110 §8.4.1.3: the same as gzip
-  deflate: () => zlib.createInflate(),
-  br: () => zlib.createBrotliDecompress(),
-  ...(zstd === undefined ? {} : { zstd: () => zstd.call(zlib, { params: { [zlib.constants.ZSTD_d_windowLogMax]: ZSTD_WINDOW_LOG_MAX } }) }),
-};
-const ENCODINGS = Object.keys(DECODERS).filter((name) => name !== 'x-gzip').join(', ');
 
 type Refusal = 'too-large' | 'inflated' | 'busy' | 'corrupt';
 
@@ -112,16 +99,16 @@ function admittedOrNot<A>(request: BodyRequest, response: ServerResponse, limits
 
 function readAdmitted<A>(request: BodyRequest, response: ServerResponse, limits: BodyLimits, admitted: A | undefined, handler: BodyHandler<A>): void {
   const encoding = contentEncoding(request.headers['content-encoding']);
-  const decoder = encoding === undefined ? undefined : DECODERS[encoding];
-  if (encoding !== undefined && decoder === undefined) {
+  const coding = encoding === undefined ? undefined : CODINGS[encoding];
+  if (encoding !== undefined && coding === undefined) {
     return refuse(request, response, 'UNSUPPORTED_MEDIA_TYPE', 415,
       `The request body's Content-Encoding must be one of: ${ENCODINGS}; or none`, { 'accept-encoding': ENCODINGS });
   }
   if (Number(request.headers['content-length']) > limits.maxBytes) return refuseBody(request, response, 'too-large', limits);
-  readBody(request, limits, decoder, () => continueIfAsked(request, response), (body) => {
+  readBody(request, limits, coding, () => continueIfAsked(request, response), (body) => {
     if (body === undefined) return void response.destroy();
     if (!Buffer.isBuffer(body)) return refuseBody(request, response, body, limits, encoding);
-    if (decoder !== undefined) {
+    if (coding !== undefined) {
       // Plain from here on: what the handler reads of these would describe the compressed bytes.
       delete request.headers['content-encoding'];
       delete request.headers['content-length'];
@@ -136,32 +123,28 @@ function continueIfAsked(request: IncomingMessage, response: ServerResponse): vo
   if (request.headers.expect?.toLowerCase() === '100-continue') response.writeContinue();
 }
 
-// Private: the one coding a body was sent with (`identity` is none), lower case; a list of two
-// or more is returned whole, which no decoder matches.
-function contentEncoding(header: string | undefined): string | undefined {
-  const codings = (header ?? '').toLowerCase().split(',').map((one) => one.trim()).filter((one) => one !== '' && one !== 'identity');
-  return codings.length === 0 ? undefined : codings.join(', ');
-}
-
-// Private: the body, through `makeDecoder`'s decoder when it is compressed (`reading` is told when
-// it starts: nothing refused it up front). The bytes received and
-// the bytes decoded are bounded by maxBytes (empty deflate blocks decode to nothing), the decoded
-// ones also by the ratio and the budget; past any bound, decoding stops at once and the rest is
+// Private: the body, through `coding`'s decoder when it is compressed (`reading` is told when it
+// starts: nothing refused it up front). The bytes received and the bytes decoded are bounded by
+// maxBytes (empty deflate blocks decode to nothing), the decoded ones also by the ratio and the
+// budget, which counts the decoder's own state before the decoder is given a byte (a brotli
+// stream's first bytes say how much); past any bound, decoding stops at once and the rest is
 // discarded, unread. A request that fails (or is gone already) reads as undefined.
 function readBody(
-  request: IncomingMessage, { maxBytes, budget }: BodyLimits, makeDecoder: (() => Transform) | undefined, reading: () => void, done: (body: Buffer | Refusal | undefined) => void,
+  request: IncomingMessage, { maxBytes, budget }: BodyLimits, coding: Coding | undefined, reading: () => void, done: (body: Buffer | Refusal | undefined) => void,
 ): void {
   if (request.destroyed) return done(undefined);
-  if (makeDecoder !== undefined && !budget.take(budget.decoderBytes, 0)) return done('busy');
+  if (coding !== undefined && !budget.take(budget.decoderBytes, 0)) return done('busy');
   reading();
-  const decoder = makeDecoder?.();
+  const decoder = coding?.decoder();
   const source = decoder ?? request;
   const chunks: Buffer[] = [];
   let size = 0;
   let received = 0;
   let charged = decoder === undefined ? 0 : budget.decoderBytes;
+  // The first bytes, kept from the decoder until they say what it will take.
+  let prefix: Buffer | undefined = decoder === undefined ? undefined : Buffer.alloc(0);
   const settle = (outcome: Buffer | Refusal | Error) => {
-    request.off('data', onReceived).off('error', settle).off('close', onClose);
+    request.off('data', onReceived).off('end', onRequestEnd).off('error', settle).off('close', onClose);
     source.off('data', onData).off('end', onEnd);
     budget.give(charged);
     charged = 0;
@@ -183,10 +166,29 @@ function readBody(
     chunks.push(chunk);
   };
   const onEnd = () => settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+  // The decoder's state counted, it gets the bytes kept and the rest of the body; at the body's
+  // end, what was kept is all there is.
+  const decide = (ended: boolean) => {
+    const state = coding!.state(prefix!) ?? (ended ? { bytes: 0, declared: 0 } : undefined);
+    if (state === undefined) return;
+    const kept = prefix!;
+    prefix = undefined;
+    if (state.declared > maxBytes) return settle('too-large');
+    const more = state.bytes - charged;
+    if (more > 0 && !budget.take(more, charged)) return settle('busy');
+    charged += Math.max(0, more);
+    if (ended) return void decoder!.end(kept);
+    if (kept.length > 0) decoder!.write(kept);
+    request.pipe(decoder!);
+  };
   const onReceived = (chunk: Buffer) => {
     received += chunk.length;
-    if (received > maxBytes) settle('too-large');
+    if (received > maxBytes) return settle('too-large');
+    if (prefix === undefined) return;
+    prefix = Buffer.concat([prefix, chunk]);
+    decide(false);
   };
+  const onRequestEnd = () => prefix !== undefined && decide(true);
   // No bytes at all decode to an empty body, as if sent plain.
   const onCorrupt = () => settle(received === 0 ? Buffer.alloc(0) : 'corrupt');
   // A client gone before its whole body came (its error may have gone before these listeners came).
@@ -194,12 +196,12 @@ function readBody(
     if (!request.complete) settle(new Error('the client went before its body came'));
   };
   request.on('error', settle).on('close', onClose);
-  if (decoder !== undefined) {
-    request.on('data', onReceived);
-    decoder.on('error', onCorrupt);
-    request.pipe(decoder);
-  }
   source.on('data', onData).on('end', onEnd);
+  if (decoder === undefined) return;
+  decoder.on('error', onCorrupt);
+  // Counted before the decoder gets them: these listeners come before the pipe's.
+  request.on('data', onReceived).on('end', onRequestEnd);
+  decide(false);
 }
 
 // Private: the answer to a body refused while it was read.

@@ -1,12 +1,12 @@
 /**
  * The decoding budget (`MAX_DECODING_BYTES`): what compressed request bodies being decoded hold
- * in this process at once, counted as each body's decoded bytes so far plus `DECODER_BYTES` for
- * its decoder's own state. A body that would take the count past the budget is refused
+ * in this process at once, counted as each body's decoded bytes so far plus what its decoder holds
+ * of its own (edge/body-codings.ts: `DECODER_BYTES` when it starts, a brotli stream's ring buffer
+ * once its first bytes declare it). A body that would take the count past the budget is refused
  * (edge/body.ts), unless it holds all of it already: one body is always decoded, so that a budget
- * below the body limit cannot refuse a large body for good. A few kilobytes of compressed data
- * cannot make the process hold much more than the budget, however many connections send them; a
- * brotli or zstd decoder's window grows with what it decodes, so the memory behind the count is
- * up to about twice it.
+ * below the body limit cannot refuse a large body for good. A few bytes of compressed data cannot
+ * make the process hold much more than the budget, however many connections send them; a zstd
+ * window grows with what it decodes, so the memory behind a zstd body's count is up to about twice it.
  */
 
 /** A decoder's own state, counted when it starts: its buffers and a gzip or deflate window (about 40 KiB measured). */

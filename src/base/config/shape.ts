@@ -86,9 +86,11 @@ export interface Config {
   maxRequestBodyBytes: number;
   /**
    * `MAX_DECODING_BYTES`: bytes that compressed request bodies being decoded may hold at once, all
-   * of them together: their decoded bytes so far and 64 KiB for each one's decoder. A body that
-   * would pass it gets 503 `SERVER_BUSY` with `Retry-After`, unless it is the only one (a budget
-   * below `MAX_REQUEST_BODY_BYTES` still lets one large body through at a time). Default 33554432 (32 MiB).
+   * of them together: their decoded bytes so far and what each one's decoder holds (64 KiB for
+   * gzip or deflate, 256 KiB for zstd, a brotli stream's ring buffer as its first bytes declare
+   * it, up to its 16 MiB window). A body that would pass it gets 503 `SERVER_BUSY` with
+   * `Retry-After`, unless it is the only one (a budget below `MAX_REQUEST_BODY_BYTES` still lets
+   * one large body through at a time). Default 33554432 (32 MiB).
    */
   maxDecodingBytes: number;
   /**

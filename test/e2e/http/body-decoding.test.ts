@@ -5,7 +5,7 @@
  * gets its 408 as a stalled plain one does.
  */
 import { randomBytes } from 'node:crypto';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliCompressSync, constants, createBrotliCompress } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DECODED_FLOOR } from '../../../src/edge/body.js';
 import { DECODER_BYTES } from '../../../src/edge/decoding-budget.js';
@@ -20,6 +20,17 @@ const RELEASED = { timeout: 10_000, interval: 20 };
 const padded = (padding: string) => Buffer.from(`{"query":${JSON.stringify(QUERY)}${padding}}`);
 /** Random whitespace: it compresses about 4 times, far under the ratio. */
 const randomWhitespace = (length: number) => [...randomBytes(length)].map((byte) => ' \n\t\r'[byte & 3]).join('');
+
+/** Brotli in a 16 MiB window, flushed after `first`: its first meta-block is not its last. */
+function flushedBrotli(first: Buffer, rest: Buffer): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const encoder = createBrotliCompress({ params: { [constants.BROTLI_PARAM_LGWIN]: 24 } });
+    const parts: Buffer[] = [];
+    encoder.on('data', (part: Buffer) => parts.push(part)).on('end', () => resolve(Buffer.concat(parts)));
+    encoder.write(first);
+    encoder.flush(() => encoder.end(rest));
+  });
+}
 
 describe('decoding compressed bodies', () => {
   let g: BodyGateway | undefined;
@@ -59,7 +70,7 @@ describe('decoding compressed bodies', () => {
     expect((await sendWhole(padded(''))).status).toBe(200);
   });
 
-  it('refuses a body whose decoded bytes would pass the budget others hold, and decodes it once they are gone', async () => {
+  it('refuses a body whose decoding would pass the budget others hold, and decodes it once they are gone', async () => {
     g = await startBodyGateway({ env: { MAX_DECODING_BYTES: String(MIB) } });
     const holders = Array.from({ length: MIB / DECODER_BYTES - 1 }, () => raw());
     await vi.waitFor(() => expect(g!.server.decodingBytes()).toBe(MIB - DECODER_BYTES), RELEASED);
@@ -70,6 +81,24 @@ describe('decoding compressed bodies', () => {
     await vi.waitFor(() => expect(g!.server.decodingBytes()).toBe(0), RELEASED);
     const decoded = await sendWhole(body);
     expect([decoded.status, decoded.body.data]).toEqual([200, { cities: { total: expect.any(Number) } }]);
+  });
+
+  it("counts a brotli decoder's ring buffer as the stream's first bytes declare it, before the decoder gets them", async () => {
+    g = await startBodyGateway({ env: { MAX_DECODING_BYTES: String(16 * MIB) } });
+    // A 16 MiB window whose first meta-block is not its last: later ones may fill all of it at once.
+    const wide = await flushedBrotli(padded('').subarray(0, 10), Buffer.from(padded(' '.repeat(500_000)).subarray(10)));
+    const holder = raw();
+    await vi.waitFor(() => expect(g!.server.decodingBytes()).toBe(DECODER_BYTES), RELEASED);
+    const wideBody = raw();
+    wideBody.write(chunk(wide));
+    const answer = await wideBody.answer;
+    expect([answer.status, answer.body.errors[0].extensions.code]).toEqual([503, 'SERVER_BUSY']);
+    // Over the body limit by what it declares: 413 before anything is decoded.
+    const over = raw();
+    over.write(chunk(brotliCompressSync(Buffer.alloc(2 * MIB, 0x20))));
+    expect((await over.answer).body.errors[0]).toEqual({ message: `The request body exceeds ${MIB} bytes`, extensions: { code: 'PAYLOAD_TOO_LARGE' } });
+    holder.destroy();
+    await vi.waitFor(() => expect(g!.server.decodingBytes()).toBe(0), RELEASED);
   });
 
   it('refuses the 14-byte br bomb with 413 once it decodes past 64 KiB, while its request is still open', async () => {
