@@ -6,6 +6,7 @@
  *
  *   SOAK_MINUTES=1 SOAK_CONCURRENCY=32 npm run soak
  *   npm run soak -- live        (soak-live.ts: subscriptions opened and left, 10,000 times)
+ *   npm run soak -- bodies      (soak-bodies.ts: 2,000 stalled compressed bodies, three ways)
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -14,6 +15,8 @@ import { addressOf } from '../test/helpers/process.js';
 
 // `npm run soak -- live`: the live subscriptions' soak instead (it exits when done).
 if (process.argv.includes('live')) await import('./soak-live.js');
+// `npm run soak -- bodies`: compressed request bodies that never end instead (it exits when done).
+if (process.argv.includes('bodies')) await import('./soak-bodies.js');
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 5);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 32);
