@@ -253,6 +253,17 @@ describe('one response cache for the fleet', () => {
     expect([cache(refused), refused.body.errors?.[0]?.extensions?.code]).toEqual(['miss', 'BAD_USER_INPUT']);
   });
 
+  it('shares no answer when REDIS_RESPONSE_CACHE_MAX_BYTES is 0: each replica stores its own, the data still shared', async () => {
+    fleet = await startFleet({ env: { REDIS_RESPONSE_CACHE_MAX_BYTES: '0' } });
+    const { a, b, mock, redis } = fleet;
+    expect(cache(await post(a, CITIES))).toBe('miss');
+    expect(cache(await post(a, CITIES))).toBe('hit');
+    mock.resetCounters();
+    expect(cache(await post(b, CITIES))).toBe('miss');
+    expect(mock.calls()).toBe(0); // executed over the shared data
+    expect(await redis.keys('vg:v1:answer*')).toEqual([]);
+  });
+
   it('shares a stored answer identity in Redis; replica B compresses it once for its br hits (README "Compression")', async () => {
     fleet = await startFleet();
     const { a, b, redis } = fleet;
