@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { entrySize } from '../../../src/response-cache/entry-size.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { metric, scrape } from '../../helpers/http.js';
 import { launchBrowser } from '../../helpers/browser.js';
@@ -132,11 +133,12 @@ describe('compressed answers', () => {
 
   it('counts a kept coding in the entry\'s bytes: one that would pass the entry cap is not kept, and the entry stays', async () => {
     h = await startGateway();
-    const plain = (await send(h, 'POST', PAGE)).body.length;
+    const first = await send(h, 'GET', PAGE);
     await h.close();
-    // The entry cap (a tenth of the whole) fits the identity answer with its key (a SHA-256),
-    // ETag and 256 bytes of overhead, not with a br form beside it.
-    h = await startGateway({ env: { RESPONSE_CACHE_MAX_BYTES: String(10 * (plain + 400)) } });
+    // The entry cap (a tenth of the whole) fits the identity answer as the cache prices it (its
+    // key, a SHA-256 in base64url, its ETag and tags: entry-size.ts), not with a br form beside it.
+    const identity = entrySize({ body: first.body, etag: first.headers.etag!, tags: first.headers['surrogate-key']!.split(' ') }, 'k'.repeat(43));
+    h = await startGateway({ env: { RESPONSE_CACHE_MAX_BYTES: String(10 * (identity + 150)) } });
     await send(h, 'POST', PAGE);
     const answers = [await send(h, 'POST', PAGE, { 'accept-encoding': 'br' }), await send(h, 'POST', PAGE, { 'accept-encoding': 'br' })];
     expect(answers.map((answer) => [answer.headers['x-cache'], answer.headers['content-encoding']])).toEqual([['hit', 'br'], ['hit', 'br']]);

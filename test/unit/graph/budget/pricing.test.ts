@@ -179,7 +179,7 @@ async function tryQuery(root: GraphQLObjectType, path: Step[], target: string): 
   const sources = createSources(api, createLruCache({ maxEntries: 10_000 }), TTL);
   const contextValue = {
     loaders: createLoaders(sources, {}), catalog: undefined, maxPageSize: 100, siteTime: createTimeReader('Asia/Shanghai'), cursors,
-    scope: { readsTheTime: () => undefined },
+    scope: { readsTheTime: () => undefined, tag: () => undefined },
   };
   const before = upstream.mock.calls();
   const rootValue = root === schema.getSubscriptionType() ? sample.events[rootField(path, target)] : undefined;
