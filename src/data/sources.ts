@@ -59,7 +59,7 @@ export interface SourceScope extends LoadScope {
   chargeUpstreamCall?(): void;
   /** Time left before the caller's deadline, in ms (`REQUEST_TIMEOUT_MS`); none: no deadline. */
   timeLeftMs?(): number;
-  /** Names data the caller's answer is built from (request/tags.ts): the loaders call it. */
+  /** Names data the caller's answer is built from (request/tags.ts): the loaders call it for pages, the resolvers for entities (graph/resolvers/entity-tags.ts). */
   tag?(kind: string, code?: string): void;
 }
 

@@ -90,7 +90,7 @@ export async function listen<A>(handler: BodyHandler<A>, options: ListenOptions<
       connectionsCheckingInterval: options.checkIntervalMs ?? CHECK_INTERVAL_MS,
       maxHeaderSize: MAX_HEADER_BYTES,
     },
-    (request, response) => withBoundedBody(request, response, reading, safe),
+    (request, response) => withBoundedBody(headAsGet(request), response, reading, safe),
   );
   // `Expect: 100-continue`: the client is told to send its body once it is to be read (edge/body.ts), not before.
   server.on('checkContinue', (request, response) => withBoundedBody(request, response, reading, safe));
@@ -164,4 +164,11 @@ function answerClientError(error: Error & { code?: string; rawPacket?: Buffer },
   // with unread bytes resets the connection, and a reset can lose the answer on its way.
   socket.on('data', () => {}).resume();
   setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
+// Private: a HEAD is its GET without the body (RFC 9110 §9.3.2), so every handler answers it as
+// the GET, headers and all; Node, which made the response for a HEAD, sends no body.
+function headAsGet<R extends { method?: string | undefined }>(request: R): R {
+  if (request.method === 'HEAD') request.method = 'GET';
+  return request;
 }

@@ -61,7 +61,7 @@ export interface LeanPathOptions {
   responseCache: Pick<ResponseCache, 'on' | 'keyOf' | 'stored' | 'sharedStored' | 'miss'>;
   /** How answers are compressed, as on yoga's path. */
   compression: Compression;
-  /** CORS on: a request with `Origin` gets CORS headers, which are yoga's. */
+  /** CORS on: a request with `Origin` gets CORS headers, which yoga's path writes (plugins/protection/use-cors.ts). */
   cors: boolean;
   /** yoga's context factory: the same context as on yoga's path. */
   context: (initial: { request: LeanRequest }) => GatewayContext;

@@ -1,6 +1,6 @@
 /**
- * Two small promises of the explorer's answers: a HEAD of the GraphiQL page is answered as its
- * GET, headers and all, without a body (read off a raw socket: a client library would drop a body
+ * Small promises of the gateway's answers: a HEAD of the GraphiQL page, or of a GraphQL GET, is
+ * answered as its GET, headers and all, without a body (read off a raw socket: a client library would drop a body
  * a HEAD should not have had); and every 404 or 405 the gateway writes off the GraphQL endpoint
  * (the example page's, yoga's own for an unknown path, a GraphiQL asset no longer served) is
  * `no-store`, so that no cache in front keeps a file's absence.
@@ -59,6 +59,25 @@ describe('HEAD of the GraphiQL page', () => {
     expect([head.head.status, get.head.status]).toEqual([200, 200]);
     expect(head.head.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(pick(head.head.headers)).toEqual(pick(get.head.headers));
+    expect(bytes.length - head.end - get.end).toBe(Number(get.head.headers['content-length']));
+  });
+});
+
+describe('HEAD of a GraphQL GET', () => {
+  let h: Harness;
+  afterAll(() => h?.close());
+
+  it.each([['a miss', 'cities'], ['a hit', 'cities']])('answers HEAD /graphql?query=… (%s) as the GET, without a body', async (_case, list) => {
+    h ??= await startGateway();
+    const target = `/graphql?query=${encodeURIComponent(`{ ${list}(pageSize: 20) { items { code name } } }`)}`;
+    const headers = 'Host: gateway\r\nAccept: application/graphql-response+json\r\nAccept-Encoding: gzip, br\r\n';
+    const bytes = await exchange(h.url, `HEAD ${target} HTTP/1.1\r\n${headers}\r\nGET ${target} HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`);
+    const head = headAt(bytes);
+    const get = headAt(bytes.subarray(head.end));
+    expect(bytes.subarray(head.end, head.end + 9).toString('latin1')).toBe('HTTP/1.1 ');
+    expect([head.head.status, get.head.status]).toEqual([200, 200]);
+    expect(pick(head.head.headers)).toEqual(pick(get.head.headers));
+    expect(head.head.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
     expect(bytes.length - head.end - get.end).toBe(Number(get.head.headers['content-length']));
   });
 });
