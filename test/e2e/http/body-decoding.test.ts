@@ -5,11 +5,12 @@
  * gets its 408 as a stalled plain one does.
  */
 import { randomBytes } from 'node:crypto';
-import { brotliCompressSync, constants, createBrotliCompress } from 'node:zlib';
+import { brotliCompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DECODED_FLOOR } from '../../../src/edge/body.js';
 import { DECODER_BYTES } from '../../../src/edge/decoding-budget.js';
 import { BR_BOMB, chunk, chunkedPost, LAST_CHUNK, openRaw, startBodyGateway, type BodyGateway, type RawConnection } from './raw-body.js';
+import { flushedBrotli } from '../../helpers/brotli.js';
 
 const MIB = 1_048_576;
 const QUERY = '{ cities { total } }';
@@ -21,16 +22,6 @@ const padded = (padding: string) => Buffer.from(`{"query":${JSON.stringify(QUERY
 /** Random whitespace: it compresses about 4 times, far under the ratio. */
 const randomWhitespace = (length: number) => [...randomBytes(length)].map((byte) => ' \n\t\r'[byte & 3]).join('');
 
-/** Brotli in a 16 MiB window, flushed after `first`: its first meta-block is not its last. */
-function flushedBrotli(first: Buffer, rest: Buffer): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const encoder = createBrotliCompress({ params: { [constants.BROTLI_PARAM_LGWIN]: 24 } });
-    const parts: Buffer[] = [];
-    encoder.on('data', (part: Buffer) => parts.push(part)).on('end', () => resolve(Buffer.concat(parts)));
-    encoder.write(first);
-    encoder.flush(() => encoder.end(rest));
-  });
-}
 
 describe('decoding compressed bodies', () => {
   let g: BodyGateway | undefined;

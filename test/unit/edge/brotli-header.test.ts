@@ -1,20 +1,11 @@
-import { brotliCompressSync, constants, createBrotliCompress } from 'node:zlib';
+import { brotliCompressSync, constants } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { brotliHeader } from '../../../src/edge/brotli-header.js';
+import { flushedBrotli } from '../../helpers/brotli.js';
 
 const MIB = 1_048_576;
 const spaces = (bytes: number) => Buffer.alloc(bytes, 0x20);
 
-// A stream flushed before its end: its first meta-block is not its last.
-function flushed(first: Buffer, rest: Buffer): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const encoder = createBrotliCompress({ params: { [constants.BROTLI_PARAM_LGWIN]: 24 } });
-    const parts: Buffer[] = [];
-    encoder.on('data', (part: Buffer) => parts.push(part)).on('end', () => resolve(Buffer.concat(parts)));
-    encoder.write(first);
-    encoder.flush(() => encoder.end(rest));
-  });
-}
 
 describe("a brotli stream's header", () => {
   it('says a one-shot stream takes the power of two that holds what it declares, at least 1 KiB', () => {
@@ -26,7 +17,7 @@ describe("a brotli stream's header", () => {
   });
 
   it('says a stream whose first meta-block is not its last may take its whole window', async () => {
-    expect(brotliHeader(await flushed(spaces(100), spaces(10_000_000)))).toEqual({ ringBytes: 16 * MIB, declared: 100 });
+    expect(brotliHeader(await flushedBrotli(spaces(100), spaces(10_000_000)))).toEqual({ ringBytes: 16 * MIB, declared: 100 });
   });
 
   it('tells nothing from too few bytes, and that an empty stream takes nothing', () => {
