@@ -46,7 +46,7 @@ export function createData(config: GatewayConfig, { clock, log, metrics, observe
     observer: observers.tokens,
     tracer: tracing?.upstream,
     store: scaleOut?.tokenStore,
-    now: clock.wall,
+    clock,
   });
   const client = createUpstreamClient({
     baseUrl: upstream.baseUrl,
@@ -56,6 +56,7 @@ export function createData(config: GatewayConfig, { clock, log, metrics, observe
     maxQueue: config.upstreamMaxQueue,
     breakerCooldownMs: config.upstreamBreakerCooldownMs,
     tokens,
+    clock,
     logger: log,
     observer: observers.upstream,
     tracer: tracing?.upstream,
@@ -75,7 +76,7 @@ export function createData(config: GatewayConfig, { clock, log, metrics, observe
     citiesMs: config.cacheTtlCitiesS * 1000,
     sitesMs: config.cacheTtlSitesS * 1000,
     productsMs: config.cacheTtlProductsS * 1000,
-  });
+  }, clock);
   const index = config.index.enabled ? createCatalogIndex(sources, {
     sitesRefreshMs: (config.index.refreshS ?? config.cacheTtlSitesS) * 1000,
     productsRefreshMs: (config.index.refreshS ?? config.cacheTtlProductsS) * 1000,

@@ -50,6 +50,7 @@ import { createRedisAnswers, type SharedAnswers } from '../cache/redis-answers.j
 import { createRedisLevel } from '../cache/redis-level.js';
 import { createLruCache } from '../cache/lru-cache.js';
 import type { RedisConfig, UpstreamConfig } from '../base/config/config.js';
+import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import { createRedisConnection } from '../redis/connection.js';
 import { checkEvictionPolicy } from '../redis/eviction-policy.js';
@@ -83,6 +84,8 @@ export interface ScaleOutSettings {
   upstream: UpstreamConfig;
   /** TOKEN_TIMEOUT_MS: the token refresh lock outlives one token request. */
   tokenTimeoutMs: number;
+  /** The gateway's clock: its wall face dates the shared tokens, data and answers. */
+  clock: Clock;
   logger: Logger;
   /** Told of every failed Redis operation, by name (metrics). */
   onError(operation: string): void;
@@ -93,7 +96,7 @@ const VERSION_PREFIX = 'vg:v1:';
 const TOKEN_LOCK_MARGIN_MS = 1000;
 
 export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): ScaleOut {
-  const { upstream, logger } = settings;
+  const { upstream, logger, clock } = settings;
   const connection = createRedisConnection({
     topology: redis.topology,
     commandTimeoutMs: redis.commandTimeoutMs,
@@ -105,6 +108,7 @@ export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): 
     connection,
     key: `${VERSION_PREFIX}token:{${digest(upstream.tokenUrl, upstream.clientId, upstream.scope ?? '')}}`,
     waitMs: settings.tokenTimeoutMs + TOKEN_LOCK_MARGIN_MS,
+    clock,
   });
   const liveBus = createLiveBus(connection, { prefix: `${VERSION_PREFIX}live:{${digest(upstream.baseUrl)}}:` });
   void checkEvictionPolicy(connection, logger);
@@ -115,12 +119,13 @@ export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): 
         prefix: `${VERSION_PREFIX}cache:${digest(upstream.baseUrl)}:`,
         keepPastTtlMs: Math.max(options.staleWhileRevalidateMs ?? 0, options.staleIfErrorMs ?? 0),
         fillWaitMs: redis.fillWaitMs,
+        clock,
         logger,
       });
       return createLruCache({ ...options, shared });
     },
     answers: (scope) => redis.answersMaxBytes === 0 ? undefined : createRedisAnswers({
-      connection, logger,
+      connection, logger, clock,
       prefix: `${VERSION_PREFIX}answer:${digest(upstream.baseUrl)}:${digest(scope)}:`,
       indexPrefix: `${VERSION_PREFIX}answers:{${digest(upstream.baseUrl)}:${digest(scope)}}:`,
       maxBytes: redis.answersMaxBytes,

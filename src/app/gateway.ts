@@ -111,6 +111,8 @@ export interface Gateway {
   addressOf: AddressOf;
   /** The request metrics, which transports outside yoga's HTTP layer count their operations in too. */
   metrics: GatewayMetrics;
+  /** The one clock every component was given: the WebSocket door reads its operations' times on it. */
+  clock: Clock;
   /**
    * With `PERSISTED_OPERATIONS_FILE`, reads the file again and swaps the list (main.ts calls it
    * on SIGHUP); a bad file keeps the old list, with a warning (persisted-reload.ts).
@@ -126,7 +128,7 @@ const TYPE_DEFS = readFileSync(new URL('../../schema.graphql', import.meta.url),
 
 export function createGateway(config: GatewayConfig, { logger, clock = systemClock, demoPageDirectory, leanPath = true, plugins = (all) => all }: GatewayDependencies): Gateway {
   // The fleet's buckets keep Redis's time unless a test set the wall (see `clock`).
-  const wallClock = clock.wall === systemClock.wall ? undefined : clock.wall;
+  const fleetClock = clock.wall === systemClock.wall ? undefined : clock;
   const { upstream } = config;
   // Shared components log through `log`: a line written on a request's behalf carries its id.
   const log = withRequestIds(logger);
@@ -134,20 +136,20 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const tracing = config.tracing && createTracing(config.tracing);
   // With REDIS_URL, replicas share the cache and the token through Redis (fleet.ts).
   const scaleOut = config.redis && createScaleOut(config.redis, {
-    upstream, tokenTimeoutMs: config.tokenTimeoutMs, logger: log, onError: (operation) => metrics.redisError(operation),
+    upstream, tokenTimeoutMs: config.tokenTimeoutMs, clock, logger: log, onError: (operation) => metrics.redisError(operation),
   });
   // Read at scrape time, when the data side below exists.
   const metrics = createMetrics({
     breakerStates: () => data.client.breakerStates(), cacheEntries: () => data.cache.size, ...(scaleOut ? { redisState: scaleOut.state } : {}),
     indexAges: () => data.index?.ages() ?? {},
     liveState: () => ({ subscriptions: live.subscriptions(), watchedKeys: live.poller.watchedKeys() }),
-  });
+  }, { clock });
   const observers = createObservers(metrics);
   const data = createData(config, { clock, log, metrics, observers, tracing, scaleOut });
   const { client, tokens, cache, api, sources, index } = data;
   // Live stock: one poller for every subscriber (README: Live stock).
   const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus, upstreamMaxConcurrency: config.upstreamMaxConcurrency, clock });
-  const siteTime = createTimeReader(config.siteTimeZone, clock.wall);
+  const siteTime = createTimeReader(config.siteTimeZone, clock);
   // The same on every replica and after a restart: from the secret they share (cursors.ts).
   const cursors = createCursors(upstream.clientSecret);
   // With Redis, answers are shared by the replicas that would make the same ones (response-cache/scope.ts).
@@ -165,15 +167,15 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // The one admission of every door (edge/admission/admission.ts). With Redis, one rate-limit
   // bucket per client for the fleet; the in-process ones while Redis does not answer.
   const admission = createAdmission(config, {
-    batchingLimit: config.batchingLimit, now: clock.monotonic, addressOf,
-    ...(scaleOut ? { shared: (capacity: number, refillMs: number) => scaleOut.rateLimitBuckets({ capacity, refillMs, now: wallClock }) } : {}),
+    batchingLimit: config.batchingLimit, clock, addressOf,
+    ...(scaleOut ? { shared: (capacity: number, refillMs: number) => scaleOut.rateLimitBuckets({ capacity, refillMs, clock: fleetClock }) } : {}),
   });
 
   // Set by drain() or close(): readiness falls, nothing else changes.
   let stopping = false;
   const parserCaches = createParserCaches();
   // One request log for both HTTP doors (request/log.ts), with its sampling.
-  const endRequest = createRequestLog(metrics, { samplePercent: config.requestLogSamplePercent, slowMs: config.requestLogSlowMs });
+  const endRequest = createRequestLog(metrics, { samplePercent: config.requestLogSamplePercent, slowMs: config.requestLogSlowMs }, clock);
   const requestLog = useRequestLog(metrics, endRequest);
   const requestScope = useRequestScope();
   // CORS_ORIGINS (edge/headers/cors.ts).
@@ -187,7 +189,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     budgetCheck(config.maxUpstreamCallsPerOperation, sources),
   ];
   const executorFor = createCompiledExecution(config.executionCompiled);
-  const contextOf = createContextFactory(sources, { ...config, index, siteTime, live, cursors, addressOf });
+  const contextOf = createContextFactory(sources, { ...config, index, siteTime, live, cursors, addressOf, clock });
   const yoga = createYoga<object, GatewayContext>({
     schema: tagEntitiesShown(createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers })),
     context: contextOf,
@@ -206,7 +208,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       useCorsPreflight(cors),
       useTracing(tracing),
       // The request object, around the whole request (request/request.ts); its log line reads it.
-      useRequest(logger),
+      useRequest(logger, clock),
       requestLog,
       useGraphQLPath(),
       useHealth(client, { redisState: scaleOut?.state, stopping: () => stopping }),
@@ -243,6 +245,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     run: createQueryRunner(checks, executorFor, normalizedExecutor),
     cors: cors.on,
     documents: parserCaches.documentCache,
+    clock,
   }) : undefined;
   const serve: BodyHandler<Admitted> = lean === undefined ? (req: IncomingMessage, res: ServerResponse) => void yoga(req, res) : (req, res, admitted) => {
     if (!lean(req, res, admitted)) void yoga(req, res);
@@ -255,6 +258,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     admission,
     addressOf,
     metrics,
+    clock,
     live,
     reloadPersisted: createPersistedReload(config.persistedOperations, admission, log),
     drain() {

@@ -17,7 +17,7 @@
  * The shared level never throws its own failures: when Redis is down, this is the LRU level.
  */
 import { LRUCache } from 'lru-cache';
-import { deadline, systemClock, type Clock } from '../base/clock.js';
+import { deadline, type Clock } from '../base/clock.js';
 import { dropped as droppedAt, DropIncomplete, kindOfKey, type Cache, type CacheObserver, type LoadScope, type LookupResult } from './cache.js';
 import { createInFlight } from './in-flight.js';
 
@@ -50,8 +50,8 @@ export interface LruCacheOptions {
   staleWhileRevalidateMs?: number;
   /** How long past its TTL an entry is served when its refresh fails, in ms. Default 0. */
   staleIfErrorMs?: number;
-  /** The clock of TTLs and stale windows (its monotonic face). Default `systemClock`. */
-  clock?: Clock;
+  /** The clock of TTLs and stale windows (its monotonic face). */
+  clock: Clock;
   /** Told of a failed background refresh (it never reaches a caller, and never kills the process). */
   onBackgroundError?(key: string, error: unknown): void;
   /** Told how each `getOrLoad` was answered (metrics). Default: none. */
@@ -84,7 +84,7 @@ const IN_PROCESS_ONLY: SharedLevel = {
 
 export function createLruCache(options: LruCacheOptions): Cache {
   const shared = options.shared ?? IN_PROCESS_ONLY;
-  const clock = options.clock ?? systemClock;
+  const { clock } = options;
   const swrMs = options.staleWhileRevalidateMs ?? 0;
   const sieMs = options.staleIfErrorMs ?? 0;
   const keepMs = Math.max(swrMs, sieMs);

@@ -19,7 +19,7 @@
  * unreadable read is a miss, a failed write is skipped. Only a purge says it could not finish
  * (`DropIncomplete`), so that its caller can say so.
  */
-import { systemClock } from '../base/clock.js';
+import type { Clock } from '../base/clock.js';
 import { Cluster } from 'ioredis';
 import type { Logger } from '../base/logger.js';
 import type { RedisClient } from '../redis/clients.js';
@@ -64,8 +64,8 @@ export interface RedisAnswersOptions {
   indexPrefix: string;
   /** The shared answers' byte budget (`REDIS_RESPONSE_CACHE_MAX_BYTES`), as answer-index.ts counts their cost; more than 0. */
   maxBytes: number;
-  /** The wall clock replicas share, in ms since the epoch (base/clock.ts). Default `systemClock.wall`. */
-  now?: () => number;
+  /** The clock (base/clock.ts): its wall face, which replicas share, dates the entries. */
+  clock: Clock;
   /** Told of values that could not be read (warn). Default: silent. */
   logger?: Logger;
 }
@@ -76,7 +76,7 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
   const redisKey = (key: string) => `${prefix}{${key}}`;
   const index = createAnswerIndex(options.indexPrefix, options.maxBytes);
   const maxCost = options.maxBytes * MAX_ANSWER_SHARE;
-  const now = options.now ?? systemClock.wall;
+  const { clock } = options;
 
   return {
     get usable() {
@@ -93,7 +93,7 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
         logger?.warn({ key }, 'unreadable answer in redis ignored; answering afresh');
         return undefined;
       }
-      const at = now();
+      const at = clock.wall();
       // -1: kept without expiry (not written by us, but readable): its own expiry rules.
       const ttlMs = Math.min(answer.expiresAt - at, pttl === -1 ? Infinity : pttl);
       if (!(ttlMs > 0)) return undefined;
@@ -102,7 +102,7 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
     },
     write(key, answer) {
       if (!connection.usable) return;
-      const at = now();
+      const at = clock.wall();
       const bytes = encodeAnswer({ ...answer, storedAt: at - answer.ageMs, expiresAt: at + answer.ttlMs });
       if (bytes === undefined) return;
       const ms = Math.ceil(answer.ttlMs);

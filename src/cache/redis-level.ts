@@ -11,7 +11,7 @@
  * never throws a Redis error at a caller: a failed read is a miss, a failed write is skipped.
  * A purge deletes entries by key, and those of a kind by a SCAN of every primary.
  */
-import { systemClock } from '../base/clock.js';
+import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
 import { Cluster } from 'ioredis';
 import type { RedisClient } from '../redis/clients.js';
@@ -29,8 +29,8 @@ export interface RedisLevelOptions {
   keepPastTtlMs: number;
   /** Life of a fill lock, and how long other replicas wait for that fill before loading themselves, in ms. */
   fillWaitMs: number;
-  /** The wall clock replicas share, in ms since the epoch (base/clock.ts). Default `systemClock.wall`. */
-  now?: () => number;
+  /** The clock (base/clock.ts): its wall face, which replicas share, dates the entries. */
+  clock: Clock;
   /** Told of values that could not be read (warn). Default: silent. */
   logger?: Logger;
 }
@@ -38,7 +38,7 @@ export interface RedisLevelOptions {
 export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
   const { connection, prefix } = options;
   const redisKey = (key: string) => `${prefix}{${key}}`;
-  const now = options.now ?? systemClock.wall;
+  const { clock } = options;
 
   async function read(key: string): Promise<SharedEntry | undefined> {
     const bytes = await connection.run('cache_read', (redis) => redis.getBuffer(redisKey(key)));
@@ -50,14 +50,14 @@ export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
       return undefined;
     }
     // Replicas' clocks differ a little: an entry "from the future" is simply new.
-    return { value: entry.value, ageMs: Math.max(0, now() - entry.loadedAt), ttlMs: entry.ttlMs };
+    return { value: entry.value, ageMs: Math.max(0, clock.wall() - entry.loadedAt), ttlMs: entry.ttlMs };
   }
 
   async function write(key: string, value: unknown, ttlMs: number): Promise<void> {
     if (!connection.usable) return;
     let bytes: Buffer;
     try {
-      bytes = encodeEntry({ value, loadedAt: now(), ttlMs });
+      bytes = encodeEntry({ value, loadedAt: clock.wall(), ttlMs });
     } catch {
       connection.failed('cache_encode'); // not JSON data: kept in this process only
       return;

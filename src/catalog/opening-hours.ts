@@ -8,7 +8,7 @@
  * - Equal times mean open all day (how 24-hour venues are usually entered).
  */
 
-import { systemClock } from '../base/clock.js';
+import type { Clock } from '../base/clock.js';
 
 const DAY_S = 86_400;
 /** `HH:MM` or `HH:MM:SS`, 00:00 to 23:59:59 (24:00 accepted for "end of day"). */
@@ -52,8 +52,8 @@ export interface TimeReader {
   now(): number;
 }
 
-/** `now`: the wall clock, in ms since the epoch (base/clock.ts). */
-export function createTimeReader(timeZone: string, now: () => number = systemClock.wall): TimeReader {
+/** `clock`: its wall face is the time of day now. */
+export function createTimeReader(timeZone: string, clock: Clock): TimeReader {
   const format = new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit', second: '2-digit' });
   const timeOfDayOf = (ms: number) => {
     const parts = Object.fromEntries(format.formatToParts(ms).map((part) => [part.type, part.value]));
@@ -74,6 +74,6 @@ export function createTimeReader(timeZone: string, now: () => number = systemClo
       const ms = Date.parse(iso);
       return Number.isNaN(ms) ? undefined : timeOfDayOf(ms);
     },
-    now: () => timeOfDayOf(now()),
+    now: () => timeOfDayOf(clock.wall()),
   };
 }

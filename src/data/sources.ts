@@ -25,7 +25,7 @@
  * site or product asked for while its list is being walked (here or on another replica) waits
  * for the walk rather than asking for its detail.
  */
-import { systemClock } from '../base/clock.js';
+import type { Clock } from '../base/clock.js';
 import type { Cache, LoadScope } from '../cache/cache.js';
 import type { UpstreamApi } from '../upstream/api.js';
 import { DETAILS, LISTS, type DetailKind, type DetailRecord, type Freshness, type ListKind, type ListRecord } from '../upstream/operations.js';
@@ -124,7 +124,8 @@ const WALK_WAIT_MS = 10_000;
 /** Unknown products from which the size of the product list is worth one probe. */
 const PRODUCT_PROBE_MIN = 3;
 
-export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): Sources {
+/** `clock`'s wall face dates a walk, whose record the shared cache may hand to another replica. */
+export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls, clock: Clock): Sources {
   // What each list's silent page-size cap and size turned out to be, for the life of the process.
   const facts = Object.fromEntries(Object.keys(LISTS).map((kind) => [kind, { cap: undefined, total: undefined }])) as
     Record<ListKind, CapState & { total: number | undefined }>;
@@ -264,9 +265,9 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls): 
           return result;
         };
         const items = await readAll(fetchPage, facts[kind], walkSize(kind), remember(kind));
-        return { walkedAt: systemClock.wall(), records: items.filter(isRecord) };
+        return { walkedAt: clock.wall(), records: items.filter(isRecord) };
       }, { onStale: () => void (failed = true) });
-      return { records, ageMs: Math.max(0, systemClock.wall() - walkedAt), failed };
+      return { records, ageMs: Math.max(0, clock.wall() - walkedAt), failed };
     },
     facts: (kind) => ({ cap: facts[kind].cap, total: facts[kind].total }),
     isCached: (key) => cache.peek(key) !== undefined,

@@ -8,6 +8,7 @@
  * new upstream budget, and `eachEventRenewing` calls it before every event resolves.
  */
 import type { YogaInitialContext } from 'graphql-yoga';
+import type { Clock } from '../base/clock.js';
 import type { CatalogIndex } from '../catalog/catalog-index.js';
 import type { TimeReader } from '../catalog/opening-hours.js';
 import type { Cursors } from './arguments/cursors.js';
@@ -54,6 +55,8 @@ export interface ContextSettings {
   live: LiveStock;
   cursors: Cursors;
   addressOf: AddressOf;
+  /** The gateway's clock: the requests' start times and the deadlines count on its monotonic face. */
+  clock: Clock;
 }
 
 export function createContextFactory(sources: Sources, settings: ContextSettings) {
@@ -64,7 +67,7 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
     // The first scope's budget and deadline are the request's (a batch's operations share them,
     // the deadline counting from its arrival); an event's are its own, from now.
     const start = (budgetOf: object, from?: number) => {
-      const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs, { request: gatewayRequest, from, charge: chargesOf(budgetOf) });
+      const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs, { request: gatewayRequest, from, clock: settings.clock, charge: chargesOf(budgetOf) });
       return { scope, loaders: createLoaders(sources, scope), catalog: settings.index && viewOf(settings.index, scope) };
     };
     return {

@@ -18,7 +18,7 @@
  */
 import type { GraphQLError } from 'graphql';
 import { Repeater } from 'graphql-yoga';
-import { systemClock } from '../base/clock.js';
+import type { Clock } from '../base/clock.js';
 import { coded } from '../base/graph-errors.js';
 import type { SitesCatalog } from '../catalog/catalog.js';
 import type { ProductStockModel, StockAlertModel } from '../data/models.js';
@@ -42,8 +42,8 @@ export interface LiveStockOptions {
   site(code: string): Promise<SiteRecord | null>;
   /** The catalog index's sites, when it is on: `productStock`'s first event. */
   indexSites?(): Promise<SitesCatalog>;
-  /** The wall clock of `updatedAt` and `at`, in ms since the epoch (base/clock.ts). Default `systemClock.wall`. */
-  now?(): number;
+  /** The clock of `updatedAt` and `at` (its wall face). */
+  clock: Clock;
   /** Told of every event sent (metrics). */
   onEvent?(field: LiveField): void;
 }
@@ -63,8 +63,8 @@ type Start<T> = (send: (event: LiveEvent<T>) => void, end: () => void, place: Pl
 
 export function createLiveStock(options: LiveStockOptions): LiveStock {
   const { poller } = options;
-  const wall = options.now ?? systemClock.wall;
-  const now = () => new Date(wall());
+  const { clock } = options;
+  const now = () => new Date(clock.wall());
   const places = createPlaces(options.limits);
   // How to end each subscription whose place is held, for `close()`.
   const stops = new Map<Place, () => void>();

@@ -4,7 +4,7 @@
  * upstream's slots (poll-share.ts) and priced by what the loaders know of the site list, the
  * subscriptions over it, and their metrics.
  */
-import { systemClock, type Clock } from '../base/clock.js';
+import type { Clock } from '../base/clock.js';
 import type { CatalogIndex } from '../catalog/catalog-index.js';
 import type { LiveConfig } from '../base/config/config.js';
 import type { Sources } from '../data/sources.js';
@@ -21,10 +21,10 @@ export interface Live extends LiveStock {
   poller: SitePoller;
 }
 
-export function createLive(config: LiveConfig, { api, sources, index, metrics, bus, upstreamMaxConcurrency, clock = systemClock }: {
+export function createLive(config: LiveConfig, { api, sources, index, metrics, bus, upstreamMaxConcurrency, clock }: {
   api: UpstreamApi; sources: Sources; index: CatalogIndex | undefined; metrics: GatewayMetrics;
-  /** The clock of the events' times (its wall face). Default `systemClock`. */
-  clock?: Clock;
+  /** The clock of the events' times (its wall face). */
+  clock: Clock;
   /** With `REDIS_URL`: the replicas share the polling through it. */
   bus?: LiveBus;
   /** `UPSTREAM_MAX_CONCURRENCY`: the polls may hold a quarter of these slots (poll-share.ts). */
@@ -46,7 +46,7 @@ export function createLive(config: LiveConfig, { api, sources, index, metrics, b
     site: (code) => sources.site(code, {}),
     ...(index ? { indexSites: async () => (await index.sites.read()).value } : {}),
     onEvent: (field) => metrics.liveEvent(field),
-    now: clock.wall,
+    clock,
   });
   return {
     ...stock,

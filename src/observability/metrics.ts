@@ -79,7 +79,7 @@ const LOOKUP_RESULTS: readonly LookupResult[] = ['hit', 'miss', 'stale'];
 /** Options of the `operation` label (operation-labels.ts); the tests move its clock. */
 export type MetricOptions = Omit<OperationLabelOptions, 'onDropped'>;
 
-export function createMetrics(sources: MetricSources, options: MetricOptions = {}): GatewayMetrics {
+export function createMetrics(sources: MetricSources, options: MetricOptions): GatewayMetrics {
   const processWide = processRegistry();
   const registry = new Registry();
   const registers = [registry];

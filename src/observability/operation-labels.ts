@@ -20,7 +20,7 @@
  *
  * `anonymous`, `unknown` and `other` are always labels of their own and take no place.
  */
-import { systemClock } from '../base/clock.js';
+import type { Clock } from '../base/clock.js';
 
 /** Labels that are never ranked and never dropped. */
 const RESERVED = new Set(['anonymous', 'unknown', 'other']);
@@ -35,8 +35,8 @@ export interface OperationLabelOptions {
   windowMs?: number;
   /** Names whose use is counted at most (labelled ones included). Default 1000. */
   maxTracked?: number;
-  /** The clock, in ms. Default `systemClock.monotonic` (base/clock.ts). */
-  now?: () => number;
+  /** The clock of the window (its monotonic face). */
+  clock: Clock;
   /** Called with a name that loses its label, so that its series can be removed. */
   onDropped?: (name: string) => void;
 }
@@ -58,11 +58,11 @@ interface Use {
   previous: number;
 }
 
-export function createOperationLabels(options: OperationLabelOptions = {}): OperationLabels {
+export function createOperationLabels(options: OperationLabelOptions): OperationLabels {
   const maxLabels = options.maxLabels ?? 100;
   const windowMs = options.windowMs ?? 600_000;
   const maxTracked = Math.max(options.maxTracked ?? 1000, maxLabels + 1);
-  const now = options.now ?? systemClock.monotonic;
+  const { clock } = options;
   const onDropped = options.onDropped ?? (() => {});
   const uses = new Map<string, Use>();
   const labelled = new Set<string>();
@@ -109,7 +109,7 @@ export function createOperationLabels(options: OperationLabelOptions = {}): Oper
     label(name, ran) {
       if (RESERVED.has(name)) return name;
       if (!ran) return labelled.has(name) ? name : 'other';
-      const at = now();
+      const at = clock.monotonic();
       const used = count(name, at);
       if (labelled.has(name)) return name;
       if (labelled.size >= maxLabels) {

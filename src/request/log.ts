@@ -3,7 +3,7 @@
  * (plugins/operations/use-request-log.ts), the lean path (edge/lean/lean-path.ts) and the
  * WebSocket door (edge/ws/operations.ts) write the same fields from the same request object.
  */
-import { systemClock } from '../base/clock.js';
+import type { Clock } from '../base/clock.js';
 import type { GatewayRequest } from './request.js';
 
 /** What the log counts requests in: observability/metrics.ts's `graphqlRequest` (declared here, below it). */
@@ -25,12 +25,13 @@ export type EndRequest = (request: GatewayRequest, status: number) => void;
  * The request log of every HTTP door. A line costs a tenth of a response-cache hit's CPU
  * (README: Performance), so an operator may keep only a share of the successful, fast ones; a
  * failed or slow request is always written. The share is kept exactly, not drawn at random:
- * at 10 %, every tenth such request.
+ * at 10 %, every tenth such request. A request's duration is read on `clock`, the one its door
+ * read its start on.
  */
-export function createRequestLog(metrics: RequestMetrics, sampling: LogSampling): EndRequest {
+export function createRequestLog(metrics: RequestMetrics, sampling: LogSampling, clock: Clock): EndRequest {
   let credit = 0;
   return (request, status) => {
-    const durationMs = systemClock.monotonic() - request.startedAt;
+    const durationMs = clock.monotonic() - request.startedAt;
     const operation = operationOf(request);
     const outcome = status < 400 && request.errorCodes.size === 0 ? 'ok' : 'error';
     metrics.graphqlRequest({ operation, ran: request.operations.length > 0 }, outcome, durationMs);

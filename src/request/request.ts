@@ -9,7 +9,6 @@
  * state and the result it is given, so that no plugin has to have noted the result's errors
  * first, and no answer is stored because an observer was not wired or ran in another order.
  */
-import { systemClock } from '../base/clock.js';
 import { infoLine, type Logger } from '../base/logger.js';
 import { codeOf } from '../base/errors.js';
 import type { LookupResult } from '../cache/cache.js';
@@ -23,7 +22,7 @@ export interface ResultErrors {
 export interface GatewayRequest {
   /** The request id: the client's valid `x-request-id`, or a generated UUID. */
   readonly id: string;
-  /** When the request arrived, on the monotonic clock (base/clock.ts), in ms: its deadline (`REQUEST_TIMEOUT_MS`) counts from it. */
+  /** When the request arrived, on the gateway clock's monotonic face (base/clock.ts), in ms: its deadline (`REQUEST_TIMEOUT_MS`) counts from it. */
   readonly startedAt: number;
   /** A child logger whose lines carry `requestId`. */
   readonly logger: Logger;
@@ -74,15 +73,14 @@ export interface GatewayRequest {
 
 const NO_TAGS: readonly string[] = Object.freeze([]);
 
-/** The object of a request that just arrived. */
-export function createRequest(id: string, logger: Logger): GatewayRequest {
-  return new OneRequest(id, logger);
+/** The object of a request that just arrived, at `startedAt` (its door reads the gateway's clock). */
+export function createRequest(id: string, logger: Logger, startedAt: number): GatewayRequest {
+  return new OneRequest(id, logger, startedAt);
 }
 
 // Private: a class, not an object literal with a getter: such a literal, made per request, outlived
 // it in the young generation (request/scope.ts's Scope, where it was measured).
 class OneRequest implements GatewayRequest {
-  readonly startedAt = systemClock.monotonic();
   graphql = false;
   client: string | undefined = undefined;
   rejectedAs: string | undefined = undefined;
@@ -102,6 +100,7 @@ class OneRequest implements GatewayRequest {
   constructor(
     readonly id: string,
     private readonly root: Logger,
+    readonly startedAt: number,
   ) {}
 
   get logger(): Logger {

@@ -9,7 +9,7 @@
  * read), and it passes the names to the request (its tags: request/tags.ts). Stale data served because a refresh failed is listed in `extensions.stale`; answers that used
  * the catalog index say how old its data was in `extensions.dataAge` (whole seconds, the oldest).
  */
-import { systemClock, type Clock } from '../base/clock.js';
+import type { Clock } from '../base/clock.js';
 import { setMaxListeners } from 'node:events';
 import type { GraphQLError } from 'graphql';
 import type { StaleServe } from '../cache/cache.js';
@@ -40,8 +40,8 @@ export interface ScopeOptions {
   request?: Pick<GatewayRequest, 'unrepeatable'> & Partial<Pick<GatewayRequest, 'tag'>>;
   /** Where the deadline counts from, on `clock`'s monotonic face. Default: now. */
   from?: number;
-  /** Default `systemClock`; the deadline's timer is a real one either way. */
-  clock?: Clock;
+  /** The clock of `from` and of the deadline (its monotonic face); the deadline's timer is a real one either way. */
+  clock: Clock;
   /** The upstream budget's charge for each call the loads start (graph/budget/charges.ts); none: no budget. */
   charge?: () => void;
 }
@@ -56,9 +56,9 @@ export interface ScopeOptions {
  * the executed path's CPU (`node --cpu-prof`).
  */
 export function createRequestScope(
-  clientSignal: () => AbortSignal | undefined, timeoutMs: number, options: ScopeOptions = {},
+  clientSignal: () => AbortSignal | undefined, timeoutMs: number, options: ScopeOptions,
 ): RequestScope {
-  const clock = options.clock ?? systemClock;
+  const { clock } = options;
   return new Scope(clientSignal, timeoutMs, (options.from ?? clock.monotonic()) + timeoutMs, clock, options.request, options.charge);
 }
 

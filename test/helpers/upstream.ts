@@ -9,6 +9,7 @@
  * await upstream.close();
  */
 import { Writable } from 'node:stream';
+import { systemClock, type Clock } from '../../src/base/clock.js';
 import { createLogger, type Logger } from '../../src/base/logger.js';
 import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from '../../src/mock-upstream/index.js';
 import type { TokenManager, UpstreamClient } from '../../src/upstream/contracts.js';
@@ -55,6 +56,7 @@ export async function startUpstream(options: StartUpstreamOptions = {}): Promise
     clientAuth: 'basic',
     timeoutMs: TEST_TIMEOUT_MS,
     logger,
+    clock: systemClock,
     ...options.tokens,
   });
   const client = createUpstreamClient({
@@ -62,6 +64,7 @@ export async function startUpstream(options: StartUpstreamOptions = {}): Promise
     timeoutMs: TEST_TIMEOUT_MS,
     tokens,
     logger,
+    clock: systemClock,
     ...options.client,
   });
   return {
@@ -90,10 +93,16 @@ export function captureLogs(): { logs: string[]; logger: Logger } {
   return { logs, logger: createLogger('debug', sink) };
 }
 
-/** A clock the test moves by hand, in ms (for `now` options). */
-export function manualClock(start = 1_700_000_000_000): { now: () => number; advance: (ms: number) => void } {
+/** A clock the test moves by hand, in ms: both faces read `now()` (for `clock` options, or a harness's `wallClock`). */
+export function manualClock(start = 1_700_000_000_000): Clock & { now: () => number; advance: (ms: number) => void } {
   let nowMs = start;
-  return { now: () => nowMs, advance: (ms) => void (nowMs += ms) };
+  const now = () => nowMs;
+  return { now, monotonic: now, wall: now, advance: (ms) => void (nowMs += ms) };
+}
+
+/** A clock both of whose faces read `now` (for a test that keeps its time in a variable). */
+export function clockReading(now: () => number): Clock {
+  return { monotonic: now, wall: now };
 }
 
 /** The rejection of `promise` (fails the test if it resolves). */

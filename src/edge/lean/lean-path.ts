@@ -33,6 +33,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { getOperationAST, type DocumentNode, type GraphQLSchema, type ExecutionArgs } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
+import type { Clock } from '../../base/clock.js';
 import type { GatewayContext } from '../../graph/context.js';
 import type { Logger } from '../../base/logger.js';
 import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/record.js';
@@ -69,6 +70,8 @@ export interface LeanPathOptions {
   run: RunQuery;
   /** yoga's parsed documents by query text (its `parserAndValidationCache`). */
   documents: { get(query: string): DocumentNode | undefined };
+  /** The gateway's clock: a request's start, on its monotonic face. */
+  clock: Clock;
 }
 
 /**
@@ -80,7 +83,7 @@ export interface LeanPathOptions {
 export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse, admitted?: Admitted) => boolean;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
-  const { yoga, logger, end, admission, responseCache, compression, cors, documents, context, run } = options;
+  const { yoga, logger, end, admission, responseCache, compression, cors, documents, context, run, clock } = options;
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
   // Documents yoga's parse and validation (the query limits included) passed, as yoga cached them:
@@ -116,7 +119,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const accept = headers.accept ?? '';
     // With no response cache, no request has a stored answer to find.
     const text = responseCache.on && body.length <= MAX_KNOWN_BODY_BYTES ? body.toString('latin1') : undefined;
-    const record = createRequest(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger);
+    const record = createRequest(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger, clock.monotonic());
     // The request's one verdict (after the API key, before any parse), taken before its body was
     // read, else now: yoga's plugin reads the same one for a request handed over, and answers the
     // 429 of a refused one (edge/admission/rate-limit.ts keeps it). A verdict the fleet's bucket

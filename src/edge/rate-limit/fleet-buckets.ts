@@ -23,6 +23,7 @@
  * command failed, counted as `rate_limit`), and the caller's in-process buckets decide.
  */
 import { createHash } from 'node:crypto';
+import type { Clock } from '../../base/clock.js';
 import type { RedisConnection } from '../../redis/connection.js';
 import type { TakeResult } from './token-buckets.js';
 
@@ -33,8 +34,8 @@ export interface FleetBucketOptions {
   capacity: number;
   /** Time to refill an empty bucket, in ms. */
   refillMs: number;
-  /** The clock, in ms since the epoch, for tests. Default: Redis's (`TIME`), shared by the fleet. */
-  now?: () => number;
+  /** A test's clock, whose wall face replaces Redis's time. Default: Redis's (`TIME`), shared by the fleet. */
+  clock?: Clock;
 }
 
 export interface FleetBuckets {
@@ -66,14 +67,14 @@ redis.call('SET', KEYS[1], string.format('%.3f', now + behind + cost), 'PX', mat
 return 0`;
 
 export function createFleetBuckets(connection: RedisConnection, options: FleetBucketOptions): FleetBuckets {
-  const { prefix, capacity, refillMs, now } = options;
+  const { prefix, capacity, refillMs, clock } = options;
   const costMs = refillMs / capacity;
   return {
     take(client, count) {
       if (!connection.usable) return undefined;
       // Braced: Redis Cluster places the key by the part that names the client (scale-out.ts).
       const key = `${prefix}{${digest(client)}}`;
-      const args = [refillMs, count * costMs, ...(now ? [now()] : [])];
+      const args = [refillMs, count * costMs, ...(clock ? [clock.wall()] : [])];
       return connection.run('rate_limit', (redis) => redis.eval(TAKE, 1, key, ...args)).then((answer) => {
         if (answer === undefined) return undefined;
         if (typeof answer !== 'number' || !Number.isInteger(answer) || answer < 0) {

@@ -8,7 +8,7 @@
  * the process alive). An evicted client starts over with a full bucket; with more active
  * clients than `maxClients` the limit is weaker, never stricter.
  */
-import { systemClock } from '../../base/clock.js';
+import type { Clock } from '../../base/clock.js';
 import { LRUCache } from 'lru-cache';
 
 export interface TokenBucketOptions {
@@ -18,8 +18,11 @@ export interface TokenBucketOptions {
   refillMs?: number;
   /** Buckets kept at most. Default 10 000. */
   maxClients?: number;
-  /** The clock, in ms. Default `systemClock.monotonic` (base/clock.ts). */
-  now?: () => number;
+  /**
+   * The clock of the refill (its monotonic face). Required: optional in the type only because a
+   * rate limit that is off (edge/admission/rate-limit.ts) makes no buckets and is given none.
+   */
+  clock?: Clock;
 }
 
 /** `retryAfterS`: whole seconds until the client has the tokens asked for (at least 1). */
@@ -43,7 +46,9 @@ export function createTokenBuckets(options: TokenBucketOptions): TokenBuckets {
   const { capacity } = options;
   if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`capacity must be an integer >= 1, but got: ${capacity}`);
   const refillMs = options.refillMs ?? 60_000;
-  const now = options.now ?? systemClock.monotonic;
+  const { clock } = options;
+  if (clock === undefined) throw new TypeError('createTokenBuckets: a clock is required (base/clock.ts)');
+  const now = () => clock.monotonic();
   const perMs = capacity / refillMs;
   const buckets = new LRUCache<string, Bucket>({ max: options.maxClients ?? 10_000, ttl: refillMs, perf: { now } });
   return {

@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import type { YogaServerInstance } from 'graphql-yoga';
+import type { Clock } from '../../base/clock.js';
 import type { Config } from '../../base/config/config.js';
 import type { GatewayContext } from '../../graph/context.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
@@ -27,6 +28,8 @@ export interface WebSocketGateway {
   /** Where a client without an API key comes from (`TRUST_PROXY`). */
   addressOf: AddressOf;
   metrics: Pick<GatewayMetrics, 'graphqlRequest'>;
+  /** The gateway's clock: an operation's start and duration, on its monotonic face. */
+  clock: Clock;
 }
 
 /** A connection's client (`key:<fingerprint>`, undefined without keys), or why it is refused. */

@@ -28,7 +28,7 @@
  * made for the operation, carrying the upgrade request's headers; its signal aborts when the
  * operation ends or the client leaves.
  */
-import { systemClock } from '../../base/clock.js';
+import type { Clock } from '../../base/clock.js';
 import type { IncomingMessage } from 'node:http';
 import { getOperationAST, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
 import type { ConnectionInitMessage, ServerOptions, SubscribePayload } from 'graphql-ws';
@@ -71,7 +71,7 @@ const ANSWER_TYPE = 'application/graphql-response+json';
 
 /** graphql-ws's server options: every callback of the protocol, over `gateway`'s yoga. */
 export function createSocketOperations(gateway: WebSocketGateway, config: WebSocketConfig, logger: Logger): ServerOptions<ConnectionInitMessage['payload'], SocketExtra> {
-  const { admission } = gateway;
+  const { admission, clock } = gateway;
   const checkConnection = createConnectionCheck(admission);
   const maxOperations = config.webSocket.maxOperationsPerSocket;
   const url = `http://localhost${gateway.yoga.graphqlEndpoint}`;
@@ -112,7 +112,7 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
 
   // Private: the operation's log line and its request metrics, as an HTTP request's.
   const count = (operation: SocketOperation, ended: 'done' | 'refused') => {
-    const { outcome, durationMs } = logLine(operation, ended);
+    const { outcome, durationMs } = logLine(operation, ended, clock);
     gateway.metrics.graphqlRequest({ operation: operation.operation, ran: ended === 'done' }, outcome, durationMs);
   };
 
@@ -132,7 +132,7 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
     async onSubscribe(ctx, id, payload) {
       const { connection } = ctx.extra;
       const state = ctx.extra.state!;
-      const operation = startOperation(id, state, payload, logger);
+      const operation = startOperation(id, state, payload, logger, clock.monotonic());
       byPayload.set(payload, operation);
       const refused = (errors: readonly GraphQLError[]) => {
         connection.operations.remove(operation);
@@ -188,8 +188,8 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 
 // Private: an operation that just arrived, with its record (a request's, known by the connection's client).
-function startOperation(id: string, state: ConnectionState, payload: SubscribePayload, logger: Logger): SocketOperation {
-  const record = createRequest(requestIdFrom(undefined), logger);
+function startOperation(id: string, state: ConnectionState, payload: SubscribePayload, logger: Logger, startedAt: number): SocketOperation {
+  const record = createRequest(requestIdFrom(undefined), logger, startedAt);
   record.graphql = true;
   record.client = state.client;
   const name = payload.operationName;
@@ -198,8 +198,8 @@ function startOperation(id: string, state: ConnectionState, payload: SubscribePa
 }
 
 // Private: the operation's log line, as the request log writes an HTTP request's (no status: none was sent).
-function logLine({ record, operation, events }: SocketOperation, ended: 'done' | 'refused'): { outcome: 'ok' | 'error'; durationMs: number } {
-  const durationMs = systemClock.monotonic() - record.startedAt;
+function logLine({ record, operation, events }: SocketOperation, ended: 'done' | 'refused', clock: Clock): { outcome: 'ok' | 'error'; durationMs: number } {
+  const durationMs = clock.monotonic() - record.startedAt;
   const outcome = ended === 'done' && record.errorCodes.size === 0 ? 'ok' : 'error';
   record.logLine(withCounts(record, { transport: 'websocket', operation, outcome, durationMs: Math.round(durationMs * 10) / 10, events }), 'graphql request');
   return { outcome, durationMs };

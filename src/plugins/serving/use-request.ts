@@ -7,6 +7,7 @@
  */
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { maskError } from '../../graph/mask-error.js';
 import { REQUEST_ID_HEADER, currentRequest, requestIdFrom, runInRequest } from '../../request/record.js';
@@ -14,7 +15,7 @@ import { createRequest } from '../../request/request.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 
-export function useRequest(logger: Logger): Plugin {
+export function useRequest(logger: Logger, clock: Clock): Plugin {
   let graphqlEndpoint = '/graphql';
   return {
     onYogaInit({ yoga }) {
@@ -22,7 +23,7 @@ export function useRequest(logger: Logger): Plugin {
     },
     instrumentation: {
       request({ request }, serve) {
-        return runInRequest(createRequest(requestIdFrom(request.headers.get(REQUEST_ID_HEADER)), logger), serve);
+        return runInRequest(createRequest(requestIdFrom(request.headers.get(REQUEST_ID_HEADER)), logger, clock.monotonic()), serve);
       },
     },
     onRequest({ url }) {

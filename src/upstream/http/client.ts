@@ -1,5 +1,4 @@
 import { Pool, type Dispatcher } from 'undici';
-import { systemClock } from '../../base/clock.js';
 import { createBulkhead } from '../resilience/bulkhead.js';
 import { createCircuitBreakers, type BreakerPass, type BreakerState, type Verdict } from '../resilience/circuit-breaker.js';
 import { resolveClientOptions, type ClientSettings, type UpstreamClientOptions } from './options.js';
@@ -65,14 +64,14 @@ type Answer =
  * `TokenManager.invalidate`); every answer tells it which token the upstream accepted.
  *
  * @example
- * const client = createUpstreamClient({ baseUrl, timeoutMs: 5000, tokens });
+ * const client = createUpstreamClient({ baseUrl, timeoutMs: 5000, tokens, clock: systemClock });
  * const page = await client.get('/api/city/list', { page: 1, pageSize: 50 }, { signal });
  */
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const settings = resolveClientOptions(options);
   const base = new URL(settings.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
-  const { tokens, logger, observer, tracer } = settings;
+  const { tokens, logger, observer, tracer, clock } = settings;
   const ownDispatcher = settings.dispatcher === undefined
     ? new Pool(base.origin, { connections: settings.connections, connect: { timeout: settings.timeoutMs } })
     : undefined;
@@ -82,7 +81,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   let closing: Promise<void> | undefined;
 
   async function exchange(call: Call, token: string): Promise<Answer> {
-    const startedAt = systemClock.monotonic();
+    const startedAt = clock.monotonic();
     const { status, text, bytes } = await send({
       dispatcher,
       origin: base.origin,
@@ -94,7 +93,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       maxBodyBytes: settings.maxBodyBytes,
       signal: call.signal,
     });
-    logger?.debug({ path: call.path, status, ms: Math.round(systemClock.monotonic() - startedAt) }, 'upstream call');
+    logger?.debug({ path: call.path, status, ms: Math.round(clock.monotonic() - startedAt) }, 'upstream call');
     call.span?.setAttributes({ 'http.response.status_code': status, 'http.response.body.size': bytes });
     const envelope = parseEnvelope(parseJson(text));
     if (envelope?.code === 0) return { ok: true, result: envelope.result };
@@ -132,7 +131,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       call.attempts += 1;
       call.span?.setAttributes({ 'upstream.attempts': call.attempts });
       observer?.onAttemptStart?.(call.path);
-      return observed(() => exchange(call, token), (answer) => (answer.ok ? 'ok' : outcomeOf(answer.error)),
+      return observed(clock, () => exchange(call, token), (answer) => (answer.ok ? 'ok' : outcomeOf(answer.error)),
         (outcome, durationMs) => observer?.onAttemptEnd?.({ path: call.path, outcome, durationMs, sent: true }));
     });
     return settling(pass, call.signal, () => bulkhead.run(inSlot, call.signal, call.path)).catch(refused);

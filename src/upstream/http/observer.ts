@@ -8,7 +8,7 @@
  * envelope); or an `UpstreamFailureReason`: `timeout`, `network`, `aborted`, `too_large`,
  * `circuit_open`, `queue_full`.
  */
-import { systemClock } from '../../base/clock.js';
+import type { Clock } from '../../base/clock.js';
 import { isUpstreamError } from '../errors.js';
 
 /** One attempt of an API call, as it ended. */
@@ -55,14 +55,15 @@ export function envelopeOutcome(code: number): string {
 
 /**
  * Runs `run` and tells `end` its outcome (`outcomeOfValue` for a value, `outcomeOf` for a
- * rejection) and its duration in ms, then settles as `run` did.
+ * rejection) and its duration in ms on `clock`'s monotonic face, then settles as `run` did.
  */
 export async function observed<T>(
+  clock: Clock,
   run: () => Promise<T>,
   outcomeOfValue: (value: T) => string,
   end: (outcome: string, durationMs: number) => void,
 ): Promise<T> {
-  const startedAt = systemClock.monotonic();
+  const startedAt = clock.monotonic();
   let outcome = 'error';
   try {
     const value = await run();
@@ -72,6 +73,6 @@ export async function observed<T>(
     outcome = outcomeOf(error);
     throw error;
   } finally {
-    end(outcome, systemClock.monotonic() - startedAt);
+    end(outcome, clock.monotonic() - startedAt);
   }
 }

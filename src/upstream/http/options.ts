@@ -3,7 +3,7 @@
  * milliseconds; each attempt of a call is bounded by `timeoutMs`, the whole call only by the
  * caller's `signal` (see `UpstreamClient.get`).
  */
-import { systemClock } from '../../base/clock.js';
+import type { Clock } from '../../base/clock.js';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../../base/logger.js';
 import type { BreakerOptions } from '../resilience/circuit-breaker.js';
@@ -76,13 +76,14 @@ export interface UpstreamClientOptions {
   maxQueue?: number;
   /** @deprecated Use `maxConcurrency`, which also sizes the pool. Keep-alive connections of the own pool. */
   connections?: number;
-  /** The circuit breakers' clock, in ms (base/clock.ts's monotonic face). Default: `systemClock.monotonic`. */
-  now?: () => number;
+  /** The clock (base/clock.ts): the circuit breakers' and the calls' durations, on its monotonic face. */
+  clock: Clock;
 }
 
 /** The options with every default filled in and every value checked. */
 export interface ClientSettings {
   baseUrl: string;
+  clock: Clock;
   timeoutMs: number;
   tokens: TokenManager;
   dispatcher: Dispatcher | undefined;
@@ -119,6 +120,7 @@ export function resolveClientOptions(options: UpstreamClientOptions): ClientSett
   };
   const settings: ClientSettings = {
     baseUrl: options.baseUrl,
+    clock: options.clock,
     timeoutMs: options.timeoutMs,
     tokens: options.tokens,
     dispatcher: options.dispatcher,
@@ -138,7 +140,7 @@ export function resolveClientOptions(options: UpstreamClientOptions): ClientSett
       minimumCalls: count('breakerMinimumCalls', 1),
       failureRatio: ratio(options.breakerFailureRatio ?? DEFAULTS.breakerFailureRatio, problems),
       cooldownMs: count('breakerCooldownMs', 0),
-      now: options.now ?? systemClock.monotonic,
+      clock: options.clock,
     },
     bulkhead: { maxConcurrency: count('maxConcurrency', 1, options.connections), maxQueue: count('maxQueue', 0) },
   };

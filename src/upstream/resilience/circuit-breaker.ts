@@ -22,6 +22,7 @@
  * in an error its filter does not handle (here: the caller's abort) closes the circuit; and it
  * reads `Date.now`, which tests cannot replace.
  */
+import type { Clock } from '../../base/clock.js';
 import { UpstreamError } from '../errors.js';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
@@ -38,8 +39,8 @@ export interface BreakerOptions {
   failureRatio: number;
   /** How long an open circuit refuses calls before it lets one probe through, in ms. */
   cooldownMs: number;
-  /** The clock, in ms. */
-  now: () => number;
+  /** The clock (its monotonic face): the window and the cooldown. */
+  clock: Clock;
   /** Told of every state change. */
   onStateChange?(path: string, state: BreakerState): void;
 }
@@ -82,7 +83,7 @@ interface PathBreaker {
 // Private: the breaker of one path. `generation` changes with every state change; a pass
 // remembers the generation it was let through in, so stale outcomes are told apart.
 function createPathBreaker(path: string, options: BreakerOptions): PathBreaker {
-  const window = createOutcomeWindow(options.windowMs, options.now);
+  const window = createOutcomeWindow(options.windowMs, options.clock);
   let state: BreakerState = 'closed';
   let openUntil = 0;
   let probing = false;
@@ -92,19 +93,19 @@ function createPathBreaker(path: string, options: BreakerOptions): PathBreaker {
     state = next;
     generation += 1;
     probing = false;
-    if (next === 'open') openUntil = options.now() + options.cooldownMs;
+    if (next === 'open') openUntil = options.clock.monotonic() + options.cooldownMs;
     if (next === 'closed') window.clear();
     options.onStateChange?.(path, next);
   }
 
   function current(): BreakerState {
-    if (state === 'open' && options.now() >= openUntil) moveTo('half-open');
+    if (state === 'open' && options.clock.monotonic() >= openUntil) moveTo('half-open');
     return state;
   }
 
   function refusal(): UpstreamError {
     const why = state === 'open'
-      ? `next probe in ${Math.max(0, Math.ceil(openUntil - options.now()))} ms`
+      ? `next probe in ${Math.max(0, Math.ceil(openUntil - options.clock.monotonic()))} ms`
       : 'a probe call is in flight';
     return new UpstreamError('UPSTREAM_UNAVAILABLE', `GET ${path} not sent: its circuit is open after repeated upstream failures (${why})`, { path, reason: 'circuit_open' });
   }
@@ -154,10 +155,10 @@ interface Bucket {
 
 // Private: counts of the calls settled within the last `windowMs` (to a tenth of it), kept in
 // ten buckets so memory stays the same however busy the path is.
-function createOutcomeWindow(windowMs: number, now: () => number) {
+function createOutcomeWindow(windowMs: number, clock: Clock) {
   const bucketMs = windowMs / BUCKETS;
   let buckets: Bucket[] = [];
-  const indexNow = (): number => Math.floor(now() / bucketMs);
+  const indexNow = (): number => Math.floor(clock.monotonic() / bucketMs);
   return {
     add(failed: boolean): void {
       const index = indexNow();

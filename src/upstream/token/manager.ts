@@ -1,5 +1,5 @@
 import { Pool, type Dispatcher } from 'undici';
-import { systemClock } from '../../base/clock.js';
+import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import type { TokenManager, TokenState } from '../contracts.js';
 import { UpstreamError, redactSecrets } from '../errors.js';
@@ -36,7 +36,7 @@ export interface TokenManagerOptions {
    * further failure in a row doubles the pause up to `maxFailureBackoffMs`. Then the next
    * `getToken` makes one request (shared by concurrent callers); a success ends the backoff.
    * Keeps a down token endpoint or wrong credentials from causing a request storm. 0 turns the
-   * backoff off. Measured with `now`. Default: 1000 ms.
+   * backoff off. Measured on the clock's wall face. Default: 1000 ms.
    */
   failureBackoffMs?: number;
   /** The backoff after failed token requests never grows beyond this, in ms. Default: 30 000 ms. */
@@ -50,8 +50,8 @@ export interface TokenManagerOptions {
    * such a token is kept until `invalidate`.
    */
   refreshSkewMs?: number;
-  /** The clock, in milliseconds since the epoch (a store's tokens carry its times). Default: `systemClock.wall` (base/clock.ts). */
-  now?: () => number;
+  /** The clock (base/clock.ts): lifetimes and backoff on its wall face (a store's tokens carry those times). */
+  clock: Clock;
   /**
    * Where replicas share the token (Redis). With one, a refresh first takes a token another
    * replica stored, and a token request happens under the store's lock, so the fleet makes one;
@@ -96,12 +96,12 @@ interface LastFailure {
  * timer. With a `store`, replicas share the token and its refreshes (see the option).
  *
  * @example
- * const tokens = createTokenManager({ tokenUrl, clientId, clientSecret, clientAuth: 'basic', timeoutMs: 5000 });
+ * const tokens = createTokenManager({ tokenUrl, clientId, clientSecret, clientAuth: 'basic', timeoutMs: 5000, clock: systemClock });
  * const token = await tokens.getToken();
  */
 export function createTokenManager(options: TokenManagerOptions): TokenManager {
   const url = new URL(options.tokenUrl);
-  const now = options.now ?? systemClock.wall;
+  const { clock } = options;
   const ownDispatcher = options.dispatcher === undefined
     ? new Pool(url.origin, { connections: 2, connect: { timeout: options.timeoutMs } })
     : undefined;
@@ -128,7 +128,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
 
   async function fetchToken(span: UpstreamSpan | undefined): Promise<StoredToken> {
     tokenRequests += 1;
-    const startedAt = now();
+    const startedAt = clock.wall();
     try {
       const response = await send({
         dispatcher,
@@ -169,7 +169,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   function backOff(error: UpstreamError): number {
     const backoffMs = failureBackoff(options, failuresInRow);
     failuresInRow += 1;
-    lastFailure = { error, retryAt: now() + backoffMs };
+    lastFailure = { error, retryAt: clock.wall() + backoffMs };
     return backoffMs;
   }
 
@@ -201,13 +201,13 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   // replica stored is taken then); with a store, one request for the whole fleet.
   function refresh(): Promise<string> {
     if (inFlight !== undefined) return inFlight;
-    const failure = lastFailure !== undefined && now() < lastFailure.retryAt ? lastFailure : undefined;
-    if (failure !== undefined && store === undefined) return Promise.reject(backingOff(failure, now()));
+    const failure = lastFailure !== undefined && clock.wall() < lastFailure.retryAt ? lastFailure : undefined;
+    if (failure !== undefined && store === undefined) return Promise.reject(backingOff(failure, clock.wall()));
     const tell = (outcome: string, durationMs: number) => options.observer?.onTokenRequest?.({ outcome, durationMs });
-    const request = () => observed(requestToken, () => 'ok', tell);
+    const request = () => observed(clock, requestToken, () => 'ok', tell);
     const obtained = store === undefined ? request()
       : failure === undefined ? store.refresh(request, rejected)
-        : store.current(rejected).then((token) => token ?? Promise.reject(backingOff(failure, now())));
+        : store.current(rejected).then((token) => token ?? Promise.reject(backingOff(failure, clock.wall())));
     inFlight = obtained.then(settle).finally(() => {
       inFlight = undefined;
     });
@@ -216,7 +216,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
 
   return {
     getToken() {
-      const at = now();
+      const at = clock.wall();
       if (current !== undefined && (current.usedUpAt === undefined || at < current.usedUpAt)) {
         return Promise.resolve(current.value);
       }
@@ -250,7 +250,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     redact: (text) => redactSecrets(text, secretsNow()),
     state(): TokenState {
       if (lastFailure !== undefined) return { token: 'failing', code: lastFailure.error.code };
-      const at = now();
+      const at = clock.wall();
       if (current !== undefined && (current.expiresAt === undefined || at < current.expiresAt)) return { token: 'ok' };
       return { token: inFlight === undefined ? 'none' : 'pending' };
     },

@@ -14,7 +14,7 @@
  * Redis holds the token in clear, as the gateway's memory does: it must be as private as the
  * gateway (a password, TLS with `rediss://`, no outside access).
  */
-import { systemClock } from '../../base/clock.js';
+import type { Clock } from '../../base/clock.js';
 import type { RedisConnection } from '../../redis/connection.js';
 import { fillOnce } from '../../redis/fill.js';
 import type { StoredToken, TokenStore } from './store.js';
@@ -28,8 +28,8 @@ export interface RedisTokenStoreOptions {
    * requesting a token themselves, in ms: a token request's timeout and a margin.
    */
   waitMs: number;
-  /** The wall clock replicas share, in ms since the epoch (the token manager's). Default `systemClock.wall` (base/clock.ts). */
-  now?: () => number;
+  /** The token manager's clock: its wall face, which replicas share, dates the tokens. */
+  clock: Clock;
 }
 
 /** Every token command is patient (connection.ts): one given up on costs the fleet a second token. */
@@ -44,21 +44,21 @@ return 0`;
 
 export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenStore {
   const { connection, key } = options;
-  const now = options.now ?? systemClock.wall;
+  const { clock } = options;
 
   async function current(rejected: string | undefined): Promise<StoredToken | undefined> {
     const text = await connection.run('token_read', (redis) => redis.get(key), PATIENT);
     if (text === undefined || text === null) return undefined;
     const token = parseToken(text);
     if (token === undefined) connection.failed('token_decode');
-    const at = now();
+    const at = clock.wall();
     const usable = token !== undefined && token.value !== rejected && (token.usedUpAt === undefined || at < token.usedUpAt)
       && (token.expiresAt === undefined || at < token.expiresAt);
     return usable ? token : undefined;
   }
 
   async function store(token: StoredToken): Promise<void> {
-    if (token.expiresAt !== undefined && token.expiresAt <= now()) return;
+    if (token.expiresAt !== undefined && token.expiresAt <= clock.wall()) return;
     const json = JSON.stringify(token);
     await connection.run('token_write', (redis) => redis.set(key, json), PATIENT);
   }

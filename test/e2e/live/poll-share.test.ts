@@ -54,7 +54,7 @@ describe('the live polls\' share of the upstream', () => {
     h = await startGateway({ env: { LIVE_POLL_S: '0.1' } });
     const code = h.mock.catalog.sites[0]!.code;
     // A watcher that arrives while a request is served (the timer starts with it).
-    const record = createRequest('the-subscriber', createLogger('silent', new PassThrough()));
+    const record = createRequest('the-subscriber', createLogger('silent', new PassThrough()), h.clock.monotonic());
     const reads: unknown[] = [];
     const unwatch = runInRequest(record, () => h!.gateway.live.poller.watchSite(code, (read) => reads.push(read)));
     try {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startGateway, type Harness } from '../../helpers/gateway.js';
+import { startGateway, type Harness, type ManualClock } from '../../helpers/gateway.js';
 import { get, logEntries, metric, post, requestLines, scrape } from '../../helpers/http.js';
 
 const SITE = 'query SiteWithLanes($c: String!) { site(code: $c) { name points { cargoLanes { product { productName } } } } }';
@@ -11,7 +11,10 @@ describe('structured logs and request ids', () => {
 
   it('writes one line per GraphQL request with operation, status, duration, upstream calls, cache hits and request id', async () => {
     // Whole answers not reused here: the second request must run to show its data-cache hits.
-    h = await startGateway({ env: { RESPONSE_CACHE_MAX_BYTES: '0' } });
+    // The gateway's clock stands still unless moved: each upstream call moves it 5 ms as the mock logs it.
+    const moved: { clock?: ManualClock } = {};
+    h = await startGateway({ env: { RESPONSE_CACHE_MAX_BYTES: '0' }, mock: { now: () => (moved.clock?.advance(5), Date.now()) } });
+    moved.clock = h.clock;
     const site = h.mock.catalog.sites[0]!;
     const cold = await post(h, SITE, { variables: { c: site.code }, headers: { 'x-request-id': 'cold-1' } });
     const warm = await post(h, SITE, { variables: { c: site.code }, headers: { 'x-request-id': 'warm-2' } });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { clockReading } from '../../helpers/upstream.js';
 import { createOperationLabels } from '../../../src/observability/operation-labels.js';
-import { startGateway, type Harness } from '../../helpers/gateway.js';
+import { startGateway, type Harness, type ManualClock } from '../../helpers/gateway.js';
 import { metric, post, scrape, until } from '../../helpers/http.js';
 
 const PRODUCT = 'query Product($g: String!) { product(goodsCode: $g) { productName } }';
@@ -33,7 +34,10 @@ describe('/metrics', () => {
   });
 
   it('counts GraphQL requests and their durations by operation name and outcome', async () => {
-    h = await startGateway();
+    // The gateway's clock stands still unless moved: each upstream call moves it 5 ms as the mock logs it.
+    const moved: { clock?: ManualClock } = {};
+    h = await startGateway({ mock: { now: () => (moved.clock?.advance(5), Date.now()) } });
+    moved.clock = h.clock;
     await post(h, CITIES);
     await post(h, CITIES);
     await post(h, PRODUCT, { variables: {} }); // a missing variable: an error
@@ -175,7 +179,7 @@ describe('the operation label', () => {
 describe('createOperationLabels', () => {
   it('labels names while there is room, then takes the place of the least used for a name used more than twice as much', () => {
     const dropped: string[] = [];
-    const labels = createOperationLabels({ maxLabels: 2, now: () => 0, onDropped: (name) => dropped.push(name) });
+    const labels = createOperationLabels({ maxLabels: 2, clock: clockReading(() => 0), onDropped: (name) => dropped.push(name) });
     expect(['a', 'b', 'b', 'c', 'c'].map((name) => labels.label(name, true))).toEqual(['a', 'b', 'b', 'other', 'other']);
     expect(labels.label('c', true)).toBe('c'); // 3 uses against a's 1
     expect(dropped).toEqual(['a']);
@@ -185,7 +189,7 @@ describe('createOperationLabels', () => {
 
   it('lets a name unused for two windows give its place to any name in use', () => {
     let now = 0;
-    const labels = createOperationLabels({ maxLabels: 1, windowMs: 1000, now: () => now });
+    const labels = createOperationLabels({ maxLabels: 1, windowMs: 1000, clock: clockReading(() => now) });
     for (let i = 0; i < 50; i += 1) labels.label('old', true);
     expect(labels.label('new', true)).toBe('other');
     now = 1500; // half of the previous window still counts: old 25, new 0.5
@@ -196,7 +200,7 @@ describe('createOperationLabels', () => {
   });
 
   it('keeps the count of a name used repeatedly while one-off names come and go', () => {
-    const labels = createOperationLabels({ maxLabels: 1, maxTracked: 5, now: () => 0 });
+    const labels = createOperationLabels({ maxLabels: 1, maxTracked: 5, clock: clockReading(() => 0) });
     labels.label('held', true);
     labels.label('real', true);
     labels.label('real', true);
@@ -205,7 +209,7 @@ describe('createOperationLabels', () => {
   });
 
   it('keeps anonymous, unknown and other as they are, without taking a place', () => {
-    const labels = createOperationLabels({ maxLabels: 1, now: () => 0 });
+    const labels = createOperationLabels({ maxLabels: 1, clock: clockReading(() => 0) });
     expect(labels.label('anonymous', true)).toBe('anonymous');
     expect(labels.label('unknown', false)).toBe('unknown');
     expect(labels.label('Cities', true)).toBe('Cities');

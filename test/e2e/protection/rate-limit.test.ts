@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { clockReading } from '../../helpers/upstream.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { createTokenBuckets } from '../../../src/edge/rate-limit/token-buckets.js';
 import { get, post } from '../../helpers/http.js';
@@ -111,7 +112,7 @@ describe('rate limiting', () => {
 describe('token buckets', () => {
   it('refill continuously, one token per minute / capacity', () => {
     let now = 0;
-    const buckets = createTokenBuckets({ capacity: 3, now: () => now });
+    const buckets = createTokenBuckets({ capacity: 3, clock: clockReading(() => now) });
     expect([1, 2, 3, 4].map(() => buckets.take('a').allowed)).toEqual([true, true, true, false]);
     expect(buckets.take('a')).toEqual({ allowed: false, retryAfterS: 20 });
     now += 19_000;
@@ -123,7 +124,7 @@ describe('token buckets', () => {
 
   it('take a count of tokens all or none, and tell when that many will be there', () => {
     let now = 0;
-    const buckets = createTokenBuckets({ capacity: 6, now: () => now });
+    const buckets = createTokenBuckets({ capacity: 6, clock: clockReading(() => now) });
     expect(buckets.take('a', 4).allowed).toBe(true);
     expect(buckets.take('a', 3)).toEqual({ allowed: false, retryAfterS: 10 }); // 2 left, one more every 10 s
     expect(buckets.take('a', 2).allowed).toBe(true);
@@ -134,7 +135,7 @@ describe('token buckets', () => {
 
   it('keep at most maxClients buckets; an evicted client starts over with a full one', () => {
     const now = 0;
-    const buckets = createTokenBuckets({ capacity: 1, maxClients: 2, now: () => now });
+    const buckets = createTokenBuckets({ capacity: 1, maxClients: 2, clock: clockReading(() => now) });
     expect(buckets.take('a').allowed).toBe(true);
     expect(buckets.take('a').allowed).toBe(false);
     buckets.take('b');

@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { systemClock } from '../../../src/base/clock.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createUpstreamClient } from '../../../src/upstream/http/client.js';
 import { createTokenManager } from '../../../src/upstream/token/manager.js';
@@ -48,7 +49,7 @@ describe('secrets', () => {
     const clock = manualClock();
     upstream = await startUpstream({
       mock: { clientId: CLIENT_ID, clientSecret: SECRET },
-      tokens: { timeoutMs: 2000, now: clock.now },
+      tokens: { timeoutMs: 2000, clock },
       client: { timeoutMs: 2000, maxBodyBytes: 300, retries: 1, breakerMinimumCalls: 1000 },
     });
     const { client, mock, logs } = upstream;
@@ -77,7 +78,7 @@ describe('secrets', () => {
     clock.advance(60_000);
     await client.get('/api/city/list', { pageSize: 1 });
 
-    const wrong = createTokenManager({ tokenUrl: mock.tokenUrl, clientId: CLIENT_ID, clientSecret: `${SECRET}-wrong`, clientAuth: 'post', timeoutMs: 2000, logger: upstream.logger });
+    const wrong = createTokenManager({ tokenUrl: mock.tokenUrl, clientId: CLIENT_ID, clientSecret: `${SECRET}-wrong`, clientAuth: 'post', timeoutMs: 2000, logger: upstream.logger, clock: systemClock });
     await failing(wrong.getToken());
     await wrong.close();
 
@@ -94,12 +95,12 @@ describe('secrets', () => {
       ? sendJson(res, 200, { code: 1001, msg: `client ${CLIENT_ID} with secret ${SECRET} is disabled` })
       : sendJson(res, 200, { code: 4002, msg: `token ${req.headers.authorization?.slice(7)} lacks a scope` })));
     const { logs, logger } = captureLogs();
-    const tokens = createTokenManager({ tokenUrl: `${raw.url}/oauth/token`, clientId: CLIENT_ID, clientSecret: SECRET, clientAuth: 'basic', timeoutMs: TEST_TIMEOUT_MS, logger });
+    const tokens = createTokenManager({ tokenUrl: `${raw.url}/oauth/token`, clientId: CLIENT_ID, clientSecret: SECRET, clientAuth: 'basic', timeoutMs: TEST_TIMEOUT_MS, logger, clock: systemClock });
     const authError = await rejectionOf(tokens.getToken());
     await tokens.close();
 
     const client = createUpstreamClient({
-      baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS, logger,
+      baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS, logger, clock: systemClock,
       tokens: { getToken: async () => 'echoed-token-123', invalidate: () => {}, tokenRequests: 0, close: async () => {} },
     });
     const apiError = await rejectionOf(client.get('/api/city/list'));
@@ -114,7 +115,7 @@ describe('secrets', () => {
     raw = await startRawServer((_req, res) => sendJson(res, 200, { code: 0, result: null }));
     const badToken = 'token-with\nnewline-SECRET';
     const client = createUpstreamClient({
-      baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS,
+      baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS, clock: systemClock,
       tokens: { getToken: async () => badToken, invalidate: () => {}, tokenRequests: 0, close: async () => {} },
     });
     const error = await rejectionOf(client.get('/api/city/list'));
@@ -142,7 +143,7 @@ describe('secrets', () => {
       }));
       const { logs, logger } = captureLogs();
       for (const clientAuth of ['basic', 'post'] as const) {
-        const tokens = createTokenManager({ tokenUrl: `${raw.url}/oauth/token`, clientId: CLIENT_ID, clientSecret: secret, clientAuth, timeoutMs: 1000, logger });
+        const tokens = createTokenManager({ tokenUrl: `${raw.url}/oauth/token`, clientId: CLIENT_ID, clientSecret: secret, clientAuth, timeoutMs: 1000, logger, clock: systemClock });
         const error = await rejectionOf(tokens.getToken());
         await tokens.close();
         expect(error, name).toMatchObject({ code: 'UPSTREAM_AUTH_FAILED' });
@@ -163,7 +164,7 @@ describe('secrets', () => {
       sendJson(res, 200, { access_token: 'tok-held-4f1e', token_type: 'Bearer', expires_in: 60 });
     });
     const clock = manualClock();
-    const tokens = createTokenManager({ tokenUrl: `${raw.url}/oauth/token`, clientId: CLIENT_ID, clientSecret: SECRET, clientAuth: 'basic', timeoutMs: TEST_TIMEOUT_MS, now: clock.now });
+    const tokens = createTokenManager({ tokenUrl: `${raw.url}/oauth/token`, clientId: CLIENT_ID, clientSecret: SECRET, clientAuth: 'basic', timeoutMs: TEST_TIMEOUT_MS, clock });
     expect(await tokens.getToken()).toBe('tok-held-4f1e');
     clock.advance(61_000);
     const error = await rejectionOf(tokens.getToken());

@@ -5,6 +5,7 @@
  * first; expired answers leave the index on later writes; a purge finds and deletes only live
  * answers. A real Redis; the wall clock is the test's.
  */
+import { clockReading } from '../../helpers/upstream.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { answerEtag } from '../../../src/cache/answer-codec.js';
 import { createRedisAnswers, type SharedAnswers } from '../../../src/cache/redis-answers.js';
@@ -30,7 +31,7 @@ describe('the index of shared answers', () => {
   });
   const start = (maxBytes: number): SharedAnswers => {
     connection = createRedisConnection({ topology: { kind: 'single', url: redis.url }, commandTimeoutMs: 2000, channel: 'test:filled' });
-    return createRedisAnswers({ connection, prefix: 'test:answer:', indexPrefix: INDEX, maxBytes, now: () => wall });
+    return createRedisAnswers({ connection, prefix: 'test:answer:', indexPrefix: INDEX, maxBytes, clock: clockReading(() => wall) });
   };
   const indexed = async () => redis.client().zrange(`${INDEX}order`, '0', '-1');
   const counted = async () => Number(await redis.client().get(`${INDEX}bytes`));

@@ -4,6 +4,7 @@
  * REQUEST_TIMEOUT for having waited.
  */
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/base/clock.js';
 import { createLruCache } from '../../../src/cache/lru-cache.js';
 import { createSources } from '../../../src/data/sources.js';
 import type { UpstreamApi } from '../../../src/upstream/api.js';
@@ -34,7 +35,7 @@ describe('a site asked for during a walk that brings it', () => {
 
   it('waits at most half of its caller\'s time left, then asks for its own detail', { timeout: 8000 }, async () => {
     const { api, calls } = hangingWalkApi();
-    const sources = createSources(api, createLruCache({ maxEntries: 100 }), ttl);
+    const sources = createSources(api, createLruCache({ maxEntries: 100, clock: systemClock }), ttl, systemClock);
     const walker = new AbortController();
     // A walk in flight with no deadline of its own (e.g. another request's `Site.city`).
     void sources.citiesOfSites(['S1'], { signal: walker.signal }).catch(() => undefined);
@@ -49,7 +50,7 @@ describe('a site asked for during a walk that brings it', () => {
 
   it('asks for its detail at once when its deadline has passed', { timeout: 4000 }, async () => {
     const { api, calls } = hangingWalkApi();
-    const sources = createSources(api, createLruCache({ maxEntries: 100 }), ttl);
+    const sources = createSources(api, createLruCache({ maxEntries: 100, clock: systemClock }), ttl, systemClock);
     const walker = new AbortController();
     void sources.citiesOfSites(['S1'], { signal: walker.signal }).catch(() => undefined);
     await until(() => calls.pages === 1);

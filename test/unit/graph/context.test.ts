@@ -1,18 +1,19 @@
 import { PassThrough } from 'node:stream';
 import type { YogaInitialContext } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/base/clock.js';
 import { createLogger } from '../../../src/base/logger.js';
 import type { Sources } from '../../../src/data/sources.js';
 import { createContextFactory, type ContextSettings } from '../../../src/graph/context.js';
 import { runInRequest } from '../../../src/request/record.js';
 import { createRequest, type GatewayRequest } from '../../../src/request/request.js';
 
-const SETTINGS = { maxPageSize: 100, requestTimeoutMs: 60_000, maxUpstreamCallsPerOperation: 100, index: undefined } as unknown as ContextSettings;
+const SETTINGS = { maxPageSize: 100, requestTimeoutMs: 60_000, maxUpstreamCallsPerOperation: 100, index: undefined, clock: systemClock } as unknown as ContextSettings;
 const INITIAL = { request: new Request('http://localhost/graphql') } as YogaInitialContext;
 
 // Private: a request that arrived `agoMs` before now (its arrival is all the context reads of it here).
 function arrived(agoMs: number): GatewayRequest {
-  const made = createRequest('r-1', createLogger('silent', new PassThrough()));
+  const made = createRequest('r-1', createLogger('silent', new PassThrough()), systemClock.monotonic());
   return { ...made, startedAt: made.startedAt - agoMs };
 }
 

@@ -4,6 +4,7 @@
  * process reads the answer late.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/base/clock.js';
 import { bounded } from '../../../src/redis/bounded.js';
 import { createRedisConnection, type RedisConnection } from '../../../src/redis/connection.js';
 import { createRedisTokenStore } from '../../../src/upstream/token/redis-store.js';
@@ -87,7 +88,7 @@ describe('a command bound that tells a busy replica from a slow Redis', () => {
       await new Promise((resolve) => setTimeout(resolve, 100)); // the token endpoint's round trip
       return { value: `token-${requests}`, usedUpAt: Date.now() + 60_000, expiresAt: Date.now() + 60_000 };
     };
-    const stores = [paused, other].map((connection) => createRedisTokenStore({ connection, key: 'vg:test:token', waitMs: 30_000 }));
+    const stores = [paused, other].map((connection) => createRedisTokenStore({ connection, key: 'vg:test:token', waitMs: 30_000, clock: systemClock }));
     const tokens = await Promise.all(stores.map((store) => store.refresh(request, undefined)));
     expect(requests).toBe(1);
     expect(tokens.map((token) => token.value)).toEqual(['token-1', 'token-1']);

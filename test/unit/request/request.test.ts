@@ -1,12 +1,13 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/base/clock.js';
 import { createLogger } from '../../../src/base/logger.js';
 import { coded } from '../../../src/base/graph-errors.js';
 import { createRequest } from '../../../src/request/request.js';
 import { createRequestScope } from '../../../src/request/scope.js';
 
 const request = () => {
-  const made = createRequest('r-1', createLogger('silent', new PassThrough()));
+  const made = createRequest('r-1', createLogger('silent', new PassThrough()), 0);
   made.operations.push('Product');
   return made;
 };
@@ -46,7 +47,7 @@ describe('the request object says whether its answer may be stored', () => {
     for (const mark of ['time', 'age'] as const) {
       const r = request();
       r.lookedUp('miss', 5000);
-      const scope = createRequestScope(() => undefined, 1000, { request: r });
+      const scope = createRequestScope(() => undefined, 1000, { request: r, clock: systemClock });
       if (mark === 'time') scope.readsTheTime();
       else scope.onDataAge?.(3);
       scope.dispose();

@@ -2,6 +2,7 @@
  * The admission's rules on their own (edge/admission/): what each check answers, without a door;
  * test/e2e/protection/doors.test.ts sends the same refusals through every door.
  */
+import { clockReading } from '../../../helpers/upstream.js';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../../src/base/config/persisted-operations.js';
@@ -79,7 +80,7 @@ describe('the admission rules', () => {
 
   it('takes a request’s verdict once and keeps it for every later step, and refuses with Retry-After', () => {
     let now = 0;
-    const { rate } = createAdmission({ apiKeys: [], rateLimitPerMinute: 1, csrfPrevention: false, maxQueryBytes: 1024, maxVariablesBytes: 1024 }, { now: () => now });
+    const { rate } = createAdmission({ apiKeys: [], rateLimitPerMinute: 1, csrfPrevention: false, maxQueryBytes: 1024, maxVariablesBytes: 1024 }, { clock: clockReading(() => now) });
     const first = req('10.0.0.1');
     // Before its body, on the lean path, in yoga's plugin: one token, however many steps ask.
     for (let step = 0; step < 3; step += 1) expect(rate.arrive(undefined, first)).toEqual({ allowed: true });

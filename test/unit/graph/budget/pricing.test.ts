@@ -13,6 +13,7 @@ import {
 import { readFileSync } from 'node:fs';
 import { createSchema } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../../src/base/clock.js';
 import { createLruCache } from '../../../../src/cache/lru-cache.js';
 import { createTimeReader } from '../../../../src/catalog/opening-hours.js';
 import { createLoaders } from '../../../../src/data/loaders.js';
@@ -176,9 +177,9 @@ async function tryQuery(root: GraphQLObjectType, path: Step[], target: string): 
   if (operation.kind !== 'OperationDefinition') throw new Error('an operation was expected');
   const planner = { facts: () => ({ cap: undefined, total: undefined }), isCached: () => false };
   const estimate = estimateUpstreamCalls(operation, {}, {}, planner, schema);
-  const sources = createSources(api, createLruCache({ maxEntries: 10_000 }), TTL);
+  const sources = createSources(api, createLruCache({ maxEntries: 10_000, clock: systemClock }), TTL, systemClock);
   const contextValue = {
-    loaders: createLoaders(sources, {}), catalog: undefined, maxPageSize: 100, siteTime: createTimeReader('Asia/Shanghai'), cursors,
+    loaders: createLoaders(sources, {}), catalog: undefined, maxPageSize: 100, siteTime: createTimeReader('Asia/Shanghai', systemClock), cursors,
     scope: { readsTheTime: () => undefined, tag: () => undefined },
   };
   const before = upstream.mock.calls();

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../../src/base/clock.js';
 import type { TokenManager, UpstreamClient } from '../../../../src/upstream/contracts.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../../../src/upstream/http/client.js';
@@ -48,14 +49,14 @@ function scriptedTokens(...values: string[]): TokenManager & { invalidated: stri
 async function rawClient(answer: Parameters<typeof startRawServer>[0], options: Partial<UpstreamClientOptions> = {}) {
   raw = await startRawServer(answer);
   const tokens = scriptedTokens('raw-token-1', 'raw-token-2');
-  const client = createUpstreamClient({ baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS, tokens, ...options });
+  const client = createUpstreamClient({ baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS, tokens, clock: systemClock, ...options });
   clients.push(client);
   return { client, tokens, server: raw };
 }
 
 /** A client on the mock with its own token manager; closed after the test. */
 function clientWith(baseUrl: string, tokens: TokenManager): UpstreamClient {
-  const client = createUpstreamClient({ baseUrl, timeoutMs: TEST_TIMEOUT_MS, tokens });
+  const client = createUpstreamClient({ baseUrl, timeoutMs: TEST_TIMEOUT_MS, tokens, clock: systemClock });
   clients.push(client);
   return client;
 }
@@ -114,7 +115,7 @@ describe('requests', () => {
   });
 
   it('rejects bad resilience options before any request, naming each with its value', () => {
-    const create = (options: Partial<UpstreamClientOptions>) => () => createUpstreamClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 1000, tokens: scriptedTokens('t'), ...options });
+    const create = (options: Partial<UpstreamClientOptions>) => () => createUpstreamClient({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 1000, tokens: scriptedTokens('t'), clock: systemClock, ...options });
     const all = create({ retries: -1, maxConcurrency: 0, breakerFailureRatio: 1.5 });
     expect(all).toThrow('retries must be an integer >= 0, but got: -1');
     expect(all).toThrow('maxConcurrency must be an integer >= 1, but got: 0');
@@ -346,7 +347,7 @@ describe('proactive refresh', () => {
     // One hand-moved clock for the mock's token expiry and the token manager: 2.4 s of calls
     // every 25 ms pass exactly so, however busy the machine.
     const clock = manualClock();
-    const { client, mock, tokens } = await start({ mock: { tokenLifetimeS: 2, now: clock.now }, tokens: { now: clock.now } });
+    const { client, mock, tokens } = await start({ mock: { tokenLifetimeS: 2, now: clock.now }, tokens: { clock } });
     for (let elapsedMs = 0; elapsedMs < 2400; elapsedMs += 25) {
       await client.get('/api/city/list', { pageSize: 1 });
       clock.advance(25);

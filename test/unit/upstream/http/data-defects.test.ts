@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../../../src/base/clock.js';
 import type { RawAnswer } from '../../../../src/mock-upstream/index.js';
 import { createUpstreamClient } from '../../../../src/upstream/http/client.js';
 import { UpstreamError } from '../../../../src/upstream/errors.js';
@@ -68,7 +69,7 @@ describe('malformed upstream data', () => {
       setTimeout(() => res.end(`${'y'.repeat(600)}"}`), 20);
     });
     const tokens = { getToken: async () => 'raw-token', invalidate: () => {}, tokenRequests: 0, close: async () => {} };
-    const client = createUpstreamClient({ baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS, tokens, maxBodyBytes: 1000 });
+    const client = createUpstreamClient({ baseUrl: raw.url, timeoutMs: TEST_TIMEOUT_MS, tokens, maxBodyBytes: 1000, clock: systemClock });
 
     await expect(client.get(PATH)).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', status: 200, transient: false });
     expect(raw.requests).toHaveLength(1);

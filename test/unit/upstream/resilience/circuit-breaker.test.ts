@@ -17,7 +17,7 @@ afterEach(async () => {
 /** A client with a short cool-down on a hand-moved clock and no backoff pauses, token already fetched. */
 async function start(options: StartUpstreamOptions = {}): Promise<StartedUpstream> {
   clock = manualClock();
-  upstream = await startUpstream({ ...options, client: { breakerCooldownMs: COOLDOWN_MS, random: () => 0, now: clock.now, ...options.client } });
+  upstream = await startUpstream({ ...options, client: { breakerCooldownMs: COOLDOWN_MS, random: () => 0, clock, ...options.client } });
   await upstream.tokens.getToken();
   return upstream;
 }

@@ -24,7 +24,7 @@ async function start(overrides: Partial<TokenManagerOptions> = {}, mockOptions: 
   mock = await createMockUpstream(mockOptions);
   const clock = manualClock();
   const tokens = createTokenManager({
-    tokenUrl: mock.tokenUrl, clientId: mock.clientId, clientSecret: mock.clientSecret, clientAuth: 'basic', timeoutMs: TEST_TIMEOUT_MS, now: clock.now, ...overrides,
+    tokenUrl: mock.tokenUrl, clientId: mock.clientId, clientSecret: mock.clientSecret, clientAuth: 'basic', timeoutMs: TEST_TIMEOUT_MS, clock, ...overrides,
   });
   managers.push(tokens);
   return { mock, clock, tokens };

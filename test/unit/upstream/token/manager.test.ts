@@ -1,4 +1,5 @@
 import { Agent } from 'undici';
+import { systemClock } from '../../../../src/base/clock.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from '../../../../src/mock-upstream/index.js';
 import type { TokenManager } from '../../../../src/upstream/contracts.js';
@@ -34,6 +35,7 @@ function managerFor(target: { tokenUrl: string; clientId?: string; clientSecret?
     clientSecret: target.clientSecret ?? 'demo-secret',
     clientAuth: 'basic',
     timeoutMs: TEST_TIMEOUT_MS,
+    clock: systemClock,
     ...overrides,
   });
   managers.push(tokens);
@@ -93,7 +95,7 @@ describe('token answers', () => {
   it('reads expires_in given as a numeric string', async () => {
     raw = await startRawServer((_req, res) => sendJson(res, 200, { access_token: `t${raw?.requests.length}`, expires_in: '100' }));
     const clock = manualClock();
-    const tokens = managerFor({ tokenUrl: raw.url }, { now: clock.now });
+    const tokens = managerFor({ tokenUrl: raw.url }, { clock });
 
     await expect(tokens.getToken()).resolves.toBe('t1');
     clock.advance(89_999);
@@ -105,7 +107,7 @@ describe('token answers', () => {
   it('keeps a token without expires_in until it is invalidated', async () => {
     const clock = manualClock();
     const upstream = await startMock({ behaviour: { tokenExpiresIn: false }, now: clock.now });
-    const tokens = managerFor(upstream, { now: clock.now });
+    const tokens = managerFor(upstream, { clock });
 
     const first = await tokens.getToken();
     clock.advance(30 * 24 * 3600 * 1000);
@@ -162,7 +164,7 @@ describe('proactive refresh', () => {
   it('replaces a token 30 s before a long lifetime ends', async () => {
     const clock = manualClock();
     const upstream = await startMock({ now: clock.now });
-    const tokens = managerFor(upstream, { now: clock.now });
+    const tokens = managerFor(upstream, { clock });
     const first = await tokens.getToken();
 
     clock.advance(7200_000 - 30_000 - 1);
@@ -176,7 +178,7 @@ describe('proactive refresh', () => {
   it('scales the skew down to 10 % of a short lifetime', async () => {
     const clock = manualClock();
     const upstream = await startMock({ now: clock.now, tokenLifetimeS: 2 });
-    const tokens = managerFor(upstream, { now: clock.now });
+    const tokens = managerFor(upstream, { clock });
     const first = await tokens.getToken();
 
     clock.advance(1799);
@@ -188,7 +190,7 @@ describe('proactive refresh', () => {
   it('honours refreshSkewMs below the 10 % cap', async () => {
     const clock = manualClock();
     const upstream = await startMock({ now: clock.now });
-    const tokens = managerFor(upstream, { now: clock.now, refreshSkewMs: 5000 });
+    const tokens = managerFor(upstream, { clock, refreshSkewMs: 5000 });
     const first = await tokens.getToken();
 
     clock.advance(7200_000 - 5001);
@@ -200,7 +202,7 @@ describe('proactive refresh', () => {
   it('keeps serving a still-valid token while its proactive refresh fails', async () => {
     const clock = manualClock();
     const upstream = await startMock({ now: clock.now });
-    const tokens = managerFor(upstream, { now: clock.now, failureBackoffMs: 5000 });
+    const tokens = managerFor(upstream, { clock, failureBackoffMs: 5000 });
     const first = await tokens.getToken();
     upstream.fault('/oauth/token', 'http503');
 
@@ -286,7 +288,7 @@ describe('failures', () => {
     const clock = manualClock();
     const upstream = await startMock();
     upstream.fault('/oauth/token', 'http503', { times: 1 });
-    const tokens = managerFor(upstream, { now: clock.now });
+    const tokens = managerFor(upstream, { clock });
 
     await expect(tokens.getToken()).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
     clock.advance(1000);
