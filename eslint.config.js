@@ -64,6 +64,11 @@ const clockReads = [
   { selector: "MemberExpression[object.name='performance'][property.name='now']", message: 'Read the time through base/clock.ts.' },
   { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time through base/clock.ts.' },
 ];
+// Below the composition root a component reads the clock it was given, never the process's own.
+const systemClockReads = [
+  { selector: "ImportSpecifier[imported.name='systemClock']", message: 'Take a `clock: Clock`; only app/ and main.ts hand out systemClock.' },
+  { selector: "MemberExpression[property.name='systemClock']", message: 'Take a `clock: Clock`; only app/ and main.ts hand out systemClock.' },
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'src/generated/', 'examples/web/src/generated/', 'coverage/', '.prof/'] },
@@ -96,7 +101,12 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/base/clock.ts', 'src/mock-upstream/**'],
+    ignores: ['src/base/clock.ts', 'src/mock-upstream/**', 'src/app/**', 'src/main.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...clockReads, ...systemClockReads] },
+  },
+  {
+    // The composition root makes the components and hands them the one clock.
+    files: ['src/app/**/*.ts', 'src/main.ts'],
     rules: { 'no-restricted-syntax': ['error', ...clockReads] },
   },
 

@@ -1,7 +1,9 @@
 /**
  * The one clock: every time the gateway reads comes from an injected `Clock`, so that tests move
  * it by hand and nothing else reads the time (a lint rule forbids `Date.now()`, `new Date()`
- * and `performance.now()` in src/ outside this file and the mock upstream).
+ * and `performance.now()` in src/ outside this file and the mock upstream). Every component takes
+ * `clock: Clock` and reads the face it needs; only the composition root (app/, main.ts) hands out
+ * `systemClock`, which lint enforces too.
  *
  * A wait that sleeps on real timers (polling Redis, a pause after a timeout) is bounded by a real
  * timer too (`deadline`), not by reading a clock: a test's clock stands still while it sleeps.
