@@ -20,10 +20,11 @@
  * microtasks per request on the hot path).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERRORS, type ErrorCode } from '../base/errors.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../request/record.js';
+import { refusal, type Refusal } from './admission/refusal.js';
 import type { DecodingBudget } from './decoding-budget.js';
 import { CODINGS, contentEncoding, ENCODINGS, type Coding } from './body-codings.js';
+import { writeRefusal } from './refusal-writer.js';
 
 /** A request whose body is read here: `request.body` once read, undefined when it was refused unread. */
 export type BodyRequest = IncomingMessage & { body?: Buffer };
@@ -59,7 +60,7 @@ export const DECODED_FLOOR = 65_536;
 /** Seconds a client refused for the decoding budget is told to wait. */
 const BUSY_RETRY_S = 1;
 
-type Refusal = 'too-large' | 'inflated' | 'busy' | 'corrupt';
+type Failure = 'too-large' | 'inflated' | 'busy' | 'corrupt';
 
 /** Admits `request`, reads its body within its bounds, and hands it to `handler`; refuses what fails. */
 export function withBoundedBody<A>(request: BodyRequest, response: ServerResponse, reading: BodyReading<A>, handler: BodyHandler<A>): void {
@@ -84,8 +85,9 @@ export function withBoundedBody<A>(request: BodyRequest, response: ServerRespons
 
 /** A failure (a bug) while a request was admitted or handled: 500, or a response begun cut; `onError` is told. */
 export function answerFailure(request: IncomingMessage, response: ServerResponse, error: unknown, onError: (error: unknown) => void): void {
+  // The registry's code is answered inside GraphQL with 200; out here nothing ran: 500.
   if (response.headersSent) response.destroy();
-  else refuse(request, response, 'INTERNAL_SERVER_ERROR', 500, ERRORS.INTERNAL_SERVER_ERROR.message);
+  else refuse(request, response, { ...refusal('INTERNAL_SERVER_ERROR'), status: 500 });
   onError(error);
 }
 
@@ -101,8 +103,8 @@ function readAdmitted<A>(request: BodyRequest, response: ServerResponse, limits:
   const encoding = contentEncoding(request.headers['content-encoding']);
   const coding = encoding === undefined ? undefined : CODINGS[encoding];
   if (encoding !== undefined && coding === undefined) {
-    return refuse(request, response, 'UNSUPPORTED_MEDIA_TYPE', 415,
-      `The request body's Content-Encoding must be one of: ${ENCODINGS}; or none`, { 'accept-encoding': ENCODINGS });
+    return refuse(request, response, refusal('UNSUPPORTED_MEDIA_TYPE',
+      `The request body's Content-Encoding must be one of: ${ENCODINGS}; or none`, { 'accept-encoding': ENCODINGS }));
   }
   if (Number(request.headers['content-length']) > limits.maxBytes) return refuseBody(request, response, 'too-large', limits);
   readBody(request, limits, coding, () => continueIfAsked(request, response), (body) => {
@@ -130,7 +132,7 @@ function continueIfAsked(request: IncomingMessage, response: ServerResponse): vo
 // stream's first bytes say how much); past any bound, decoding stops at once and the rest is
 // discarded, unread. A request that fails (or is gone already) reads as undefined.
 function readBody(
-  request: IncomingMessage, { maxBytes, budget }: BodyLimits, coding: Coding | undefined, reading: () => void, done: (body: Buffer | Refusal | undefined) => void,
+  request: IncomingMessage, { maxBytes, budget }: BodyLimits, coding: Coding | undefined, reading: () => void, done: (body: Buffer | Failure | undefined) => void,
 ): void {
   if (request.destroyed) return done(undefined);
   if (coding !== undefined && !budget.take(budget.decoderBytes, 0)) return done('busy');
@@ -143,7 +145,7 @@ function readBody(
   let charged = decoder === undefined ? 0 : budget.decoderBytes;
   // The first bytes, kept from the decoder until they say what it will take.
   let prefix: Buffer | undefined = decoder === undefined ? undefined : Buffer.alloc(0);
-  const settle = (outcome: Buffer | Refusal | Error) => {
+  const settle = (outcome: Buffer | Failure | Error) => {
     request.off('data', onReceived).off('end', onRequestEnd).off('error', settle).off('close', onClose);
     source.off('data', onData).off('end', onEnd);
     budget.give(charged);
@@ -205,31 +207,26 @@ function readBody(
 }
 
 // Private: the answer to a body refused while it was read.
-function refuseBody(request: IncomingMessage, response: ServerResponse, why: Refusal, { maxBytes }: BodyLimits, encoding?: string): void {
+function refuseBody(request: IncomingMessage, response: ServerResponse, why: Failure, { maxBytes }: BodyLimits, encoding?: string): void {
+  refuse(request, response, bodyRefusal(why, maxBytes, encoding));
+}
+
+// Private: what a body that failed `why` is refused with.
+function bodyRefusal(why: Failure, maxBytes: number, encoding: string | undefined): Refusal {
   switch (why) {
     case 'too-large':
-      return refuse(request, response, 'PAYLOAD_TOO_LARGE', 413, `The request body exceeds ${maxBytes} bytes`);
+      return refusal('PAYLOAD_TOO_LARGE', `The request body exceeds ${maxBytes} bytes`);
     case 'inflated':
-      return refuse(request, response, 'PAYLOAD_TOO_LARGE', 413,
+      return refusal('PAYLOAD_TOO_LARGE',
         `The request body decodes to more than ${DECODED_RATIO} times its size as sent (and more than ${DECODED_FLOOR} bytes): send it less compressed, or plain`);
     case 'busy':
-      return refuse(request, response, 'SERVER_BUSY', 503, ERRORS.SERVER_BUSY.message, { 'retry-after': String(BUSY_RETRY_S) });
+      return refusal('SERVER_BUSY', undefined, { 'retry-after': String(BUSY_RETRY_S) });
     case 'corrupt':
-      return refuse(request, response, 'BAD_REQUEST', 400, `The request body is not valid ${encoding} data`);
+      return refusal('BAD_REQUEST', `The request body is not valid ${encoding} data`);
   }
 }
 
-/** Answers `request` with a refusal before any handler saw it (so the request id is set here), and closes the connection. */
-export function refuse(
-  request: IncomingMessage, response: ServerResponse, code: ErrorCode, status: number, message: string, extra: Record<string, string> = {},
-): void {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
-  const requestId = requestIdFrom(request.headers[REQUEST_ID_HEADER] as string | undefined);
-  // no-store like every refusal before GraphQL runs (use-http-caching.ts sets it on yoga's); its
-  // length said, so that a client can tell it whole from one cut by the close.
-  const headers = {
-    'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', connection: 'close',
-    [REQUEST_ID_HEADER]: requestId, ...extra,
-  };
-  response.writeHead(status, headers).end(body);
+// Private: a refusal before any handler saw the request, so its request id is set here.
+function refuse(request: IncomingMessage, response: ServerResponse, refused: Refusal): void {
+  writeRefusal(response, refused, { [REQUEST_ID_HEADER]: requestIdFrom(request.headers[REQUEST_ID_HEADER] as string | undefined) });
 }

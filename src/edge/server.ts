@@ -4,11 +4,13 @@
  * (edge/body.ts: admitted from its headers first, then bounded as sent and as decoded, bodies being
  * decoded bounded together), and a graceful close.
  */
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { answerFailure, withBoundedBody, type Admit, type BodyHandler, type BodyLimits, type BodyReading } from './body.js';
+import { refusal, type Refusal } from './admission/refusal.js';
 import { createDecodingBudget } from './decoding-budget.js';
+import { writeRawRefusal } from './refusal-writer.js';
 
 export type { Admit, BodyHandler, BodyRequest } from './body.js';
 
@@ -136,34 +138,25 @@ function rethrown(error: unknown): void {
   void Promise.reject(error);
 }
 
-/** Node's own answers to a request it cannot parse, as coded GraphQL-shaped errors. */
-const CLIENT_ERRORS: Record<string, { status: number; code: string; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, code: 'REQUEST_HEADER_FIELDS_TOO_LARGE', message: `The request line and headers exceed ${MAX_HEADER_BYTES} bytes` },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT', message: 'The request was not received in time' },
+/** Node's own answers to a request it cannot parse, by Node's error code, as refusals of the registry. */
+const CLIENT_ERRORS: Record<string, Refusal> = {
+  HPE_HEADER_OVERFLOW: refusal('REQUEST_HEADER_FIELDS_TOO_LARGE', `The request line and headers exceed ${MAX_HEADER_BYTES} bytes`),
+  ERR_HTTP_REQUEST_TIMEOUT: refusal('REQUEST_TIMEOUT'),
 };
-const MALFORMED = { status: 400, code: 'BAD_REQUEST', message: 'The request is not valid HTTP' };
-/** How long a refused client's last bytes are read before its connection is closed, in ms. */
-const LINGER_MS = 1000;
+const MALFORMED = refusal('BAD_REQUEST', 'The request is not valid HTTP');
 
 // Private: Node answers an unparsable request (a URL or headers over maxHeaderSize, a client too
 // slow to send its request, broken HTTP) with a bare status and no body; this says the same
-// with the body every other refusal has, then closes (at the latest after LINGER_MS: a client
-// still trickling bytes would keep a half-closed socket open). Nothing is written to a socket
-// already answering.
+// with the body every other refusal has, then closes (refusal-writer.ts's lingering close: a
+// client still trickling bytes would keep a half-closed socket open). Nothing is written to a
+// socket already answering.
 function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
   // A kept-alive socket has carried earlier answers: only one already answering now is off limits.
   const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
   if (!socket.writable || answering || error.code === 'ECONNRESET') return void socket.destroy();
-  const { status, code, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
-  // The answer to a HEAD has no body (its client would read one as the next answer); the method
-  // is known when the bytes that failed hold the request line, as they do for a URL too long.
+  // The method is known when the bytes that failed hold the request line, as they do for a URL too long.
   const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${head ? '' : body}`);
-  // Lingering close: what the client still sends is read and dropped for a moment, since closing
-  // with unread bytes resets the connection, and a reset can lose the answer on its way.
-  socket.on('data', () => {}).resume();
-  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  writeRawRefusal(socket, CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED, { head });
 }
 
 // Private: a HEAD is its GET without the body (RFC 9110 §9.3.2), so every handler answers it as

@@ -48,7 +48,7 @@ export function createKeyCheck(keys: readonly string[]): (headers: HeaderReader)
 /** The refusal of a request without a valid key: `presented` says whether it sent a wrong one. */
 export function keyRefusal(presented: boolean): Refusal {
   const challenge = presented ? 'Bearer realm="vending-graph", error="invalid_token"' : 'Bearer realm="vending-graph"';
-  return refusal('UNAUTHENTICATED', presented ? 'The API key is not valid' : 'An API key is required', { 'www-authenticate': challenge });
+  return refusal('UNAUTHENTICATED', presented ? 'The API key is not valid' : undefined, { 'www-authenticate': challenge });
 }
 
 /** Whether a request presents a key at all (valid or not). */

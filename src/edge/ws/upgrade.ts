@@ -2,7 +2,8 @@
  * What an upgrade to WebSocket pays before it becomes a socket, as an HTTP request pays it: one
  * request from the client's rate-limit bucket (`RATE_LIMITED`, with `Retry-After`), and a place
  * among the client's sockets, of which it may hold `WS_MAX_SOCKETS_PER_CLIENT`
- * (`TOO_MANY_CONNECTIONS`). Both refusals are a plain HTTP 429 with the body every refusal has.
+ * (`TOO_MANY_CONNECTIONS`). Both refusals are a plain HTTP 429 with the body every refusal has
+ * (edge/refusal-writer.ts); the first is the admission's own, as an HTTP request gets it.
  *
  * The client is known by the upgrade request alone: its API key from the upgrade's headers when
  * valid (`key:<fingerprint>`, as over HTTP), else its address (`TRUST_PROXY` included). A key
@@ -10,15 +11,13 @@
  * its operations, not of its socket. A place is held from the upgrade until the underlying TCP
  * socket closes, however the handshake and the connection end.
  */
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { clientKey } from '../../request/record.js';
 import type { TakeResult } from '../rate-limit/token-buckets.js';
-import { isRefusal } from '../admission/refusal.js';
+import { isRefusal, refusal } from '../admission/refusal.js';
+import { writeRawRefusal } from '../refusal-writer.js';
 import { upgradeHeaders, type WebSocketConfig, type WebSocketGateway } from './guards.js';
-
-/** How long a refused upgrade's socket stays open for its answer to arrive, in ms. */
-const REFUSAL_LINGER_MS = 1000;
 
 /** Whether an upgrade may go on (false: it has been answered); a promise of it when the fleet's rate limit decides. */
 export type UpgradeAdmission = (request: IncomingMessage, socket: Duplex) => boolean | Promise<boolean>;
@@ -50,30 +49,18 @@ export function createUpgradeAdmission(gateway: Pick<WebSocketGateway, 'admissio
     const key = isRefusal(keyed) ? undefined : keyed.client;
     const client = clientKey(key, request, gateway.addressOf);
     if ((held.get(client) ?? 0) >= max) {
-      refuse(socket, 429, 'TOO_MANY_CONNECTIONS', `Too many WebSocket connections: this client holds ${max}, the most one client may; close one first`);
+      writeRawRefusal(socket, refusal('TOO_MANY_CONNECTIONS', `Too many WebSocket connections: this client holds ${max}, the most one client may; close one first`));
       return false;
     }
     const giveBack = hold(client, socket);
     const decide = (taken: TakeResult) => {
-      if (taken.allowed) return true;
+      const refused = admission.rate.refusal(taken);
+      if (refused === undefined) return true;
       giveBack();
-      refuse(socket, 429, 'RATE_LIMITED', `Too many requests: a connection counts as a request; retry in ${taken.retryAfterS} s`, {
-        'retry-after': String(taken.retryAfterS),
-      });
+      writeRawRefusal(socket, refused);
       return false;
     };
     const verdict = admission.rate.take(key, request);
     return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
   };
-}
-
-/** An upgrade refused in plain HTTP, with the body every other refusal has. */
-export function refuse(socket: Duplex, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
-  if (!socket.writable) return void socket.destroy();
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\n${extra}connection: close\r\n\r\n${body}`);
-  // Destroyed a moment later, not at once: the answer must reach the client first (server.ts's lingering close).
-  socket.on('error', () => {}).resume();
-  setTimeout(() => socket.destroy(), REFUSAL_LINGER_MS).unref();
 }

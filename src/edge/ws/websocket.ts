@@ -27,16 +27,19 @@
  * authenticates no client by cookie, so a page on another origin gains nothing a script
  * anywhere else could not do (it must still present an API key).
  */
-import { upgradePathRefusal } from '../admission/route.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { handleProtocols, makeServer } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { ERRORS } from '../../base/errors.js';
 import type { Logger } from '../../base/logger.js';
+import { refusal } from '../admission/refusal.js';
+import { upgradePathRefusal } from '../admission/route.js';
+import { writeRawRefusal } from '../refusal-writer.js';
 import { createConnection, keepAlive } from './connection.js';
 import type { WebSocketConfig, WebSocketGateway } from './guards.js';
 import { createSocketOperations, type SocketOperation } from './operations.js';
-import { createUpgradeAdmission, refuse } from './upgrade.js';
+import { createUpgradeAdmission } from './upgrade.js';
 
 export type { WebSocketConfig, WebSocketGateway } from './guards.js';
 
@@ -77,14 +80,20 @@ export function attachWebSocket(server: Server, gateway: WebSocketGateway, confi
   let operations = 0;
   const tally = (change: number) => void (operations += change);
 
+  // Private: whether the gateway is stopping, in which case `socket`'s upgrade is refused.
+  const refusedWhileClosing = (socket: Duplex) => {
+    if (closing === undefined) return false;
+    writeRawRefusal(socket, refusal('SHUTTING_DOWN'));
+    return true;
+  };
+
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (closing !== undefined) return refuse(socket, 503, 'SHUTTING_DOWN', 'The gateway is shutting down');
+    if (refusedWhileClosing(socket)) return;
     const misrouted = upgradePathRefusal(pathOf(request.url), endpoint);
-    if (misrouted !== undefined) return refuse(socket, misrouted.status, misrouted.code, misrouted.message);
+    if (misrouted !== undefined) return writeRawRefusal(socket, misrouted);
     const proceed = (admitted: boolean) => {
-      if (!admitted) return;
       // The verdict may have come from Redis while the gateway began to stop.
-      if (closing !== undefined) return refuse(socket, 503, 'SHUTTING_DOWN', 'The gateway is shutting down');
+      if (!admitted || refusedWhileClosing(socket)) return;
       sockets.handleUpgrade(request, socket, head, (ws) => {
         const end = serve(ws, request);
         ends.add(end);
@@ -129,7 +138,7 @@ export function attachWebSocket(server: Server, gateway: WebSocketGateway, confi
       closing ??= (async () => {
         const open = [...sockets.clients];
         if (open.length > 0) logger.info({ sockets: open.length }, 'closing WebSocket connections: going away');
-        for (const socket of open) socket.close(1001, 'The gateway is shutting down');
+        for (const socket of open) socket.close(1001, ERRORS.SHUTTING_DOWN.message);
         const cutOff = setTimeout(() => open.forEach((socket) => socket.terminate()), graceMs);
         await Promise.all(ends);
         clearTimeout(cutOff);

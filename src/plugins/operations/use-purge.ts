@@ -16,7 +16,7 @@ import { createKeyCheck } from '../../edge/admission/api-key.js';
 import { isRefusal, refusal, type Refusal } from '../../edge/admission/refusal.js';
 import { currentRequest } from '../../request/record.js';
 import { TAG_PATTERN } from '../../request/tags.js';
-import { refusalResponse } from '../protection/refusal-response.js';
+import { refusalResponse } from '../../edge/refusal-writer.js';
 
 export const PURGE_PATH = '/admin/purge';
 /** Tags one purge may name. */

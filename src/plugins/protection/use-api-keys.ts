@@ -11,7 +11,7 @@ import { OPEN_PATHS } from '../../edge/admission/api-key.js';
 import type { Admission } from '../../edge/admission/admission.js';
 import { isRefusal } from '../../edge/admission/refusal.js';
 import { currentRequest } from '../../request/record.js';
-import { refusalResponse } from './refusal-response.js';
+import { refusalResponse } from '../../edge/refusal-writer.js';
 
 export interface ApiKeyOptions {
   /** Requests answered without a key (besides the open paths). Default: none. */

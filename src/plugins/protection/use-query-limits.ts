@@ -30,6 +30,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../../base/config/config.js';
+import { ERRORS } from '../../base/errors.js';
 import { coded } from '../../base/graph-errors.js';
 
 /** The limits, as configured (see config.ts for each one's unit and default). */
@@ -45,20 +46,12 @@ export type QueryLimitCode =
   | 'DIRECTIVE_LIMIT_EXCEEDED'
   | 'COST_LIMIT_EXCEEDED';
 
-/** What a refusal says when the limits are not exposed. */
-const MESSAGES: Record<QueryLimitCode, string> = {
-  DEPTH_LIMIT_EXCEEDED: 'The operation nests fields too deeply.',
-  ALIAS_LIMIT_EXCEEDED: 'The operation has too many aliases.',
-  TOKEN_LIMIT_EXCEEDED: 'The document is too long.',
-  DIRECTIVE_LIMIT_EXCEEDED: 'The operation has too many directives.',
-  COST_LIMIT_EXCEEDED: 'The operation is too expensive.',
-};
-
 export function useQueryLimits(limits: QueryLimits): Plugin[] {
   const expose = limits.exposeQueryLimits;
   const common = (code: QueryLimitCode) => ({
     exposeLimits: expose,
-    errorMessage: MESSAGES[code],
+    // What a refusal says when the limits are not exposed: the registry's message.
+    errorMessage: ERRORS[code].message,
     propagateOnRejection: false,
     onReject: [reportWith(code)],
   });

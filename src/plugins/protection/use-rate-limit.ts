@@ -9,7 +9,7 @@ import type { Plugin } from 'graphql-yoga';
 import { UNLIMITED_PATHS, type RateLimit } from '../../edge/admission/rate-limit.js';
 import { refusalError, type Refusal } from '../../edge/admission/refusal.js';
 import { currentRequest } from '../../request/record.js';
-import { refusalResponse } from './refusal-response.js';
+import { refusalResponse } from '../../edge/refusal-writer.js';
 
 export function useRateLimit(rate: RateLimit): Plugin {
   if (!rate.on) return {};

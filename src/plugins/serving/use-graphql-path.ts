@@ -5,7 +5,7 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import { pathRefusal } from '../../edge/admission/route.js';
-import { refusalResponse } from '../protection/refusal-response.js';
+import { refusalResponse } from '../../edge/refusal-writer.js';
 
 export function useGraphQLPath(): Plugin {
   let endpoint = '/graphql';

@@ -17,7 +17,7 @@ import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { coded } from '../../base/graph-errors.js';
 import { UNREADABLE_BODY } from '../../edge/admission/route.js';
-import { refusalResponse } from '../protection/refusal-response.js';
+import { refusalResponse } from '../../edge/refusal-writer.js';
 
 type RequestParser = (request: Request) => unknown;
 
