@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Harness, type ManualClock } from '../../helpers/gateway.js';
 import { get, logEntries, metric, post, requestLines, scrape } from '../../helpers/http.js';
+import { subscribeWs } from '../../helpers/websocket.js';
 
 const SITE = 'query SiteWithLanes($c: String!) { site(code: $c) { name points { cargoLanes { product { productName } } } } }';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -11,12 +12,16 @@ describe('structured logs and request ids', () => {
 
   it('writes one line per GraphQL request with operation, status, duration, upstream calls, cache hits and request id', async () => {
     // Whole answers not reused here: the second request must run to show its data-cache hits.
-    // The gateway's clock stands still unless moved: each upstream call moves it 5 ms as the mock logs it.
-    const moved: { clock?: ManualClock } = {};
-    h = await startGateway({ env: { RESPONSE_CACHE_MAX_BYTES: '0' }, mock: { now: () => (moved.clock?.advance(5), Date.now()) } });
+    // The gateway's clock stands still unless moved: each time the mock reads its own (as a call
+    // arrives), it moves the gateway's 5 ms. A duration is then exactly what the clock moved.
+    const moved: { clock?: ManualClock; reads: number } = { reads: 0 };
+    const mockNow = () => ((moved.reads += 1), moved.clock?.advance(5), Date.now());
+    h = await startGateway({ env: { RESPONSE_CACHE_MAX_BYTES: '0' }, mock: { now: mockNow } });
     moved.clock = h.clock;
     const site = h.mock.catalog.sites[0]!;
+    const readsBefore = moved.reads;
     const cold = await post(h, SITE, { variables: { c: site.code }, headers: { 'x-request-id': 'cold-1' } });
+    const coldReads = moved.reads - readsBefore;
     const warm = await post(h, SITE, { variables: { c: site.code }, headers: { 'x-request-id': 'warm-2' } });
     expect([cold.status, warm.status]).toEqual([200, 200]);
 
@@ -25,11 +30,44 @@ describe('structured logs and request ids', () => {
     const [first, second] = lines;
     expect(first).toMatchObject({ level: 30, operation: 'SiteWithLanes', status: 200, outcome: 'ok', errorCodes: [] });
     expect(first.durationMs).toBeGreaterThan(0);
+    expect(first.durationMs).toBe(5 * coldReads); // measured on the gateway's clock
+    expect(second.durationMs).toBe(0); // no upstream call: the clock did not move
     expect(first.upstreamCalls).toBe(h.mock.calls());
     expect(first.upstreamCalls).toBeGreaterThan(1);
     expect(first.cacheMisses).toBeGreaterThan(0);
     expect(second).toMatchObject({ upstreamCalls: 0, cacheMisses: 0 });
     expect(second.cacheHits).toBeGreaterThan(0);
+  });
+
+  it('measures a request\'s duration on the gateway\'s clock through every door: the lean path, yoga\'s and WebSocket', async () => {
+    // As above: each read of the mock's clock moves the gateway's 5 ms, and nothing else moves it.
+    const moved: { clock?: ManualClock; reads: number } = { reads: 0 };
+    const mockNow = () => ((moved.reads += 1), moved.clock?.advance(5), Date.now());
+    h = await startGateway({ env: { RESPONSE_CACHE_MAX_BYTES: '0' }, mock: { now: mockNow } });
+    moved.clock = h.clock;
+    const readsOf = async (send: () => Promise<unknown>) => {
+      const before = moved.reads;
+      await send();
+      return moved.reads - before;
+    };
+    // A site of its own for each door: each request reaches the upstream.
+    const [a, b, c] = h.mock.catalog.sites.map((site) => site.code);
+    const lean = await readsOf(() => post(h, SITE, { variables: { c: a }, headers: { 'x-request-id': 'lean' } }));
+    const query = `query=${encodeURIComponent(SITE)}&variables=${encodeURIComponent(JSON.stringify({ c: b }))}`;
+    const yoga = await readsOf(() => get(h, `/graphql?${query}`, { accept: 'application/graphql-response+json', 'x-request-id': 'yoga' }));
+    const socket = await readsOf(async () => {
+      const subscriber = subscribeWs(h.wsUrl, SITE, { c });
+      expect(await subscriber.ended).toBe('complete');
+      await subscriber.close();
+    });
+    await expect.poll(() => requestLines(h).length).toBe(3);
+
+    const lines = requestLines(h);
+    const line = (match: (line: any) => boolean) => lines.find(match)!;
+    expect([lean, yoga, socket].every((reads) => reads > 0)).toBe(true);
+    expect(line((l) => l.requestId === 'lean').durationMs).toBe(5 * lean);
+    expect(line((l) => l.requestId === 'yoga').durationMs).toBe(5 * yoga);
+    expect(line((l) => l.transport === 'websocket').durationMs).toBe(5 * socket);
   });
 
   it.each([true, false])('keeps REQUEST_LOG_SAMPLE_PERCENT of the successful lines and every failed one, and counts all (lean path %s)', async (leanPath) => {
