@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './base/config/config.js';
 import { startDemoUpstream } from './app/demo.js';
 import { createGateway } from './app/gateway.js';
 import { createLogger } from './base/logger.js';
+import { ROUTES } from './edge/routes.js';
 import { listen } from './edge/server.js';
 import { attachWebSocket } from './edge/ws/websocket.js';
 
@@ -25,8 +26,8 @@ async function main(): Promise<void> {
   const server = await listen(gateway.serve, { ...config, admit: gateway.admitBody, onError: (err) => logger.error({ err }, 'request handler failed') });
   // GraphQL over WebSocket (graphql-ws) on the same server and path.
   const websocket = attachWebSocket(server.server, gateway, config, { logger });
-  logger.info({ url: `${server.url}/graphql`, demo: demo !== undefined }, `GraphiQL at ${server.url}/graphql`);
-  if (demo) logger.info({ url: `${server.url}/demo/` }, `example page at ${server.url}/demo/`);
+  logger.info({ url: `${server.url}${ROUTES.graphql}`, demo: demo !== undefined }, `GraphiQL at ${server.url}${ROUTES.graphql}`);
+  if (demo) logger.info({ url: `${server.url}${ROUTES.demo}/` }, `example page at ${server.url}${ROUTES.demo}/`);
 
   // Background work catches its own failures; anything that slips through is logged, not fatal.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'));

@@ -24,7 +24,7 @@ import { useApiKeys } from '../plugins/protection/use-api-keys.js';
 import { useDemoPage } from '../plugins/explorer/use-demo-page.js';
 import { useHealth } from '../plugins/operations/use-health.js';
 import { useMetrics } from '../plugins/operations/use-metrics.js';
-import { PURGE_PATH, usePurge } from '../plugins/operations/use-purge.js';
+import { usePurge } from '../plugins/operations/use-purge.js';
 import { createPurger } from '../response-cache/purge.js';
 import { useRateLimit } from '../plugins/protection/use-rate-limit.js';
 import { createAdmission, type Admission } from '../edge/admission/admission.js';
@@ -65,6 +65,7 @@ import { createLeanPath } from '../edge/lean/lean-path.js';
 import { createLive, type Live } from '../live/live.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBodyAdmission, type BodyAdmission } from '../edge/admission/before-body.js';
+import { ROUTES } from '../edge/routes.js';
 import type { Admitted } from '../edge/admission/refusal.js';
 import type { BodyHandler } from '../edge/body.js';
 import { yogaLogger } from './yoga-logger.js';
@@ -193,6 +194,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const yoga = createYoga<object, GatewayContext>({
     schema: tagEntitiesShown(createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers })),
     context: contextOf,
+    graphqlEndpoint: ROUTES.graphql,
     maskedErrors: { maskError },
     logging: yogaLogger(log),
     graphiql: false, // served by useGraphiQLPage, behind the rate limit (yoga's runs before every plugin)
@@ -254,7 +256,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   return {
     yoga,
     serve,
-    admitBody: createBodyAdmission(admission, { purgePath: PURGE_PATH, adminKeys: config.adminApiKeys }),
+    admitBody: createBodyAdmission(admission, { adminKeys: config.adminApiKeys }),
     admission,
     addressOf,
     metrics,

@@ -15,9 +15,6 @@ export interface HeaderReader {
   get(name: string): string | null;
 }
 
-/** Paths answered without a key: probes carry no credentials. */
-export const OPEN_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
-
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /** The client a request's key names (`key:<fingerprint>`), or undefined when it presents no valid key. */

@@ -14,13 +14,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Admission } from './admission.js';
-import { createKeyCheck, OPEN_PATHS, type HeaderReader } from './api-key.js';
-import { UNLIMITED_PATHS } from './rate-limit.js';
+import { OPEN_PATHS, ROUTES, UNLIMITED_PATHS } from '../routes.js';
+import { createKeyCheck, type HeaderReader } from './api-key.js';
 import { isRefusal, type Admitted } from './refusal.js';
 
 export interface BodyAdmissionOptions {
-  /** The purge endpoint's path (`/admin/purge`). */
-  purgePath: string;
   /** `ADMIN_API_KEYS`: none turns the purge endpoint off, so nothing sent to it is read. */
   adminKeys: readonly string[];
 }
@@ -28,13 +26,13 @@ export interface BodyAdmissionOptions {
 /** A request's client when its body may be read, undefined when it is refused; a promise while the fleet's bucket decides. */
 export type BodyAdmission = (req: IncomingMessage) => Admitted | undefined | Promise<Admitted | undefined>;
 
-export function createBodyAdmission(admission: Pick<Admission, 'key' | 'rate'>, { purgePath, adminKeys }: BodyAdmissionOptions): BodyAdmission {
+export function createBodyAdmission(admission: Pick<Admission, 'key' | 'rate'>, { adminKeys }: BodyAdmissionOptions): BodyAdmission {
   const admin = adminKeys.length === 0 ? undefined : createKeyCheck(adminKeys);
   const nobody: Admitted = Object.freeze({ client: undefined });
   return (req) => {
     const path = pathOf(req.url);
     const headers = headersOf(req);
-    if (path === purgePath) {
+    if (path === ROUTES.purge) {
       const checked = admin?.(headers);
       return checked === undefined || isRefusal(checked) ? undefined : checked;
     }

@@ -22,8 +22,6 @@ import type { FleetBuckets } from '../rate-limit/fleet-buckets.js';
 import { createTokenBuckets, type TakeResult, type TokenBucketOptions } from '../rate-limit/token-buckets.js';
 import { refusal, type Refusal } from './refusal.js';
 
-/** Paths never limited: probes and metrics scrapes. */
-export const UNLIMITED_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 const MINUTE_MS = 60_000;
 
 export interface RateLimitOptions extends Omit<TokenBucketOptions, 'capacity' | 'refillMs'> {

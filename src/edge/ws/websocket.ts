@@ -36,6 +36,7 @@ import type { Logger } from '../../base/logger.js';
 import { refusal } from '../admission/refusal.js';
 import { upgradePathRefusal } from '../admission/route.js';
 import { writeRawRefusal } from '../refusal-writer.js';
+import { ROUTES } from '../routes.js';
 import { createConnection, keepAlive } from './connection.js';
 import type { WebSocketConfig, WebSocketGateway } from './guards.js';
 import { createSocketOperations, type SocketOperation } from './operations.js';
@@ -69,7 +70,6 @@ const CLOSE_GRACE_MS = 1000;
 /** Serves GraphQL over WebSocket on `server`'s upgrades to the GraphQL endpoint. */
 export function attachWebSocket(server: Server, gateway: WebSocketGateway, config: WebSocketConfig, options: WebSocketOptions): WebSocketTransport {
   const { logger, keepAliveMs = KEEP_ALIVE_MS } = options;
-  const endpoint = gateway.yoga.graphqlEndpoint;
   const graphqlWs = makeServer(createSocketOperations(gateway, config, logger));
   const sockets = new WebSocketServer({ noServer: true, maxPayload: config.maxRequestBodyBytes, handleProtocols: (protocols) => handleProtocols(protocols) });
   /** Each open socket's end: resolves once graphql-ws has ended its operations. */
@@ -89,7 +89,7 @@ export function attachWebSocket(server: Server, gateway: WebSocketGateway, confi
 
   const upgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (refusedWhileClosing(socket)) return;
-    const misrouted = upgradePathRefusal(pathOf(request.url), endpoint);
+    const misrouted = upgradePathRefusal(pathOf(request.url), ROUTES.graphql);
     if (misrouted !== undefined) return writeRawRefusal(socket, misrouted);
     const proceed = (admitted: boolean) => {
       // The verdict may have come from Redis while the gateway began to stop.

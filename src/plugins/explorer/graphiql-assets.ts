@@ -12,10 +12,11 @@
  */
 import type * as Parts from '@graphql-yoga/render-graphiql/graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
+import { ROUTES } from '../../edge/routes.js';
 import { createStaticAsset, IMMUTABLE, type StaticAsset } from './static-asset.js';
 
 /** Where the assets are served: `/graphql/assets/<hash>.js`, `.css` and `.ico`. */
-export const GRAPHIQL_ASSETS_PATH = '/graphql/assets/';
+export const GRAPHIQL_ASSETS_PATH = ROUTES.graphiqlAssets;
 
 /**
  * The shell's policy: scripts and styles from the gateway only (GraphiQL sets inline `style`

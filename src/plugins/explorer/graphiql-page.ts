@@ -17,9 +17,10 @@ import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { EXAMPLE_QUERIES, EXAMPLE_QUERY } from './example-query.js';
 import { buildGraphiQLFiles, GRAPHIQL_ASSETS_PATH, type GraphiQLFiles } from './graphiql-assets.js';
 import { currentRequest } from '../../request/record.js';
+import { ROUTES } from '../../edge/routes.js';
 
-/** The path of the page: the GraphQL endpoint (yoga's default, which the gateway keeps). */
-export const GRAPHIQL_PATH = '/graphql';
+/** The path of the page: the GraphQL endpoint. */
+export const GRAPHIQL_PATH = ROUTES.graphql;
 
 /**
  * yoga's `graphiql` option. The tabs are GraphiQL's first-visit state; it then keeps the user's

@@ -25,10 +25,11 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import type { Plugin } from 'graphql-yoga';
+import { ROUTES } from '../../edge/routes.js';
 import { createStaticAsset, IMMUTABLE, type StaticAsset } from './static-asset.js';
 
 /** Where the page lives; its build is made with this base (examples/web/vite.config.ts). */
-export const DEMO_PAGE_PATH = '/demo';
+export const DEMO_PAGE_PATH = ROUTES.demo;
 
 const NOT_BUILT = 'The example page is not built: run `npm run build`, which builds it into dist/web.';
 

@@ -5,8 +5,9 @@
  * served (404). Behind the API keys when they are set (put it after `useApiKeys`).
  */
 import type { Plugin } from 'graphql-yoga';
+import { ROUTES } from '../../edge/routes.js';
 
-export const SCHEMA_SDL_PATH = '/schema.graphql';
+export const SCHEMA_SDL_PATH = ROUTES.schema;
 
 export function useSchemaSdl(sdl: string, introspection: boolean): Plugin {
   if (!introspection) return {};

@@ -19,11 +19,12 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { UpstreamClient } from '../../upstream/contracts.js';
+import { ROUTES } from '../../edge/routes.js';
 
 /** Liveness: answers at once, checks nothing (the Kubernetes liveness probe and the image's HEALTHCHECK). */
-export const HEALTH_PATH = '/healthz';
+export const HEALTH_PATH = ROUTES.health;
 /** Readiness: this replica can answer; 503 once it is stopping (the Kubernetes readiness probe). */
-export const READINESS_PATH = '/readyz';
+export const READINESS_PATH = ROUTES.readiness;
 
 export interface HealthSources {
   /** Redis's state, with Redis configured. */

@@ -4,8 +4,9 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayMetrics } from '../../observability/metrics.js';
+import { ROUTES } from '../../edge/routes.js';
 
-export const METRICS_PATH = '/metrics';
+export const METRICS_PATH = ROUTES.metrics;
 
 export function useMetrics(metrics: GatewayMetrics): Plugin {
   return {

@@ -16,9 +16,10 @@ import { createKeyCheck } from '../../edge/admission/api-key.js';
 import { isRefusal, refusal, type Refusal } from '../../edge/admission/refusal.js';
 import { currentRequest } from '../../request/record.js';
 import { TAG_PATTERN } from '../../request/tags.js';
+import { ROUTES } from '../../edge/routes.js';
 import { refusalResponse } from '../../edge/refusal-writer.js';
 
-export const PURGE_PATH = '/admin/purge';
+export const PURGE_PATH = ROUTES.purge;
 /** Tags one purge may name. */
 export const MAX_PURGE_TAGS = 100;
 

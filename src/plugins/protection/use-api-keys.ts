@@ -7,7 +7,7 @@
  * reveals operation names and traffic.
  */
 import type { Plugin } from 'graphql-yoga';
-import { OPEN_PATHS } from '../../edge/admission/api-key.js';
+import { OPEN_PATHS } from '../../edge/routes.js';
 import type { Admission } from '../../edge/admission/admission.js';
 import { isRefusal } from '../../edge/admission/refusal.js';
 import { currentRequest } from '../../request/record.js';

@@ -6,7 +6,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
-import { UNLIMITED_PATHS, type RateLimit } from '../../edge/admission/rate-limit.js';
+import type { RateLimit } from '../../edge/admission/rate-limit.js';
+import { UNLIMITED_PATHS } from '../../edge/routes.js';
 import { refusalError, type Refusal } from '../../edge/admission/refusal.js';
 import { currentRequest } from '../../request/record.js';
 import { refusalResponse } from '../../edge/refusal-writer.js';

@@ -5,14 +5,12 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import { pathRefusal } from '../../edge/admission/route.js';
+import { ROUTES } from '../../edge/routes.js';
 import { refusalResponse } from '../../edge/refusal-writer.js';
 
 export function useGraphQLPath(): Plugin {
-  let endpoint = '/graphql';
+  const endpoint = ROUTES.graphql;
   return {
-    onYogaInit({ yoga }) {
-      endpoint = yoga.graphqlEndpoint;
-    },
     onRequest({ request, url, endResponse, fetchAPI }) {
       const refused = pathRefusal(request.url, url.pathname, endpoint);
       if (refused !== undefined) endResponse(refusalResponse(fetchAPI, refused));

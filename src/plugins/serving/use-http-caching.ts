@@ -44,6 +44,7 @@ import { currentRequest } from '../../request/record.js';
 import type { GatewayRequest, ResultErrors } from '../../request/request.js';
 import { tagHeaders } from '../../request/tags.js';
 import { varyWith } from '../../edge/headers/vary.js';
+import { ROUTES } from '../../edge/routes.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import { storedAnswerServed } from '../../response-cache/store.js';
 
@@ -64,11 +65,8 @@ export function useHttpCaching({ clock, apiKeys }: HttpCachingOptions): Plugin {
   const scope = apiKeys ? 'private' : 'public';
   // The result each request got (a whole one), for its errors.
   const results = new WeakMap<Request, ResultErrors>();
-  let graphqlEndpoint = '/graphql';
+  const graphqlEndpoint = ROUTES.graphql;
   return {
-    onYogaInit({ yoga }) {
-      graphqlEndpoint = yoga.graphqlEndpoint;
-    },
     onResultProcess({ request, result }) {
       if (!Array.isArray(result) && !(Symbol.asyncIterator in result)) results.set(request, result);
     },

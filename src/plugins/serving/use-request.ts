@@ -12,15 +12,13 @@ import type { Logger } from '../../base/logger.js';
 import { maskError } from '../../graph/mask-error.js';
 import { REQUEST_ID_HEADER, currentRequest, requestIdFrom, runInRequest } from '../../request/record.js';
 import { createRequest } from '../../request/request.js';
+import { ROUTES } from '../../edge/routes.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 
 export function useRequest(logger: Logger, clock: Clock): Plugin {
-  let graphqlEndpoint = '/graphql';
+  const graphqlEndpoint = ROUTES.graphql;
   return {
-    onYogaInit({ yoga }) {
-      graphqlEndpoint = yoga.graphqlEndpoint;
-    },
     instrumentation: {
       request({ request }, serve) {
         return runInRequest(createRequest(requestIdFrom(request.headers.get(REQUEST_ID_HEADER)), logger, clock.monotonic()), serve);

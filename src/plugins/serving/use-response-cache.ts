@@ -28,6 +28,7 @@ import { etagMatches } from '../../response-cache/etag.js';
 import { worthOffering } from '../../response-cache/unstorable.js';
 import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
 import { codingHeaders, type Compression } from '../../edge/compression/answer.js';
+import { ROUTES } from '../../edge/routes.js';
 
 const NO_BYTES = new Uint8Array(0);
 
@@ -36,11 +37,8 @@ export function useResponseCache(cache: ResponseCache, compression: Compression)
   const uncacheable = new WeakSet<Request>();
   // The result each missed request got, for the store to ask of its errors.
   const results = new WeakMap<Request, ResultErrors>();
-  let graphqlEndpoint = '/graphql';
+  const graphqlEndpoint = ROUTES.graphql;
   return {
-    onYogaInit({ yoga }) {
-      graphqlEndpoint = yoga.graphqlEndpoint;
-    },
     onRequest({ request, url }) {
       if (url.pathname !== graphqlEndpoint || ambiguousRequest(request, url)) uncacheable.add(request);
     },

@@ -1,0 +1,32 @@
+/**
+ * Every path the gateway serves, declared once. yoga's `graphqlEndpoint` is set from it
+ * (app/gateway.ts), which the lean path reads; the WebSocket door, the admission before a body is
+ * read (admission/before-body.ts) and yoga's plugins read the table itself. Which paths need no
+ * API key and which count against no rate limit are said here too, beside the paths themselves.
+ */
+
+/** The paths, by what answers them. */
+export const ROUTES = {
+  /** GraphQL over HTTP and over WebSocket, and the GraphiQL page (a GET asking for HTML). */
+  graphql: '/graphql',
+  /** GraphiQL's hashed assets: `<prefix><hash>.js`, `.css` and `.ico`. A prefix. */
+  graphiqlAssets: '/graphql/assets/',
+  /** The schema's SDL (when introspection is on). */
+  schema: '/schema.graphql',
+  /** Liveness: answers at once, checks nothing. */
+  health: '/healthz',
+  /** Readiness: 503 once the gateway is stopping. */
+  readiness: '/readyz',
+  /** The Prometheus metrics. */
+  metrics: '/metrics',
+  /** The purge by tag (`ADMIN_API_KEYS`). */
+  purge: '/admin/purge',
+  /** The example page in demo mode: the path itself and every path under it. */
+  demo: '/demo',
+} as const;
+
+/** Paths answered without an API key: probes carry no credentials. */
+export const OPEN_PATHS: ReadonlySet<string> = new Set([ROUTES.health, ROUTES.readiness]);
+
+/** Paths never rate limited: probes and metrics scrapes. */
+export const UNLIMITED_PATHS: ReadonlySet<string> = new Set([ROUTES.health, ROUTES.readiness, ROUTES.metrics]);
