@@ -1,15 +1,7 @@
 /**
- * The catalog index: the whole catalog in memory, so that the gateway can answer what the
- * upstream has no operation for (nearest sites, where a product is in stock, a city's sites,
- * product search).
- *
- * Two parts, each rebuilt on its own interval when queries find it old (refreshing.ts):
- * - sites, with their points, lanes and stock: a walk of list-with-points;
- * - products: a walk of the product list.
- * A walk asks the upstream afresh (its first page, then the rest in parallel) and primes the
- * entity caches on the way (site by code, site-to-city, product by goods code), so the graph's
- * other fields reuse what the index loaded. With REDIS_URL one replica walks while the others
- * wait and take its result (the shared cache's fill under `index:<list>`).
+ * The catalog index: the whole catalog in memory, to answer what the upstream has no operation
+ * for (nearest sites, stock by product, a city's sites, search). Sites and products are each
+ * rebuilt when queries find them old; a walk primes the entity caches for the graph's fields.
  */
 import type { Clock } from '../base/clock.js';
 import { codeOf } from '../base/errors.js';
@@ -23,13 +15,13 @@ export interface CatalogIndexOptions {
   sitesRefreshMs: number;
   /** Refresh interval of products, in ms (`INDEX_REFRESH_S`, else the products TTL). */
   productsRefreshMs: number;
-  /** `CACHE_STALE_IF_ERROR_S` in ms: how long past its interval a part outlives failing refreshes. */
+  /** How long past its interval a part outlives failing refreshes, in ms. */
   staleIfErrorMs: number;
   clock: Clock;
   logger: Logger;
   /** Told of each build's end (metrics). */
   onBuilt?(part: 'sites' | 'products', outcome: 'ok' | 'error', durationMs: number): void;
-  /** Runs each walk of `part` in a trace span (observability/tracing.ts). Default: no tracing. */
+  /** Runs each walk of `part` in a trace span. Default: no tracing. */
   traceWalk?<R>(part: 'sites' | 'products', walk: () => Promise<R>): Promise<R>;
 }
 

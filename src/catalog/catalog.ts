@@ -1,14 +1,7 @@
 /**
- * Snapshots of the whole catalog, and the inverted indexes that answer what the upstream has no
- * operation for. A snapshot is built once from a complete walk and never changes afterwards (a
- * refresh builds a new one and swaps it in), so a query never sees half of a refresh.
- *
- * Each query costs time in proportion to its answer, not to the catalog:
- * - goods code → lanes (with their site and point), and → sites with their stock of it;
- * - city code → sites; enabled sites;
- * - a kd-tree of the sites' coordinates (kdbush), searched nearest first (geokdbush);
- * - IP name → products, and the one- and two-character pieces of product names → products, for
- *   product search (a name search reads only the products holding the rarest piece of the text).
+ * Snapshots of the whole catalog and the inverted indexes that answer what the upstream has no
+ * operation for, in time proportional to the answer. A snapshot is built from one complete walk
+ * and never changes (a refresh swaps in a new one), so a query never sees half a refresh.
  */
 import KDBush from 'kdbush';
 import { around, distance } from 'geokdbush';
@@ -120,7 +113,6 @@ export interface NearQuery {
 export function sitesNear(catalog: SitesCatalog, query: NearQuery): SiteDistance[] {
   const { lat, lng, radiusKm, first } = query;
   if (query.hasProduct !== undefined) {
-    // The product's sites are few beside the whole catalog: measure each of them.
     const holders = catalog.sitesByGoodsCode.get(query.hasProduct) ?? [];
     const found: SiteDistance[] = [];
     for (const { site, stock } of holders) {
@@ -131,8 +123,7 @@ export function sitesNear(catalog: SitesCatalog, query: NearQuery): SiteDistance
     return found.sort((a, b) => a.distanceKm - b.distanceKm).slice(0, first);
   }
   if (catalog.located.length === 0) return [];
-  // geokdbush bounds the search by its own form of the distance, which may round the other way
-  // from `distance` at the very edge: search a hair wider, then hold each site to the radius.
+  // geokdbush's own distance may round the other way at the edge: search wider, then filter.
   const ids = around(catalog.tree, lng, lat, first, radiusKm * (1 + EDGE_MARGIN), (id) => query.accepts(catalog.located[id]!));
   return ids
     .map((id) => {
@@ -176,7 +167,6 @@ export function availability(catalog: SitesCatalog, goodsCode: string, query: Av
     }
     if (!hasCoordinates(ref.site)) continue;
     const distanceKm = distance(query.near.lng, query.near.lat, ref.site.lng, ref.site.lat);
-    // Properties named, not spread: a spread copies several times slower, once per lane.
     if (query.radiusKm === undefined || distanceKm <= query.radiusKm) {
       found.push({ site: ref.site, point: ref.point, lane: ref.lane, stock, distanceKm });
     }
@@ -191,8 +181,7 @@ export function searchProducts(catalog: ProductsCatalog, text: string | undefine
   const ip = ipName === undefined ? undefined : fold(ipName);
   if (text === undefined) return (ip === undefined ? catalog.products : (catalog.productsByIp.get(ip) ?? [])).slice(0, first);
   const needle = fold(text);
-  // Every product whose name holds the text holds each of its pieces: the rarest piece's list
-  // holds them all.
+  // A name holding the text holds each of its pieces: the rarest piece's list holds them all.
   let candidates: readonly number[] | undefined;
   for (const piece of piecesOf(needle)) {
     const holders = catalog.namePieces.get(piece) ?? [];
@@ -236,8 +225,7 @@ export function isEnabled(site: SiteRecord): boolean {
   return site.state === 1;
 }
 
-// Private: a lane's stock; one that does not say, or said something out of range (normalised to
-// null, see INT_RANGE), has none: in every count, sum and filter, as in Availability.stock.
+// Private: a lane's stock; one unsaid or out of range (normalised to null) is none, everywhere.
 function stockOf(lane: LaneRecord): number {
   return Math.max(0, lane.stock ?? 0);
 }
@@ -248,22 +236,16 @@ function addStock(sum: number, stock: number): number {
 }
 
 /**
- * A text as search compares it, without regard to case, accents or width: compatibility forms
- * taken apart (NFKD: full-width `Ｐ` is `P`, `é` is `e` and a combining accent), the accents of
- * the Combining Diacritical Marks block (U+0300–U+036F) dropped, put back together (NFC) and
- * lower-cased. Only that block: the kana voicing marks stay, so `バ` does not find `ハ`.
- * "Pokemon", "POKÉMON" and "ＰＯＫＥＭＯＮ" all fold to `pokemon`. A folded text may be longer than
- * the text (U+FDFA is 18 characters once taken apart): the search argument's rule bounds both.
+ * A text as search compares it, ignoring case, accents (U+0300–U+036F; kana voicing marks stay)
+ * and width: "POKÉMON" and "ＰＯＫＥＭＯＮ" are `pokemon`. It may be longer than the text.
  */
 export function fold(text: string): string {
   return text.normalize('NFKD').replace(DIACRITICS, '').normalize('NFC').toLowerCase().trim();
 }
 
-// Private: the marks `fold` drops.
 const DIACRITICS = /[\u0300-\u036f]/g;
 
-// Private: the pieces of a text looked up: its pairs of characters, or its one character. (Names
-// are indexed by their characters too.)
+// Private: the pieces of a text looked up: its pairs of characters, or its one character.
 function piecesOf(text: string): string[] {
   const characters = [...text];
   if (characters.length < 2) return characters;

@@ -1,11 +1,7 @@
 /**
- * Opening hours: whether a site's `openTime`–`closeTime` include a time of day, in the sites'
- * time zone (`SITE_TIMEZONE`). Times of day are seconds since midnight, wall clock.
- *
- * - Open from `openTime` (included) to `closeTime` (excluded).
- * - A closing time earlier than the opening time passes midnight: 22:00–02:00 is open at 23:00
- *   and at 01:59, closed at 02:00.
- * - Equal times mean open all day (how 24-hour venues are usually entered).
+ * Opening hours: whether a site's `openTime`–`closeTime` include a time of day (seconds since
+ * midnight, wall clock, in the sites' time zone). Open from `openTime` (included) to `closeTime`
+ * (excluded); a closing time before the opening one passes midnight; equal times mean all day.
  */
 
 import type { Clock } from '../base/clock.js';
@@ -26,10 +22,7 @@ function parseTimeOfDay(text: string): number | undefined {
   return total <= DAY_S ? total : undefined;
 }
 
-/**
- * Whether hours `openTime`–`closeTime` include `timeOfDay` (seconds since midnight); `null` when
- * either time is missing or unreadable.
- */
+/** Whether `openTime`–`closeTime` include `timeOfDay` (seconds since midnight); `null` if either is unreadable. */
 export function isOpenAt(openTime: string | null, closeTime: string | null, timeOfDay: number): boolean | null {
   const open = openTime === null ? undefined : parseTimeOfDay(openTime);
   const close = closeTime === null ? undefined : parseTimeOfDay(closeTime);
@@ -38,15 +31,9 @@ export function isOpenAt(openTime: string | null, closeTime: string | null, time
   return open < close ? open <= timeOfDay && timeOfDay < close : timeOfDay >= open || timeOfDay < close;
 }
 
-/**
- * Reads clients' times (`openAt`, `isOpen(at:)`) as wall-clock seconds since midnight in one
- * time zone, which must be a valid IANA name (config checks it).
- */
+/** Reads clients' times (`openAt`, `isOpen(at:)`) as seconds since midnight in one IANA time zone. */
 export interface TimeReader {
-  /**
-   * `HH:MM[:SS]` as it is; an ISO 8601 date-time converted to the zone (without an offset, it is
-   * taken to be in the zone already). `undefined` when `text` is neither.
-   */
+  /** `HH:MM[:SS]` as is; an ISO 8601 date-time in the zone (already, without an offset); else `undefined`. */
   read(text: string): number | undefined;
   /** The time of day now in the zone. */
   now(): number;

@@ -1,15 +1,7 @@
 /**
- * A value rebuilt from the upstream when queries find it old, never on a timer: an idle gateway
- * makes no upstream calls. One build runs at a time; its result is swapped in whole.
- *
- * With `refreshMs` the refresh interval and `age` the time since the value's data was loaded:
- * - `age <= refreshMs`: served as it is;
- * - older, within the stale window (`refreshMs` past it, or `staleIfErrorMs` if longer): served
- *   at once while one background build refreshes it, so a refresh never holds a query up and,
- *   with queries coming, no answer's data is older than the interval plus one refresh;
- * - older still, or nothing built yet (a cold start, or a gateway idle that long): the query
- *   waits for the build, and gets its error if it fails.
- * A value served while its latest build failed is marked stale.
+ * A value rebuilt when queries find it old, never on a timer (an idle gateway makes no calls); one
+ * build at a time, swapped in whole. Within the stale window past `refreshMs` it is served at once
+ * while a background build runs; older or never built, the query waits for the build.
  */
 import type { Clock } from '../base/clock.js';
 import { createInFlight } from '../cache/in-flight.js';
@@ -22,10 +14,7 @@ export interface RefreshingOptions<T> {
   staleIfErrorMs: number;
   /** Ages and build times are read on its monotonic face. */
   clock: Clock;
-  /**
-   * Builds the value; `ageMs` says how old its data already is (another replica may have loaded
-   * it); `failed`: the data could not be refreshed and this is the last good data instead.
-   */
+  /** Builds the value; `ageMs`: how old its data already is; `failed`: this is the last good data. */
   build(): Promise<{ value: T; ageMs: number; failed?: boolean }>;
   /** Told of each failed build (a query may not be waiting for it). */
   onError(error: unknown): void;
@@ -45,10 +34,7 @@ export interface Served<T> {
 }
 
 export interface Refreshing<T> {
-  /**
-   * The value for a query; `signal` lets the query stop waiting for a build. It is asked for only
-   * when the query has to wait: a request scope makes its signal on first use.
-   */
+  /** The value for a query; `signal`, asked for only when the query must wait, stops the wait. */
   read(signal?: () => AbortSignal | undefined): Promise<Served<T>>;
   /** Starts a build unless one runs or the value is fresh (warming at start); never rejects. */
   warm(): void;

@@ -1,7 +1,4 @@
-/**
- * The catalog index as one request sees it: each part read once (one state for the whole
- * request), telling the request how old its data is and whether it is stale.
- */
+/** The catalog index as one request sees it: each part read once, its age and staleness told to the request. */
 import type { LoadScope } from '../cache/cache.js';
 import type { ProductsCatalog, SitesCatalog } from './catalog.js';
 import type { CatalogIndex } from './catalog-index.js';
@@ -20,7 +17,7 @@ export function viewOf(index: CatalogIndex, scope: LoadScope): CatalogView {
   };
 }
 
-// Private: a part of the index, telling the request how old it is (and whether it is stale).
+// Private: a part of the index, telling the request its age and staleness.
 async function served<T>(part: Refreshing<T>, key: string, scope: LoadScope): Promise<T> {
   const { value, ageMs, stale } = await part.read(() => scope.signal);
   const ageSeconds = Math.floor(ageMs / 1000);
