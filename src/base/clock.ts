@@ -1,12 +1,7 @@
 /**
- * The one clock: every time the gateway reads comes from an injected `Clock`, so that tests move
- * it by hand and nothing else reads the time (a lint rule forbids `Date.now()`, `new Date()`
- * and `performance.now()` in src/ outside this file and the mock upstream). Every component takes
- * `clock: Clock` and reads the face it needs; only the composition root (app/, main.ts) hands out
- * `systemClock`, which lint enforces too.
- *
- * A wait that sleeps on real timers (polling Redis, a pause after a timeout) is bounded by a real
- * timer too (`deadline`), not by reading a clock: a test's clock stands still while it sleeps.
+ * The one clock: every component takes `clock: Clock`, so tests move time by hand; only the
+ * composition root hands out `systemClock` (lint enforces both). A wait on real timers is bounded
+ * by a real timer (`deadline`), since a test's clock stands still while it sleeps.
  */
 
 export interface Clock {
@@ -16,7 +11,6 @@ export interface Clock {
   wall(): number;
 }
 
-/** The process's own clock. */
 export const systemClock: Clock = {
   monotonic: () => performance.now(),
   wall: () => Date.now(),
@@ -24,7 +18,6 @@ export const systemClock: Clock = {
 
 /** A bound on a wait of real time. */
 export interface Deadline {
-  /** Whether the time has passed. */
   readonly passed: boolean;
   /** Stops the timer (the wait ended first); `passed` stays as it is. */
   cancel(): void;

@@ -1,28 +1,14 @@
 /**
- * Every error code the gateway can answer with, in one registry: its HTTP status and its default
- * message. Nothing else invents a code: a GraphQL error is made by `coded()` (graph-errors.ts),
- * an upstream failure carries one of the upstream codes (upstream/errors.ts), a refusal before
- * GraphQL runs names one of these, and `codeOf` reads any of them back. graphql-yoga's own codes
- * (a parse or validation failure, a request it cannot read) are listed too, since clients get
- * them. The README's table of error codes is checked against this one (test/project/errors.test.ts).
- *
- * No GraphQL here: the upstream and cache layers, which know nothing of GraphQL, use it too.
+ * Every error code the gateway can answer with, its HTTP status and default message; nothing else
+ * invents a code. No GraphQL here, so the upstream and cache layers can use it too.
  */
 
 /** One code: the HTTP status it is answered with, and its message when the caller gives none. */
 export interface ErrorSpec {
-  /**
-   * The status of an HTTP answer carrying this code: 200 when the code comes inside a GraphQL
-   * answer (beside data, or in an event or a WebSocket message), else the refusal's. Where one
-   * use of a code answers with another, its caller says so (`coded`'s `status`).
-   */
+  /** HTTP status of an answer carrying this code: 200 inside a GraphQL answer, else the refusal's. */
   status: number;
   message: string;
-  /**
-   * An error in the document, found before it runs: GraphQL over HTTP sets its status (400 to a
-   * client that accepts `application/graphql-response+json`, 200 to one that accepts only
-   * `application/json`), so `coded` sets none.
-   */
+  /** An error in the document: GraphQL over HTTP sets its status by `Accept`, so `coded` sets none. */
   document?: true;
 }
 
@@ -70,8 +56,7 @@ export const ERRORS = {
   SHUTTING_DOWN: { status: 503, message: 'The gateway is shutting down' },
   SERVER_BUSY: { status: 503, message: 'The gateway is decoding as many compressed request bodies as it may; retry shortly, or send the body plain' },
   PURGE_INCOMPLETE: { status: 503, message: 'Redis failed part of the purge, or the other replicas could not be told: copies may remain until their TTL; purge again' },
-  // Persisted operations: automatic persisted queries (their messages are the protocol: Apollo
-  // Client and urql look for these exact words), and the allow-list (PERSISTED_OPERATIONS_FILE).
+  // Persisted operations; APQ's messages are the protocol, which clients match word for word.
   PERSISTED_QUERY_NOT_FOUND: { status: 404, message: 'PersistedQueryNotFound' },
   PERSISTED_QUERY_MISMATCH: { status: 400, message: 'PersistedQueryMismatch' },
   PERSISTED_QUERY_NOT_IN_LIST: { status: 404, message: 'The operation is not in the persisted documents list.' },
@@ -86,11 +71,7 @@ export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && Object.hasOwn(ERRORS, code);
 }
 
-/**
- * The code of any error: a GraphQL error's `extensions.code`, else its original error's (an
- * execution error before masking), else an error's own `code` when the registry has it (an
- * `UpstreamError`), else `INTERNAL_SERVER_ERROR`, which is what the client is shown of it.
- */
+/** The code of any error: `extensions.code`, its original error's, its own registry `code`, else internal. */
 export function codeOf(error: unknown): string {
   if (typeof error !== 'object' || error === null) return 'INTERNAL_SERVER_ERROR';
   const { extensions, code, originalError } = error as { extensions?: { code?: unknown }; code?: unknown; originalError?: unknown };

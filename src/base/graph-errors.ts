@@ -1,7 +1,4 @@
-/**
- * GraphQL errors of the registry (errors.ts): `coded('RATE_LIMITED')` is the one way to make an
- * expected error, with its code and, for a refusal before GraphQL runs, its HTTP status.
- */
+/** `coded('RATE_LIMITED')`: the one way to make an expected GraphQL error, from the registry. */
 import { GraphQLError, type GraphQLErrorOptions } from 'graphql';
 import { ERRORS, type ErrorCode } from './errors.js';
 
@@ -10,11 +7,7 @@ export interface CodedOptions extends Pick<GraphQLErrorOptions, 'nodes' | 'sourc
   extensions?: Record<string, unknown>;
   /** Headers of the HTTP answer, for a refusal before GraphQL runs (e.g. `Retry-After`). */
   headers?: Record<string, string>;
-  /**
-   * The HTTP status, where this use of the code answers with another than the registry's: 200
-   * for a request's own deadline inside a partial answer (`REQUEST_TIMEOUT`) or a site a live
-   * event does not find (`NOT_FOUND`); 400 for variables of the wrong type (`BAD_USER_INPUT`).
-   */
+  /** The HTTP status, where this use of the code answers with another than the registry's. */
   status?: number;
 }
 
@@ -22,7 +15,6 @@ export interface CodedOptions extends Pick<GraphQLErrorOptions, 'nodes' | 'sourc
 export function coded(code: ErrorCode, message: string = ERRORS[code].message, options: CodedOptions = {}): GraphQLError {
   const { extensions, headers, status: given, ...located } = options;
   const spec: { status: number; document?: true } = ERRORS[code];
-  // A document error's status is GraphQL over HTTP's to set (errors.ts): none here.
   const status = given ?? (spec.document ? 200 : spec.status);
   const http = status === 200 && headers === undefined ? undefined : { ...(status !== 200 && { status }), ...(headers && { headers }) };
   return new GraphQLError(message, { ...located, extensions: { code, ...extensions, ...(http && { http }) } });

@@ -4,12 +4,7 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-/**
- * Paths pino replaces with `[redacted]`, as a second line of defence: the code never puts a
- * token, the client secret or an API key into a log call in the first place. Top-level and
- * header paths only: wildcard paths (`*.token`) make pino walk every object of every line,
- * which cost a tenth of the warm path's CPU (one line per request).
- */
+/** Paths pino redacts, a second line of defence; no wildcards, which make pino walk every object. */
 const REDACT_PATHS = [
   'authorization',
   'headers.authorization',
@@ -18,23 +13,15 @@ const REDACT_PATHS = [
   'client_secret',
   'token',
   'apiKeys',
-  // Clients' API keys (GATEWAY_API_KEYS) as a header.
   '["x-api-key"]',
   'headers["x-api-key"]',
 ];
 
-/**
- * Log bytes waiting for a slow stdout at most. pino writes asynchronously and, by default,
- * buffers without bound: a log reader that falls behind (one line per request) grew the
- * gateway's memory by hundreds of MB in the soak run. Past this, lines are dropped.
- */
+/** Log bytes waiting for a slow stdout at most; past this, lines are dropped rather than memory grown. */
 const MAX_BUFFERED_LOG_BYTES = 8 * 1024 * 1024;
 
 export interface LoggerOptions {
-  /**
-   * Add `trace_id` and `span_id` of the active OpenTelemetry span to every line written while one
-   * is active, so logs and traces join. Default false: tracing off, no work per line.
-   */
+  /** Add the active span's `trace_id` and `span_id` to every line, so logs and traces join. Default false. */
   traceIds?: boolean;
 }
 
@@ -44,17 +31,13 @@ export function createLogger(level: string, destination?: DestinationStream, opt
   return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, ...(options.traceIds ? { mixin: traceIds } : {}) }, out);
 }
 
-/** How long a log line may wait to leave with others, in ms. */
+/** How long a log line may wait to leave with others, in ms; past LOG_BATCH_BYTES lines leave at once. */
 const LOG_BATCH_MS = 10;
-/** Bytes of lines that leave at once, without waiting. */
 const LOG_BATCH_BYTES = 65_536;
 
 /**
- * Lines leave together, at most LOG_BATCH_MS after the first of them. pino hands each line to
- * stdout at once, and each asynchronous write is a request to libuv's thread pool: one per
- * request served, 14 % of the executed path's CPU in a profile (`node --cpu-prof`, one product
- * per request), even when lines were gathered per turn of the event loop (a turn often serves
- * one request). The lines still pending at exit are written synchronously.
+ * Private: lines leave together, at most LOG_BATCH_MS after the first, since each asynchronous
+ * write costs a trip to libuv's thread pool. Lines pending at exit are written synchronously.
  */
 function batched(out: ReturnType<typeof pino.destination>): DestinationStream & { destination: typeof out } {
   let pending = '';
@@ -66,8 +49,6 @@ function batched(out: ReturnType<typeof pino.destination>): DestinationStream & 
     pending = '';
     if (lines !== '') out.write(lines);
   };
-  // At exit no later turn comes: what is still pending goes out synchronously, after whatever
-  // the destination still holds.
   process.once('exit', () => {
     if (pending === '') return;
     try {
@@ -93,12 +74,9 @@ export type InfoLine = (bindings: Record<string, unknown>, fields: object, messa
 const lineWriters = new WeakMap<Logger, InfoLine>();
 
 /**
- * An info line exactly as `logger.child(bindings).info(fields, message)` would write it (level,
- * time, the bindings, the fields, msg), but spliced from JSON.stringify of the flat objects
- * instead of pino's per-key serialisation and redaction, which were half of the request log's
- * cost on a response-cache hit (`npm run profile -- small on`), and without a child logger. Only
- * for the gateway's own names and counts: nothing in them to redact. With a mixin (trace ids)
- * the line is pino's own.
+ * An info line exactly as `logger.child(bindings).info(fields, message)` would write it, spliced
+ * from JSON.stringify without pino's per-key redaction: only for the gateway's own names and
+ * counts, which hold nothing to redact. With a mixin (trace ids) the line is pino's own.
  */
 export function infoLine(logger: Logger): InfoLine {
   let write = lineWriters.get(logger);

@@ -1,8 +1,4 @@
-/**
- * The gateway's configuration: the one place that reads environment variables. `loadConfig`
- * validates every variable and reports all problems at once, so an operator fixes them in one go.
- * What each setting means, with its unit and default, is in shape.ts.
- */
+/** The one place that reads environment variables; every problem is reported at once (shape.ts names them). */
 import { createReader, present, type Env, type Reader } from './readers.js';
 import { PERSISTED_FORMATS } from './persisted-formats.js';
 import { DEFAULT_MAX_BYTES as DEFAULT_PERSISTED_MAX_BYTES } from './persisted-operations.js';

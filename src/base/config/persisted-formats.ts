@@ -1,18 +1,7 @@
 /**
- * The three shapes a list of persisted documents comes in, and how one is told from another
- * (`PERSISTED_OPERATIONS_FORMAT`, default `auto`):
- *
- * - `codegen`: `{ "<sha256 hex>": "<document>" }`, GraphQL Code Generator's `persisted-documents.json`;
- * - `apollo`: `{ "format": "apollo-persisted-query-manifest", "version": 1, "operations": [{ id, name, type, body }] }`,
- *   what `@apollo/generate-persisted-query-manifest` writes and Apollo Router's `local_manifests` read;
- * - `relay`: `{ "<id>": "<document>" }`, relay-compiler's `persistConfig` file (md5 ids by default, any string).
- *
- * A Relay map and a codegen map have the same shape. `auto` takes a map whose every key is 64
- * hex digits for codegen (and then each key must be its document's sha256, or the file is
- * refused), and a map with no such key for Relay; a Relay map of sha256 ids is thus read as
- * codegen, to the same effect. A map of both kinds of key is refused: it is a damaged codegen
- * file as likely as a Relay one, and reading it as Relay would skip the sha256 check. Force
- * `relay` for a Relay map of 64-hex ids that are not sha256s, or of both kinds.
+ * The three shapes of a persisted documents list (codegen, Apollo manifest, Relay) and how `auto`
+ * tells them apart: all-sha256 keys are codegen, none Relay; a mix is refused, since reading it as
+ * Relay would skip the sha256 check.
  */
 
 /** The values `PERSISTED_OPERATIONS_FORMAT` takes. */
@@ -28,14 +17,9 @@ export interface PersistedEntries {
 
 const APOLLO_FORMAT = 'apollo-persisted-query-manifest';
 const SHA256_HEX = /^[0-9a-f]{64}$/i;
-/** Ids looked at in one slice of the work. */
 const IDS_PER_SLICE = 4096;
 
-/**
- * The entries of a parsed file in `setting`'s format (or the one detected), or why it is in none.
- * Each `yield` ends a slice of the work, `IDS_PER_SLICE` ids at most: a reload takes a turn of
- * the event loop there (persisted-operations.ts), as a large file has many.
- */
+/** A parsed file's entries in `setting`'s format, or why it is in none; each `yield` ends a slice of work. */
 export function* entriesOf(parsed: unknown, setting: PersistedFormatSetting): Generator<void, PersistedEntries | string> {
   const format = setting === 'auto' ? yield* detect(parsed) : setting;
   if (format === 'mixed') return 'has ids of 64 hex digits (codegen\'s sha256s) and other ids: set PERSISTED_OPERATIONS_FORMAT to codegen or relay';
@@ -50,7 +34,6 @@ export function* entriesOf(parsed: unknown, setting: PersistedFormatSetting): Ge
   return { format, entries };
 }
 
-/** What each format looks like, for the messages of a file in none. */
 const SHAPES: Record<PersistedFormat, string> = {
   codegen: 'a JSON object mapping each sha256 hex to its document',
   apollo: `{"format":"${APOLLO_FORMAT}","version":1,"operations":[{"id","name","type","body"}]}`,
@@ -84,7 +67,6 @@ function* apolloEntries(parsed: unknown): Generator<void, PersistedEntries | str
   return { format: 'apollo', entries };
 }
 
-// Private: a JSON object, as a record.
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,13 +1,7 @@
 /**
- * The allow-list of persisted documents (`PERSISTED_OPERATIONS_FILE`), in any of the formats of
- * persisted-formats.ts: each id with its document, every document parsed at reading, so that a
- * bad file is reported (at start-up with the other settings; on a reload, as the reason the old
- * list is kept) instead of failing requests one by one.
- *
- * A file is bounded (`PERSISTED_OPERATIONS_MAX_BYTES`): its JSON is parsed whole, in one block of
- * the event loop, which the bound keeps short. A reload (SIGHUP, while requests are served) then
- * checks the documents in slices of `SLICE_BYTES`, letting the event loop turn between them;
- * at start-up nothing is served yet, and they are checked at once.
+ * The allow-list of persisted documents, every document parsed at reading, so a bad file is
+ * reported once instead of failing requests one by one. Size is bounded because the JSON parse
+ * blocks the event loop; a reload then checks documents in slices between turns.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -31,7 +25,7 @@ export interface PersistedOperations {
 /** Where a list is read from, and how: what a reload reads again. */
 export type PersistedSource = Pick<PersistedOperations, 'file' | 'setting' | 'maxBytes'>;
 
-/** `PERSISTED_OPERATIONS_MAX_BYTES`' default, 4 MiB: thousands of operations, and a whole parse short enough not to hold requests up. */
+/** `PERSISTED_OPERATIONS_MAX_BYTES`' default, 4 MiB. */
 export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 /** Characters of ids and documents checked in one slice of a reload, between two turns of the event loop. */
 export const SLICE_BYTES = 64 * 1024;
@@ -48,11 +42,7 @@ export function sha256Hex(document: string): string {
   return createHash('sha256').update(document, 'utf8').digest('hex');
 }
 
-/**
- * An id as the list keys it: `sha256:<hex>` (the GraphQL-over-HTTP persisted documents form) is
- * its hex, and hex is lower-case, so that a client's spelling of a hash never misses; any other
- * id (Relay's may be any string) is kept as it is.
- */
+/** An id as the list keys it: `sha256:<hex>` and hex in lower case, so a hash's spelling never misses. */
 export function normalId(id: string): string {
   const bare = PREFIXED_SHA256.exec(id)?.[1] ?? id;
   return HEX.test(bare) ? bare.toLowerCase() : bare;
@@ -79,10 +69,7 @@ export function readPersistedOperationsFile(
   }
 }
 
-/**
- * Reads `source`'s file again, the same way, but in slices (`SLICE_BYTES`) with a `turn` between
- * them (default: a turn of the event loop): the new list, or the problems that keep the old one.
- */
+/** Reads `source`'s file again in slices with a `turn` between: the new list, or why the old one stays. */
 export async function rereadPersistedOperations(name: string, source: PersistedSource, turn: () => Promise<void> = nextTurn): Promise<PersistedOperations | string[]> {
   const problems: string[] = [];
   let text: string;
@@ -106,9 +93,7 @@ export async function rereadPersistedOperations(name: string, source: PersistedS
   }
 }
 
-// Private: the list a file's text holds, or undefined with its problems recorded. Each `yield`
-// ends a slice of the work: the JSON parse, then the ids (persisted-formats.ts), then
-// `SLICE_BYTES` of entries at a time.
+// Private: the list a file's text holds, or undefined with its problems; each `yield` ends a slice.
 function* listOf(name: string, { file, setting, maxBytes }: PersistedSource, text: string, problems: string[]): Generator<void, PersistedOperations | undefined> {
   let parsed: unknown;
   try {
@@ -161,8 +146,7 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-// Private: why one entry is unusable, or undefined. A codegen key that is not its document's
-// sha256 would never match what a client sends, so it is refused here rather than ignored at run time.
+// Private: why one entry is unusable (a codegen key not its document's sha256 would never match), or undefined.
 function entryProblem(format: PersistedFormat, id: string, document: unknown): string | undefined {
   if (typeof document !== 'string') return 'is not a document (a string)';
   try {

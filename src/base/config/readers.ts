@@ -124,8 +124,7 @@ export function createReader(env: Env, problems: string[]): Reader {
 
 const BOOLEANS = new Map([['true', true], ['1', true], ['false', false], ['0', false]]);
 
-// Private: `https://App.example.com/` → `https://app.example.com`, as browsers send it; a path,
-// query, credentials or another scheme is a mistake.
+// Private: an origin as browsers send it (`https://app.example.com`), or undefined.
 function toOrigin(text: string): string | undefined {
   const url = URL.canParse(text) ? new URL(text) : undefined;
   if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash || url.username) return undefined;

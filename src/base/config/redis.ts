@@ -1,18 +1,7 @@
 /**
- * The Redis variables of config.ts: where the replicas' Redis is, and its tunables. Redis is one
- * of three topologies, named by exactly one variable:
- * - `REDIS_URL`: one server, `redis://[user:password@]host:port[/db]` (`rediss://` for TLS);
- * - `REDIS_SENTINELS` + `REDIS_SENTINEL_NAME`: the sentinels that watch a primary and its
- *   replicas, and the name of that primary's group; the gateway asks them where the primary is,
- *   and again after a failover;
- * - `REDIS_CLUSTER_NODES`: some nodes of a Redis Cluster, from which the gateway learns the rest.
- *
- * The lists are `host:port` entries only: the data nodes' credentials are `REDIS_USERNAME` and
- * `REDIS_PASSWORD` (one place for a secret, mounted like any other), and a sentinel's own
- * password is `REDIS_SENTINEL_PASSWORD`. With `REDIS_URL` the credentials are in the URL, so
- * those variables are refused there. No value that may hold a secret is ever echoed. Likewise
- * TLS: `REDIS_TLS` for Sentinel (sentinels and data nodes) and Cluster, `rediss://` for one
- * server, and for any of them `REDIS_TLS_CA_FILE`, a private CA to trust.
+ * The Redis variables: exactly one topology (one server, Sentinel or Cluster) and its tunables.
+ * Credentials live in one place per topology (the URL, or `REDIS_USERNAME`/`REDIS_PASSWORD`), and
+ * no value that may hold a secret is ever echoed in a problem.
  */
 import { readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
@@ -32,11 +21,7 @@ export interface RedisCredentials {
 
 /** TLS to Redis: `REDIS_TLS` (Sentinel, Cluster) or a `rediss://` URL. */
 export interface RedisTls {
-  /**
-   * `REDIS_TLS_CA_FILE`: the PEM certificates of the CAs to trust, instead of the system's (which,
-   * with `NODE_EXTRA_CA_CERTS`, are trusted by default). Server certificates must name the hosts
-   * as given (or as a Cluster announces its nodes).
-   */
+  /** `REDIS_TLS_CA_FILE`: PEM certificates of the CAs to trust instead of the system's. Default: none. */
   ca: string | undefined;
 }
 
@@ -62,29 +47,17 @@ export type RedisTopology = { /** Absent: plain TCP. */ tls?: RedisTls | undefin
 export interface RedisConfig {
   /** `REDIS_URL`, `REDIS_SENTINELS` or `REDIS_CLUSTER_NODES`, with what each needs. */
   topology: RedisTopology;
-  /** `REDIS_COMMAND_TIMEOUT_MS`: bound on each Redis command, in ms; slower counts as Redis down. Default 1000:
-   * long enough that a busy replica's own event-loop lag is not taken for a Redis outage. */
+  /** `REDIS_COMMAND_TIMEOUT_MS`: bound on each Redis command, in ms; slower counts as Redis down. Default 1000. */
   commandTimeoutMs: number;
-  /**
-   * `REDIS_FILL_WAIT_MS`: how long replicas wait for the one replica loading the same data (it
-   * holds a lock that long at most) before loading it themselves, in ms. Default 2000.
-   */
+  /** `REDIS_FILL_WAIT_MS`: how long to wait for the replica loading the same data, in ms. Default 2000. */
   fillWaitMs: number;
-  /**
-   * `REDIS_RESPONSE_CACHE_MAX_BYTES`: the byte budget of the whole answers the replicas share in
-   * Redis, all replicas together, as the index counts what they cost Redis (cache/answer-index.ts);
-   * past it, the answers that expire first go. 0: answers are not shared (each replica keeps its own).
-   * Default 67108864 (64 MiB): keep it well under Redis's `maxmemory`, with room for the data entries.
-   */
+  /** `REDIS_RESPONSE_CACHE_MAX_BYTES`: bytes of whole answers shared in Redis; 0 not shared. Default 64 MiB. */
   answersMaxBytes: number;
 }
 
 const TOPOLOGIES = ['REDIS_URL', 'REDIS_SENTINELS', 'REDIS_CLUSTER_NODES'] as const;
 
-/**
- * The Redis settings, or `undefined` (single-process mode) when no topology is named. The
- * tunables are checked either way, so a typo is found before it matters.
- */
+/** The Redis settings, or `undefined` (single-process mode); tunables are checked either way. */
 export function readRedis(env: Env, read: Reader, problems: string[]): RedisConfig | undefined {
   const topology = readTopology(env, read, problems);
   const commandTimeoutMs = read.int('REDIS_COMMAND_TIMEOUT_MS', 1000, 1, 60_000);
@@ -151,10 +124,7 @@ function readCredentials(env: Env, topology: string | undefined, problems: strin
   return { username, password };
 }
 
-/**
- * Private: TLS as asked, `undefined` for none, `null` for a problem recorded: `REDIS_TLS` is for
- * Sentinel and Cluster, a `rediss://` URL for one server; `REDIS_TLS_CA_FILE` needs either.
- */
+// Private: TLS as asked, `undefined` for none, `null` for a problem recorded.
 function readTls(env: Env, read: Reader, topology: string | undefined, problems: string[]): RedisTls | undefined | null {
   const asked = read.bool('REDIS_TLS', false);
   const caFile = present(env.REDIS_TLS_CA_FILE) ? env.REDIS_TLS_CA_FILE.trim() : undefined;
@@ -184,10 +154,7 @@ function readTls(env: Env, read: Reader, topology: string | undefined, problems:
   return { ca };
 }
 
-/**
- * Private: a comma-separated list of `host:port`, IPv6 in brackets; `undefined` (and a problem)
- * when an entry is not one. A bad entry is echoed unless it looks like it holds a password.
- */
+// Private: `host:port` entries, or `undefined` and a problem; an entry that may hold a password is not echoed.
 function readAddresses(env: Env, name: string, problems: string[]): RedisAddress[] | undefined {
   const entries = (env[name] ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
   const bad = entries.filter((entry) => parseAddress(entry) === undefined);

@@ -1,10 +1,6 @@
-/**
- * The OpenTelemetry variables of config.ts: only the standard ones, validated with the rest.
- * Tracing is off unless an OTLP endpoint is set (and `OTEL_SDK_DISABLED` is not true).
- */
+/** The standard OpenTelemetry variables; tracing is off unless an OTLP endpoint is set. */
 import { present, type Env, type Reader } from './readers.js';
 
-/** The samplers of the OpenTelemetry specification (`OTEL_TRACES_SAMPLER`). */
 export type SamplerName =
   | 'always_on'
   | 'always_off'
@@ -18,10 +14,7 @@ const SAMPLERS: readonly SamplerName[] = [
 ];
 
 export interface TracingConfig {
-  /**
-   * Where spans go, as OTLP/HTTP (JSON): `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as it is, else
-   * `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`.
-   */
+  /** OTLP/HTTP endpoint: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, else `OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces`. */
   endpoint: string;
   /** `OTEL_SERVICE_NAME`: the `service.name` of every span. Default `vending-graph`. */
   serviceName: string;
@@ -29,18 +22,11 @@ export interface TracingConfig {
   sampler: SamplerName;
   /** `OTEL_TRACES_SAMPLER_ARG`: the share of traces kept by the ratio samplers, 0–1. Default 1. */
   samplerRatio: number;
-  /**
-   * `OTEL_TRUST_CLIENT_TRACE`: whether a client's `traceparent` decides sampling and parents the
-   * gateway's spans, and its `tracestate` goes on upstream. Default false: the gateway's own
-   * sampler decides, the client's context is kept as a span link, and its `tracestate` stays here.
-   */
+  /** `OTEL_TRUST_CLIENT_TRACE`: a client's `traceparent` parents the spans; else only a link. Default false. */
   trustClientTrace: boolean;
 }
 
-/**
- * The tracing settings, or `undefined` (off) when no endpoint is set or `OTEL_SDK_DISABLED` is
- * true. Every variable is checked either way, so a typo shows before tracing is turned on.
- */
+/** The tracing settings, or `undefined` (off); every variable is checked either way. */
 export function readTracing(env: Env, read: Reader, problems: string[]): TracingConfig | undefined {
   const disabled = read.bool('OTEL_SDK_DISABLED', false);
   const tracesEndpoint = read.url('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');

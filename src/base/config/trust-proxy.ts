@@ -1,7 +1,4 @@
-/**
- * `TRUST_PROXY`'s text, read for config.ts: a hop count, or addresses and CIDR ranges as
- * proxy-addr reads them (request/client-address.ts applies it).
- */
+/** `TRUST_PROXY`'s text: a hop count, or addresses and CIDR ranges as proxy-addr reads them. */
 import proxyaddr from 'proxy-addr';
 
 /** `TRUST_PROXY`: how many proxies nearest to the gateway are trusted, or which addresses. */
@@ -10,10 +7,7 @@ export type TrustProxy = { hops: number } | { addresses: readonly string[] };
 /** Hop counts accepted: more proxies than this in front of one gateway is a mistake. */
 const MAX_HOPS = 100;
 
-/**
- * Reads `TRUST_PROXY`'s text: the setting, or the entries that are neither an address nor a range
- * (the whole text when it is a number out of range, or empty entries as `""`).
- */
+/** The setting, or the entries that are neither an address nor a range. */
 export function parseTrustProxy(text: string): { trust: TrustProxy } | { invalid: readonly string[] } {
   const value = text.trim();
   if (/^\d+$/.test(value)) {
@@ -25,7 +19,7 @@ export function parseTrustProxy(text: string): { trust: TrustProxy } | { invalid
   return invalid.length === 0 ? { trust: { addresses } } : { invalid };
 }
 
-// Private: proxy-addr's own check (its compile throws a TypeError naming what it cannot read).
+// Private: proxy-addr's own check.
 function compiles(entry: string): boolean {
   try {
     proxyaddr.compile(entry);
