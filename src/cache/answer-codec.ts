@@ -1,22 +1,8 @@
 /**
- * How a whole answer of the response cache is stored in Redis: a small binary header, then the
- * answer's bytes as they are sent (no JSON or base64 around them: an answer is JSON already, and
- * wrapping it would cost a copy and a third more bytes on every hit).
- *
- *   offset  size  field
- *   0       1     format, 0x02 (0x01, without the tags, lives under an older release's keys: response-cache/scope.ts)
- *   1       8     storedAt: when it was stored, ms since the epoch (float64, big-endian)
- *   9       8     expiresAt: when the first of its data stops being fresh, ms since the epoch
- *   17      1     length E of the ETag, then its E bytes (ASCII)
- *   18+E    1     length C of the content type, then its C bytes (ASCII)
- *   19+E+C  2     length T of the tags (big-endian), then T bytes: the tags, space-separated (ASCII)
- *   21+E+C+T …    the body
- *
- * Times are wall-clock (replicas share the wall clock, not a process's `performance` clock).
- * The ETag is the body's digest (`answerEtag`), so a value cut short or altered is told from a
- * good one by recomputing it; the content type must be one the gateway answers with. Anything
- * else decodes to `undefined` (another program's value, a cut write, a format this version does
- * not know): the caller takes it for a miss.
+ * A shared answer in Redis: format 0x02, storedAt and expiresAt (float64 BE, wall ms), ETag and
+ * content type (1 length byte each), tags (2 length bytes), then the body as sent (no base64: a
+ * copy and a third more bytes per hit). The ETag is the body's digest, so a cut or foreign value
+ * decodes to `undefined`: a miss.
  */
 import { createHash } from 'node:crypto';
 
@@ -33,15 +19,11 @@ export interface StoredAnswerBytes {
 }
 
 const FORMAT = 0x02;
-/**
- * Tags longer than this, joined, are not shared: twice the headers' cap (request/tags.ts), so that
- * no answer costs the index in Redis (answer-index.ts) more than a few hundred calls per write.
- */
+/** Joined tags longer than this are not shared, so no answer costs the index many calls per write. */
 const MAX_TAGS_BYTES = 4096;
 const TIMES_BYTES = 16;
-/** A header field longer than this is not ours: one length byte each. */
 const MAX_FIELD_BYTES = 255;
-/** The media types of the answers the response cache stores (plain JSON), with an optional charset. */
+/** The media types the response cache stores, with an optional charset. */
 const CONTENT_TYPE = /^application\/(?:graphql-response\+)?json(?:; ?charset=utf-8)?$/i;
 const ETAG = /^"[A-Za-z0-9_-]{1,64}"$/;
 
@@ -81,7 +63,7 @@ export function decodeAnswer(bytes: Buffer): StoredAnswerBytes | undefined {
   if (tags === undefined) return undefined;
   const body = bytes.subarray(tags.end);
   if (answerEtag(body) !== etag.text) return undefined;
-  // A copy: the reply may be a view into a larger socket buffer, which a kept view would keep alive.
+  // A copy: a view would keep the larger socket buffer alive.
   return { body: new Uint8Array(body), contentType: contentType.text, etag: etag.text, storedAt, expiresAt, tags: tags.tags };
 }
 
@@ -94,7 +76,7 @@ function field(bytes: Buffer, offset: number): { text: string; end: number } | u
   return { text: bytes.toString('latin1', offset + 1, end), end };
 }
 
-// Private: the tags at `offset` (two length bytes, then the tags space-separated), and where the body starts.
+// Private: the tags at `offset`, and where the body starts.
 function tagsField(bytes: Buffer, offset: number): { tags: string[]; end: number } | undefined {
   if (offset + 2 > bytes.length) return undefined;
   const end = offset + 2 + bytes.readUInt16BE(offset);

@@ -1,42 +1,27 @@
 /**
- * The index of the answers the replicas share (redis-answers.ts), in Redis: what each answer
- * costs Redis, in which order they go, and which answers each tag names. It gives the shared
- * answers a byte budget of their own (`REDIS_RESPONSE_CACHE_MAX_BYTES`), so that answers, which
- * any client can multiply (a new variable, a new `Accept`), never fill Redis and push out the
- * fleet's data entries; and it lets a purge by tag find, on any replica, what every replica stored.
- *
- * Keys, all in one slot (`{<upstream>:<scope>}`: one script updates them together):
- * - `<prefix>order`: the answers' keys, scored by their expiry (wall ms);
- * - `<prefix>sizes`: each answer's cost and tags, `<bytes> <tag> <tag>…`;
- * - `<prefix>bytes`: the sum of the costs, and of the tag sets' own;
- * - `<prefix>tag:<tag>`: the keys of the answers stored with the tag.
- *
- * A write is one script, whatever the number of tags (request/tags.ts bounds them as it bounds the
- * headers): it forgets what expired (a few at a time), adds the answer, then, while the index is
- * over its budget, forgets the other answer that expires first, and returns those the caller must delete. The index's
- * keys live as long as its longest-lived answer, the tag sets a margin more, so that a fleet that
- * stops writing (a release gone) leaves nothing behind. The answers themselves keep their own
- * slots (spread over a Cluster's nodes); only this index lives in one.
+ * The Redis index of the shared answers (redis-answers.ts): each answer's cost, expiry order and
+ * tags. It gives answers, which any client can multiply, a byte budget of their own so they never
+ * push out the fleet's data entries, and lets a purge by tag find what every replica stored.
+ * Keys, in one slot so one script updates them: `order` (keys by expiry), `sizes` (`<bytes> <tag>…`),
+ * `bytes` (the total), `tag:<tag>` (keys per tag). A write forgets a few expired answers, adds
+ * its own, evicts the earliest-expiring while over budget and returns them for the caller to
+ * delete. Index keys expire with the longest-lived answer, so a departed fleet leaves nothing.
  */
 import type { RedisClient } from '../redis/clients.js';
 import { runScript, script } from '../redis/scripts.js';
 
-// The prices below are Redis's `used_memory` after 5,000 answers of 165 bytes with 0, 4, 15 or 30
-// tags, each carried by one answer, two or all: counted 1.0 to 1.17 times what Redis held.
-/** What Redis keeps for an answer besides its value, its key's name and its tags: the key, its expiry, its places in `order` and `sizes`. */
+/** Redis's overhead per answer besides its value, key name and tags (measured from `used_memory`). */
 const ANSWER_BYTES = 400;
 /** What a place in a tag's set keeps besides a copy of the answer's key. */
 const TAG_PLACE_BYTES = 72;
 /** What a tag's set keeps before its first key, besides its name. */
 const TAG_SET_BYTES = 240;
-/** Expired answers forgotten by one write at most: each is forgotten once, so writes keep up. */
+/** Expired answers forgotten by one write at most. */
 const EXPIRED_PER_WRITE = 32;
-/** How long a tag's set outlives the index's longest-lived answer, in ms: its answers are forgotten first. */
+/** How long a tag's set outlives the longest-lived answer, in ms. */
 const TAG_SET_MARGIN_MS = 600_000;
 
-// Private: what every script shares. KEYS are `order`, `sizes`, `bytes`; ARGV[1] the prefix of the
-// tag sets. `forget` takes an answer out of the index (its cost, its order, its tags' sets), and
-// `unset` counts a tag's set gone once its last key left.
+// Private: shared by the scripts. KEYS: `order`, `sizes`, `bytes`; ARGV[1]: the tag sets' prefix.
 const FORGET = `
 local order, sizes, total, tags = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
 local function unset(set)
@@ -55,10 +40,7 @@ local function forget(key)
 end
 `;
 
-/**
- * Stores answer ARGV[2] at cost ARGV[3] (bytes) until ARGV[4] (wall ms; now ARGV[5]) within the
- * budget ARGV[6], with the tags ARGV[7…]; returns the keys of the live answers it evicted.
- */
+/** Stores answer ARGV[2] at cost ARGV[3] until ARGV[4] (now ARGV[5]) within budget ARGV[6], tags ARGV[7…]; returns the evicted keys. */
 const ADD = script(`${FORGET}
 local key, bytes, expires, now, budget = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 forget(key)
@@ -104,12 +86,9 @@ return found`);
 export interface AnswerIndex {
   /** The bytes an answer costs Redis, its value `valueBytes` long under `redisKey`; the budget counts them. */
   cost(key: string, redisKey: string, valueBytes: number, tags: readonly string[]): number;
-  /**
-   * Indexes answer `key` at `cost` until `expiresAt` (wall ms, now `now`) with `tags`, within
-   * `maxBytes`: the keys of the answers it evicted, for the caller to delete. Rejects with Redis's error.
-   */
+  /** Indexes answer `key` until `expiresAt` (wall ms); resolves the evicted keys for the caller to delete. */
   add(redis: RedisClient, key: string, cost: number, expiresAt: number, now: number, tags: readonly string[]): Promise<string[]>;
-  /** Forgets the answers stored with any of `tags`: their keys, for the caller to delete. Rejects with Redis's error. */
+  /** Forgets the answers stored with any of `tags`; resolves their keys for the caller to delete. */
   purge(redis: RedisClient, tags: readonly string[]): Promise<string[]>;
 }
 

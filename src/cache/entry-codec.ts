@@ -1,18 +1,6 @@
 /**
- * How a cache entry is stored in Redis: one format byte, then the entry as JSON, deflated when
- * it is large (JSON of records shrinks 5–10 times):
- *
- *   0x01 <JSON>                entries under COMPRESS_FROM_BYTES
- *   0x02 <deflate-raw of JSON> larger ones
- *
- * The JSON is `{"t": loadedAt, "l": ttlMs, "v": value}`: the load time in ms since the epoch
- * (replicas share the wall clock, not a process's `performance` clock) and the TTL, so every
- * replica judges freshness and stale windows alike. A Map value (an index such as
- * `cities:byCode`) is stored as its entries, with `"m": 1`. Values are otherwise plain JSON data
- * (the normalised records are).
- *
- * Anything else under a key (another program's value, a cut write, a format this version does
- * not know) decodes to `undefined`: the caller ignores it and loads afresh.
+ * A cache entry in Redis: 0x01 + JSON, or 0x02 + raw-deflated JSON, `{"t": loadedAt (wall ms),
+ * "l": ttlMs, "v": value, "m": 1 if a Map}`. Anything else decodes to `undefined`: load afresh.
  */
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 
@@ -25,16 +13,12 @@ export interface StoredEntry {
 
 const PLAIN = 0x01;
 const DEFLATED = 0x02;
-/** Smaller entries are stored as they are: deflating them saves little and costs a call. */
+/** Smaller entries are stored as they are: deflating them saves little. */
 const COMPRESS_FROM_BYTES = 1024;
 /** A deflated value inflating beyond this is not ours (or is a bomb): it is ignored. */
 const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
-/**
- * The bytes to store. Synchronous on purpose: a write is then on the wire before the request
- * that caused it answers, so another replica asked next finds it (level 1 deflates a 100 KB
- * page in well under a millisecond).
- */
+/** The bytes to store. Synchronous, so the write is on the wire before its request answers. */
 export function encodeEntry(entry: StoredEntry): Buffer {
   const isMap = entry.value instanceof Map;
   const value = isMap ? [...(entry.value as Map<unknown, unknown>)] : entry.value;

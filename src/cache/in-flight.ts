@@ -1,8 +1,6 @@
 /**
- * Loads shared by every caller that needs the same key at the same time, with reference
- * counting: a caller that gives up (its signal aborts) stops waiting at once, and the load
- * itself is aborted when the last waiting caller has gone. A background load (a
- * stale-while-revalidate refresh) is never aborted by callers leaving.
+ * Loads shared by concurrent callers of one key, reference-counted: a caller whose signal aborts
+ * stops waiting, and the load is aborted when the last one leaves (a background load never is).
  */
 
 import { setMaxListeners } from 'node:events';

@@ -1,20 +1,8 @@
 /**
- * The cache a replica uses: the in-process LRU level (lru-cache: bounded in entries, least
- * recently used out, each entry kept for its TTL plus the longer stale window), optionally in
- * front of a level every replica shares (Redis, redis-level.ts).
- *
- * - A fresh local entry answers at once: no round trip on the warm path.
- * - On a local miss the shared level (if any) is read, once per key per process however many
- *   callers miss together; what it holds is taken in with its age, so it expires here when it
- *   expires there.
- * - Freshness and the stale windows are judged against each entry's load time (cache.ts says
- *   what `getOrLoad` serves when).
- * - A load goes through the in-process, reference-counted in-flight table, then through the
- *   shared level's fill, which lets one replica load while the others wait for its result.
- * - `set` (lists priming entities) stores locally and writes through without waiting; `peek` is
- *   local only (it is synchronous), so callers must not take a `peek` miss for "nobody has it".
- *
- * The shared level never throws its own failures: when Redis is down, this is the LRU level.
+ * A replica's cache: an in-process LRU level, optionally in front of a shared level
+ * (redis-level.ts). A local miss reads the shared level once per key, taking entries in with
+ * their age so they expire here when they expire there; a load runs once here, then once across
+ * replicas through the shared fill. `peek` is local only.
  */
 import { LRUCache } from 'lru-cache';
 import { deadline, type Clock } from '../base/clock.js';
@@ -29,7 +17,7 @@ export interface SharedEntry {
   ttlMs: number;
 }
 
-/** What the LRU level needs of a shared level behind it. None of these rejects on a level failure. */
+/** What the LRU level needs of a shared level. None of these rejects on a level failure. */
 export interface SharedLevel {
   /** The entry stored under `key`, if any and readable. */
   read(key: string): Promise<SharedEntry | undefined>;
@@ -39,7 +27,7 @@ export interface SharedLevel {
   write(key: string, value: unknown, ttlMs: number): void;
   /** Whether a replica holds the fill lock of `key` now. */
   filling(key: string): Promise<boolean>;
-  /** Deletes the entries under `keys` and every entry of `kinds` (a purge); resolves how many it held, or rejects with a `DropIncomplete` when Redis failed a command of it. */
+  /** Deletes the entries under `keys` and of `kinds`; resolves how many, or rejects with `DropIncomplete`. */
   drop(keys: readonly string[], kinds: readonly string[]): Promise<number>;
 }
 
@@ -52,11 +40,11 @@ export interface LruCacheOptions {
   staleIfErrorMs?: number;
   /** The clock of TTLs and stale windows (its monotonic face). */
   clock: Clock;
-  /** Told of a failed background refresh (it never reaches a caller, and never kills the process). */
+  /** Told of a failed background refresh, which never reaches a caller. */
   onBackgroundError?(key: string, error: unknown): void;
-  /** Told how each `getOrLoad` was answered (metrics). Default: none. */
+  /** Told how each `getOrLoad` was answered. Default: none. */
   observer?: CacheObserver;
-  /** A level shared with other replicas, behind this one. Default: none (this process only). */
+  /** A level shared with other replicas, behind this one. Default: none. */
   shared?: SharedLevel;
 }
 
@@ -73,7 +61,7 @@ type Load<T> = (signal: AbortSignal) => Promise<T>;
 /** How often `settled` looks again whether a load is still running, in ms. */
 const SETTLED_POLL_MS = 25;
 
-/** No shared level: nothing to read, a fill is the load itself, nothing to write. */
+/** No shared level: a fill is the load itself. */
 const IN_PROCESS_ONLY: SharedLevel = {
   read: async () => undefined,
   fill: async (_key, ttlMs, load, signal) => ({ value: await load(signal), ageMs: 0, ttlMs }),
@@ -115,8 +103,7 @@ export function createLruCache(options: LruCacheOptions): Cache {
     return takeIn(key, entry) ?? { value: entry.value, loadedAt: clock.monotonic() - entry.ageMs, ttlMs: entry.ttlMs };
   };
 
-  // A load shared by this process's callers and, through the fill, by the replicas. When it
-  // fails, `stale` (if any) is served while within the stale-if-error window.
+  // A load shared here and, through the fill, by the replicas; on failure `stale` serves within stale-if-error.
   async function loadShared<T>(key: string, ttlMs: number, load: Load<T>, scope?: LoadScope, stale?: Entry): Promise<T> {
     try {
       const entry = await loads.join(key, fill(key, ttlMs, load), scope?.signal);
@@ -166,7 +153,7 @@ export function createLruCache(options: LruCacheOptions): Cache {
       shared.write(key, value, ttlMs);
     },
     async settled(key, maxWaitMs, signal) {
-      // One look per key and poll for all the callers waiting on it, not one Redis command each.
+      // One look per key and poll, not one Redis command per waiting caller.
       const stillLoading = () => looks.join(key, async () => loads.has(key) || (await shared.filling(key)));
       const waited = deadline(maxWaitMs);
       while (!signal?.aborted && !waited.passed && (await stillLoading())) {

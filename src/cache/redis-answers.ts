@@ -1,23 +1,8 @@
 /**
- * The answers the replicas share, behind each one's response cache: whole answers in Redis, so
- * that an operation one replica answered is a hit on every other, with no execution there.
- *
- * Keys are the response cache's keys (already a SHA-256 of the operation, its variables and
- * `Accept`: fixed length, no client text; hashing them again would add nothing) under a prefix
- * naming the format version, the upstream and the answers' scope (app/fleet.ts). An answer keeps its wall-clock store and expiry times
- * (answer-codec.ts), and Redis drops it when its freshness ends (`PX`). A reader trusts the
- * earlier of the stored expiry and Redis's own time to live (`PTTL`), so a replica whose clock
- * runs behind never serves an answer Redis has already given up.
- *
- * An index (answer-index.ts) keeps what each answer costs Redis, within a byte budget of the
- * shared answers' own (`REDIS_RESPONSE_CACHE_MAX_BYTES`), and which answers each tag names, for a
- * purge. A write is two commands sent together, one round trip whatever the answer's tags: the
- * value (`SET … PX`) and the index's script; when the script evicted answers to stay within the
- * budget, one more to delete them. An answer costing more than a tenth of the budget is not shared.
- *
- * Like the cache's shared level, this never throws a Redis error at a caller: a failed or
- * unreadable read is a miss, a failed write is skipped. Only a purge says it could not finish
- * (`DropIncomplete`), so that its caller can say so.
+ * Whole answers shared in Redis, so what one replica answered is a hit on every other. A reader
+ * trusts the earlier of the stored expiry and `PTTL`, so a replica whose clock runs behind never
+ * serves what Redis gave up. A write sends the value and the index's script (answer-index.ts)
+ * together. Redis errors never reach a caller; only a purge reports `DropIncomplete`.
  */
 import type { Clock } from '../base/clock.js';
 import { Cluster } from 'ioredis';
@@ -35,7 +20,7 @@ export interface SharedAnswer {
   etag: string;
   /** Time since it was stored (by any replica), in ms. */
   ageMs: number;
-  /** Time left until the first of its data stops being fresh, in ms; more than 0. */
+  /** Time left until it stops being fresh, in ms; more than 0. */
   ttlMs: number;
   /** What it was built from (request/tags.ts). */
   tags?: readonly string[];
@@ -49,7 +34,7 @@ export interface SharedAnswers {
   read(key: string): Promise<SharedAnswer | undefined>;
   /** Stores `answer` for its `ttlMs`, without waiting. */
   write(key: string, answer: SharedAnswer): void;
-  /** Deletes every answer stored with one of `tags`; resolves the number deleted, or rejects with a `DropIncomplete` when Redis failed a command of it. */
+  /** Deletes every answer stored with one of `tags`; resolves how many, or rejects with `DropIncomplete`. */
   drop(tags: readonly string[]): Promise<number>;
 }
 
@@ -62,17 +47,15 @@ export interface RedisAnswersOptions {
   prefix: string;
   /** Prefix of the index's keys (answer-index.ts), braced to one slot, e.g. `vg:v1:answers:{3f2a9c1b04de:9d0e4b7a2c11}:`. */
   indexPrefix: string;
-  /** The shared answers' byte budget (`REDIS_RESPONSE_CACHE_MAX_BYTES`), as answer-index.ts counts their cost; more than 0. */
+  /** The shared answers' byte budget, as answer-index.ts counts cost; more than 0. */
   maxBytes: number;
-  /** The clock (base/clock.ts): its wall face, which replicas share, dates the entries. */
+  /** Its wall face, which replicas share, dates the entries. */
   clock: Clock;
-  /** Told of values that could not be read (warn). Default: silent. */
   logger?: Logger;
 }
 
 export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers {
   const { connection, prefix, logger } = options;
-  // The key is the hash tag (a Redis Cluster spreads the answers over its nodes by it).
   const redisKey = (key: string) => `${prefix}{${key}}`;
   const index = createAnswerIndex(options.indexPrefix, options.maxBytes);
   const maxCost = options.maxBytes * MAX_ANSWER_SHARE;
@@ -83,7 +66,7 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
       return connection.usable;
     },
     async read(key) {
-      // One round trip: ioredis pipelines the two commands (same key, so same slot on a cluster).
+      // One round trip: ioredis pipelines the two commands.
       const found = await connection.run('answer_read', (redis) => Promise.all([redis.getBuffer(redisKey(key)), redis.pttl(redisKey(key))]));
       if (found === undefined || found[0] === null) return undefined;
       const [bytes, pttl] = found;
@@ -94,10 +77,9 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
         return undefined;
       }
       const at = clock.wall();
-      // -1: kept without expiry (not written by us, but readable): its own expiry rules.
+      // -1: no Redis expiry; the stored one rules.
       const ttlMs = Math.min(answer.expiresAt - at, pttl === -1 ? Infinity : pttl);
       if (!(ttlMs > 0)) return undefined;
-      // Replicas' clocks differ a little: an answer "from the future" is simply new.
       return { body: answer.body, contentType: answer.contentType, etag: answer.etag, ageMs: Math.max(0, at - answer.storedAt), ttlMs };
     },
     write(key, answer) {
@@ -110,14 +92,13 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
       const cost = index.cost(key, redisKey(key), bytes.length, tags);
       if (cost > maxCost) return;
       void connection.run('answer_write', async (redis) => {
-        // Sent together: one round trip (on a Cluster, to two nodes at once).
         const [, evicted] = await Promise.all([redis.set(redisKey(key), bytes, 'PX', ms), index.add(redis, key, cost, at + ms, at, tags)]);
         if (evicted.length > 0) await deleteAll(redis, evicted.map(redisKey));
       }, 'background');
     },
     async drop(tags) {
       const keys = await connection.run('answer_purge', (redis) => index.purge(redis, tags), 'patient');
-      // A command Redis failed answers undefined: the answers it would have dropped may still be there.
+      // A failed command answers undefined.
       if (keys === undefined) throw new DropIncomplete(0);
       const deleted = await connection.run('answer_purge', (redis) => deleteAll(redis, keys.map(redisKey)), 'patient');
       if (deleted === undefined) throw new DropIncomplete(0);
@@ -126,8 +107,7 @@ export function createRedisAnswers(options: RedisAnswersOptions): SharedAnswers 
   };
 }
 
-// Private: deletes `keys`, how many there were: one command, or one per key on a Cluster (each
-// answer lives in its own slot).
+// Private: deletes `keys`; one command per key on a Cluster, where each lives in its own slot.
 async function deleteAll(redis: RedisClient, keys: readonly string[]): Promise<number> {
   if (keys.length === 0) return 0;
   if (!(redis instanceof Cluster)) return redis.del(...keys);

@@ -1,15 +1,7 @@
 /**
- * The level the replicas share, behind each one's LRU level: entries in Redis, read and written by every replica.
- *
- * Keys are the cache's keys under a prefix that carries the format version and the upstream
- * (`vg:v1:cache:<upstream hash>:{site:S000001}`), so a new version never reads old shapes and two
- * upstreams never mix. The cache key is the hash tag: a Redis Cluster spreads the entries over its
- * nodes, and keeps each with its fill lock (`…}:lock`). An entry keeps its wall-clock load time and TTL (entry-codec.ts), and
- * Redis drops it once its TTL and the longer stale window have passed: every entry has an expiry,
- * so that a full Redis evicts entries (`volatile-lru`), never the token or a lock, which have none. A fill (a load nobody in
- * the fleet has) runs once across the replicas (redis/fill.ts). Whatever Redis does, this level
- * never throws a Redis error at a caller: a failed read is a miss, a failed write is skipped.
- * A purge deletes entries by key, and those of a kind by a SCAN of every primary.
+ * The level the replicas share: entries in Redis, the cache key as hash tag (an entry and its
+ * fill lock share a slot). Every entry expires, so a full Redis (`volatile-lru`) evicts entries,
+ * never the token or a lock (redis/fill.ts). Redis errors never reach a caller.
  */
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../base/logger.js';
@@ -29,9 +21,9 @@ export interface RedisLevelOptions {
   keepPastTtlMs: number;
   /** Life of a fill lock, and how long other replicas wait for that fill before loading themselves, in ms. */
   fillWaitMs: number;
-  /** The clock (base/clock.ts): its wall face, which replicas share, dates the entries. */
+  /** Its wall face, which replicas share, dates the entries. */
   clock: Clock;
-  /** Told of values that could not be read (warn). Default: silent. */
+  /** Told of unreadable values. Default: silent. */
   logger?: Logger;
 }
 
@@ -49,7 +41,6 @@ export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
       options.logger?.warn({ key }, 'unreadable value in redis ignored; loading afresh');
       return undefined;
     }
-    // Replicas' clocks differ a little: an entry "from the future" is simply new.
     return { value: entry.value, ageMs: Math.max(0, clock.wall() - entry.loadedAt), ttlMs: entry.ttlMs };
   }
 
@@ -70,7 +61,7 @@ export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
     return entry !== undefined && entry.ageMs <= entry.ttlMs ? entry : undefined;
   };
 
-  // Every key of `kind` on one node (a Cluster's primaries each hold some): `<prefix>{<kind>:…}`.
+  // Private: every key of `kind`, on each of a Cluster's primaries.
   async function keysOfKind(redis: RedisClient, kind: string): Promise<string[]> {
     const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis];
     const found: string[] = [];
@@ -88,10 +79,9 @@ export function createRedisLevel(options: RedisLevelOptions): SharedLevel {
     async drop(keys, kinds) {
       const scanned = await Promise.all(kinds.map((kind) => connection.run('cache_purge', (redis) => keysOfKind(redis, kind), 'patient')));
       const all = [...keys.map(redisKey), ...scanned.flatMap((found) => found ?? [])];
-      // One command per key: on a Cluster each entry lives in its own slot.
       const counts = await Promise.all(all.map((key) => connection.run('cache_purge', (redis) => redis.del(key), 'patient')));
       const count = counts.reduce<number>((sum, deleted) => sum + (deleted ?? 0), 0);
-      // A command Redis failed answers undefined: what it would have dropped may still be there.
+      // A failed command answers undefined.
       if (scanned.includes(undefined) || counts.includes(undefined)) throw new DropIncomplete(count);
       return count;
     },
