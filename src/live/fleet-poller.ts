@@ -1,29 +1,10 @@
 /**
- * The live poller of a replica in a fleet (with `REDIS_URL`): one replica polls each watched key
- * (`site:<code>`, or `all` for every site) for the whole fleet and publishes each read; every
- * replica hands the reads it hears to its own watchers. The upstream sees one call per site or
- * page per interval for the fleet, however many replicas have subscribers.
- *
- * - Leases (redis/live-bus.ts). Each round (every `LIVE_POLL_S`, as alone) claims every key this
- *   replica watches, in one command: it takes the free ones and renews its own, then polls the
- *   keys it holds by the cheaper plan (polling.ts), hands the reads to its own watchers and
- *   publishes them. Halfway between rounds it claims again (renewing, and polling only what it
- *   won), so a lease lives half an interval plus a margin of at most half an interval: never more
- *   than one interval.
- * - Hand-over. A key whose last watcher here leaves, and every key on `close` (SIGTERM, a rolling
- *   deploy), is released with a notice: a replica still watching it claims and polls it at once.
- *   A replica that dies stops renewing: its lease runs out within one interval of its last
- *   claim. The others learn when from their own claims (the ms left on it) and claim again then,
- *   not at their next round, so the key is polled again within one interval of the death. A claim that wins then polls only what it has just won; the
- *   keys it held already keep their rhythm.
- * - The margin covers a late round (timer lag, a slow claim) so that a live holder does not lose
- *   its lease between two renewals. A round slower than that (a very slow upstream) may lose it:
- *   another replica then polls the key, and the first sees at its next claim that it lost it.
- *   Two replicas polling the same key for a moment sends nobody a duplicate event: subscribers
- *   get an event only when what they see changed (live-stock.ts).
- * - Redis down (or a claim that fails): every replica polls its own watched keys and tells its
- *   own watchers, as without Redis, until its claims work again; the failed commands are
- *   counted (`gateway_redis_errors_total`). No subscription ends because of Redis.
+ * The live poller of a replica in a fleet: one replica polls each watched key for the whole fleet
+ * and publishes each read, so the upstream sees one call per site or page per interval however
+ * many replicas have subscribers. Each round claims every watched key (taking free leases,
+ * renewing its own) and claims again halfway, so a lease lives at most one interval; a released
+ * key, or one whose holder died, is claimed by a watching replica as soon as it is free. With
+ * Redis down each replica polls its own keys, as alone: no subscription ends because of Redis.
  */
 import type { LiveBus } from '../redis/live-bus.js';
 import { createSiteReader, type SitePoller } from './polling.js';
@@ -32,7 +13,7 @@ import type { SitePollerOptions } from './site-poller.js';
 import { ALL_SITES_KEY, codeOfKey, createWatchLoop, siteKey } from './watch-loop.js';
 
 export interface FleetPollerOptions extends SitePollerOptions {
-  /** The leases and the channel the replicas share (scale-out.ts). */
+  /** The leases and the channel the replicas share. */
   bus: LiveBus;
 }
 

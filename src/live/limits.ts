@@ -1,13 +1,8 @@
 /**
- * The limits of live subscriptions, and the places they hold: how many subscriptions are open (in
- * all, and per client) and how many distinct keys they watch (in all, and per client), a key being
- * a site (`site:<code>`) or every site (`all`), as watch-loop.ts names them.
- *
- * A place is taken when a subscription is admitted, synchronously with the check, so that a burst
- * of subscribes (300 in one WebSocket write) cannot all pass the check before any is counted; it
- * holds the subscription's keys from then on, and is given back once, however the subscription
- * ends (ended, returned by its transport, or never started). A key shared by several
- * subscriptions, of one client or of several, counts once; refusals say which limit they hit.
+ * The limits of live subscriptions: how many are open and how many distinct keys they watch, in
+ * all and per client. A place is taken synchronously with the check, so a burst of subscribes
+ * cannot all pass before any is counted, and given back once however the subscription ends; a key
+ * shared by several subscriptions counts once.
  */
 import type { GraphQLError } from 'graphql';
 import type { ErrorCode } from '../base/errors.js';

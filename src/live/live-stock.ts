@@ -1,20 +1,9 @@
 /**
- * Live stock: the `Subscription` fields over the one shared poller (site-poller.ts).
- *
- * - `siteStock`: the site at once (from the shared cache), then every read whose fingerprint
- *   differs from the last one this subscriber was sent.
- * - `productStock`: from every site (the page plan): at once from the catalog index when it is
- *   on, else from the first round; then on every change of the total or the lanes shown.
- * - `stockAlerts`: compares each lane with the previous round (the first round after the
- *   subscription starts is the baseline) and sends one event per crossing; named sites the
- *   upstream does not know are dropped (named-sites.ts).
- *
- * A failed read sends one error event (`extensions.code`) and the subscription stays; the next
- * good read is sent whatever it holds, so the subscriber knows it is current again. Limits
- * (limits.ts): subscriptions and watched keys, in all and per client, checked and taken when a
- * subscription is asked for, refused with `TOO_MANY_SUBSCRIPTIONS` or `TOO_MANY_WATCHED_KEYS`.
- * `close()` ends every subscription (the transports tell their clients that it completed), as
- * SIGTERM does.
+ * Live stock: the `Subscription` fields over the one shared poller. `siteStock` sends the site at
+ * once, then each read whose fingerprint changed; `productStock` each change of the total or the
+ * lanes shown; `stockAlerts` one event per lane crossing its threshold (the first round is the
+ * baseline). A failed read sends one error event and the subscription stays; the next good read
+ * is sent whatever it holds, so the subscriber knows it is current again.
  */
 import type { GraphQLError } from 'graphql';
 import { Repeater } from 'graphql-yoga';
@@ -69,10 +58,8 @@ export function createLiveStock(options: LiveStockOptions): LiveStock {
   // How to end each subscription whose place is held, for `close()`.
   const stops = new Map<Place, () => void>();
 
-  // Private: a subscription's stream over `keys`; `start` begins watching and returns what stops
-  // it. Its place is taken now, with the check (a refusal costs nothing), and given back once
-  // when the stream ends, or when it is returned or thrown into before it ever ran (a Repeater
-  // that never ran does not run its executor, so the iterator itself gives the place back).
+  // Private: a subscription's stream over `keys`; its place is taken now, with the check, and given
+  // back once, by the iterator itself too (a Repeater returned before it ran never runs its executor).
   function stream<T>(field: LiveField, client: string, keys: readonly string[], start: Start<T>): AsyncIterable<LiveEvent<T>> {
     const place = places.take(field, client, keys);
     const release = () => {

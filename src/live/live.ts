@@ -1,8 +1,6 @@
 /**
- * The live stock as the gateway builds it: one poller over the upstream (with `REDIS_URL`, one
- * that shares the polling with the other replicas: fleet-poller.ts), held to its share of the
- * upstream's slots (poll-share.ts) and priced by what the loaders know of the site list, the
- * subscriptions over it, and their metrics.
+ * The live stock as the gateway builds it: one poller (shared with the other replicas given a
+ * bus), held to its share of the upstream's slots, the subscriptions over it, and their metrics.
  */
 import type { Clock } from '../base/clock.js';
 import type { CatalogIndex } from '../catalog/catalog-index.js';
@@ -27,7 +25,7 @@ export function createLive(config: LiveConfig, { api, sources, index, metrics, b
   clock: Clock;
   /** With `REDIS_URL`: the replicas share the polling through it. */
   bus?: LiveBus;
-  /** `UPSTREAM_MAX_CONCURRENCY`: the polls may hold a quarter of these slots (poll-share.ts). */
+  /** The upstream client's slots in all; the polls may hold a quarter of them. */
   upstreamMaxConcurrency: number;
 }): Live {
   const options = {

@@ -1,12 +1,8 @@
 /**
- * Watching a list of named sites (`stockAlerts(siteCodes:)`) as one: each round's reads are handed
- * on together, once every named site's has arrived (with Redis they come one by one, from the
- * replicas that poll them).
- *
- * A code the upstream answers as unknown (its read is `null`) is dropped from the watch at once,
- * and its key given back, so that made-up codes cost the upstream one round, not one call every
- * round for as long as the subscription lives; the subscriber is told once, with one `NOT_FOUND`
- * event naming them. When no code is left, there is nothing to watch and the subscription ends.
+ * Watching named sites (`stockAlerts(siteCodes:)`) as one: a round's reads are handed on once
+ * every named site's has arrived. A code the upstream does not know is dropped at once, its key
+ * given back and told once in one `NOT_FOUND`, so made-up codes cost one round, not one call a
+ * round; with no code left, the subscription ends.
  */
 import type { GraphQLError } from 'graphql';
 import { coded } from '../base/graph-errors.js';

@@ -1,14 +1,8 @@
 /**
- * The live polls' share of the upstream: a poll round may want thousands of calls at once (a
- * detail per watched site, or a walk's pages), and the upstream client's bulkhead serves every
- * client request too. Sent straight there, one big round filled the shared queue (calls refused
- * `queue_full`) and made ordinary requests wait behind it (330 ms → 2 s). So the poller's calls
- * pass here first: at most a quarter of `UPSTREAM_MAX_CONCURRENCY` in flight (at least one),
- * the rest waiting in a queue of their own, in order. A round takes longer; client requests
- * always find three quarters of the slots, and the shared queue, free of polls.
- *
- * The queue holds at most one round's calls (rounds never overlap: watch-loop.ts), which
- * `LIVE_MAX_WATCHED_KEYS` bounds.
+ * The live polls' share of the upstream: a round may want thousands of calls at once, and the
+ * upstream client's bulkhead serves client requests too. So at most a quarter of its slots (at
+ * least one) go to polls, the rest waiting in a queue of their own: client requests always find
+ * three quarters of the slots, and the shared queue, free of polls.
  */
 import type { PollerApi } from './polling.js';
 

@@ -1,17 +1,9 @@
 /**
- * What every poller of live stock shares, alone (site-poller.ts) or as one of a fleet
- * (fleet-poller.ts): the `SitePoller` interface its subscriptions use, the reads it hands on, and
- * the reader that reads a set of sites by the cheaper plan.
- *
- * The cheaper plan: one site-detail call per site, or, when every site is wanted or more sites
- * are wanted than list pages would cost, one list-with-points call per page (`pageSize` sites a
- * page, or the cap). What the page plan costs: the pages of the last walk; before any walk, the
- * list's size as the loaders know it (`knownTotal`, `knownCap`); knowing nothing, a probe of
- * page 1 (which tells the total, and is the walk's first page if it walks) once a few sites are
- * wanted (without it, 3,000 watched sites cost 3,000 detail calls a round until a walk is made).
- *
- * A walk tells which sites exist: a code it does not bring is unknown (null), as a detail would
- * say, unless the walk had items too broken to read; then those codes are asked for by detail.
+ * What every live poller shares: the `SitePoller` interface, its reads, and the reader of a set of
+ * sites by the cheaper plan: a detail call per site, or a list-with-points call per page when
+ * every site is wanted or pages cost fewer calls (priced by the last walk, else the loaders' view
+ * of the list, else a probe of page 1 that is also the walk's first page). A code a walk does not
+ * bring is unknown (null), unless the walk had broken items; then its detail tells.
  */
 import { readAll, type CapState } from '../data/page-range.js';
 import type { SiteRecord } from '../upstream/records.js';
@@ -72,7 +64,7 @@ export interface SiteReaderOptions {
   knownTotal?(): number | undefined;
 }
 
-/** Sites wanted from which, the list's size unknown, one probe of page 1 is worth it (as for products: data/sources.ts). */
+/** Sites wanted from which, the list's size unknown, one probe of page 1 is worth it. */
 const PROBE_MIN = 3;
 
 type Page = Awaited<ReturnType<PollerApi['listSitesWithPoints']>>;
@@ -102,8 +94,7 @@ export function createSiteReader({ api, pageSize, knownCap, knownTotal }: SiteRe
     let read: AllSitesRead;
     let calls = probe === undefined ? 0 : 1;
     let pageOne = probe;
-    // The list's page-size cap, as the loaders learn it (page-range.ts): a walk asks for pages the
-    // upstream will answer whole. The probe, if any, is the walk's first page.
+    // A walk asks for pages the upstream answers whole (its cap); the probe, if any, is page 1.
     const fetchPage = async (page: number, size: number) => {
       if (page === 1 && pageOne !== undefined && (size === pageSize || size === pageOne.items.length)) {
         const first = pageOne;
@@ -148,8 +139,7 @@ export function createSiteReader({ api, pageSize, knownCap, knownTotal }: SiteRe
     return Math.max(1, Math.ceil(sites / Math.min(pageSize, cap.cap ?? pageSize)));
   }
 
-  // Private: page 1 of the list, when nothing tells what a walk costs: its total does, and an
-  // answer short of both the page and the list has met the cap (as page-range.ts learns it).
+  // Private: page 1, when nothing tells what a walk costs: its total does, a short answer the cap.
   async function probeList(): Promise<Page | undefined> {
     try {
       const page = await api.listSitesWithPoints(1, pageSize);
@@ -177,10 +167,7 @@ export function createSiteReader({ api, pageSize, knownCap, knownTotal }: SiteRe
   };
 }
 
-/**
- * What a live event shows of a site, as text: its state, its hours, and every lane's product
- * and stock. Two reads with the same fingerprint make no event.
- */
+/** What a live event shows of a site, as text: two reads with the same fingerprint make no event. */
 export function fingerprintOf(site: SiteRecord | null): string {
   if (site === null) return 'none';
   const lanes = (site.points ?? []).map((point) => `${point.code}:${point.cargoLanes.map((lane) => `${lane.goodsCode ?? ''}=${lane.stock ?? ''}`).join(',')}`);

@@ -1,7 +1,6 @@
 /**
- * What each kind of live subscription makes of a poll's reads: a product's stock across the sites
- * that match, and the lanes that crossed a threshold between two reads. Pure functions: the
- * subscriptions (live-stock.ts) decide when to send.
+ * What live subscriptions make of a poll's reads: a product's stock across the matching sites, and
+ * the lanes that crossed a threshold between two reads. Pure: the subscriptions decide when to send.
  */
 import { availability, buildSitesCatalog, type SitesCatalog } from '../catalog/catalog.js';
 import type { ProductStockModel, StockAlertModel } from '../data/models.js';

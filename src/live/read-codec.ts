@@ -1,7 +1,6 @@
 /**
- * A poll's read as the replica that made it publishes it to the others (fleet-poller.ts): the
- * site (or every site) as JSON with its fingerprint, or, for a failed read, only the failure's
- * code, which is all a subscriber is ever told of it (live-stock.ts).
+ * A poll's read as its replica publishes it to the others: the site (or every site) as JSON with
+ * its fingerprint, or only a failure's code, all a subscriber is ever told of it.
  */
 import { isUpstreamError, UPSTREAM_CODES, UpstreamError, type UpstreamErrorCode } from '../upstream/errors.js';
 import type { SiteRecord } from '../upstream/records.js';

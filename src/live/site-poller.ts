@@ -1,20 +1,8 @@
 /**
- * The one poller behind every live subscription: the upstream has no events, so the sites that
- * any subscriber watches are read again every `LIVE_POLL_S`, once for all of them, and each read
- * is handed to the watchers of that site. Sites nobody watches are never read; the timer runs
- * only while something is watched.
- *
- * Each round takes the cheaper plan (polling.ts): one site-detail call per watched site, or,
- * when a watcher wants every site (`watchAll`) or more sites are watched than list pages would
- * cost, one list-with-points call per page (`WALK_PAGE_SIZE` sites a page, or the upstream's
- * cap). A round still running when the next is due makes the next one wait: rounds never
- * overlap (watch-loop.ts).
- *
- * What changed is the watchers' business (each knows what it last sent): a round hands every
- * read on, with a fingerprint of what a live event shows of the site (live-stock.ts).
- *
- * This is the poller of a gateway alone; with `REDIS_URL`, fleet-poller.ts shares the polling
- * among the replicas.
+ * The poller of a gateway alone: the upstream has no events, so the sites any subscriber watches
+ * are read every interval, once for all of them, by the cheaper plan, and each read (with its
+ * fingerprint) is handed to that site's watchers, who decide what changed. Sites nobody watches
+ * are never read; rounds never overlap.
  */
 import { createSiteReader, type PollRound, type SitePoller, type SiteReaderOptions } from './polling.js';
 import { createWatchLoop } from './watch-loop.js';

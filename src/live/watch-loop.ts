@@ -1,16 +1,8 @@
 /**
- * The watchers of a poller and the rhythm of its rounds, shared by the poller of one process
- * (site-poller.ts) and the poller of a fleet (fleet-poller.ts): who watches which site (or every
- * site), a round every `intervalMs` while anything is watched, and rounds that never overlap (a
- * round still running when the next is due makes the next one wait).
- *
- * What is watched is named by keys: `site:<code>` for a site, `all` for every site. The fleet
- * poller leases and publishes by these keys.
- *
- * Rounds are the gateway's own work, not a subscriber's: the timer starts when the first
- * watcher arrives, inside that subscriber's request, whose async context (request record,
- * trace) it would carry for good; so the timer is made, and every round run, in the context
- * the loop was created in (at start-up, outside any request).
+ * The watchers of a poller and the rhythm of its rounds: who watches which key (`site:<code>` or
+ * `all`), a round every `intervalMs` while anything is watched, rounds that never overlap. Timer
+ * and rounds run in the context the loop was made in, not in the first subscriber's request,
+ * whose async context they would otherwise carry for good.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AllSitesRead, SitePoller, SiteRead, SiteReads } from './polling.js';
