@@ -1,31 +1,8 @@
 /**
- * The gateway's Prometheus metrics (prom-client), in a registry of its own rather than
- * prom-client's global one, so two gateways in one process (tests) never share counts. The
- * process metrics (`process_*`, `nodejs_*`) describe the process, not a gateway: they are
- * collected once per process and exposed by every gateway's `/metrics`.
- *
- * Families (all labels are bounded sets):
- * - `gateway_graphql_requests_total`, `gateway_graphql_request_duration_seconds`
- *   {operation, outcome}: GraphQL requests by operation name and `ok` / `error`. Which names get
- *   an `operation` label of their own is operation-labels.ts's choice (the most used of the
- *   operations that ran, at most 100 at a time; the rest `other`).
- * - `gateway_rejected_requests_total` {reason}: `unauthenticated`, `rate_limited`.
- * - `gateway_upstream_calls_total` {operation, outcome}: API call attempts by path (see
- *   upstream/http/observer.ts for outcomes); `gateway_upstream_call_duration_seconds`: those sent.
- * - `gateway_upstream_calls_in_flight` {operation}; `gateway_upstream_breaker_state` {operation}
- *   (0 closed, 1 half-open, 2 open).
- * - `gateway_cache_lookups_total` {kind, result}: `hit`, `miss`, `stale`; `gateway_cache_entries`.
- * - `gateway_token_requests_total` {outcome}: token requests, `ok` or the failure's outcome.
- * - `gateway_index_builds_total` {part, outcome}: catalog index builds (`sites`, `products`;
- *   `ok`, `error`); `gateway_index_build_duration_seconds` {part}; `gateway_index_age_seconds`
- *   {part}: how old the index held now is (absent before its first build).
- * - `gateway_compressions_total` {coding}: answers compressed (`br`, `zstd`, `gzip`); a stored
- *   answer counts once per coding, however often it is served so.
- * - `gateway_purges_total` {origin}: purges (`POST /admin/purge`) taken here (`request`) or heard
- *   from another replica (`fleet`); `gateway_purged_entries_total` {cache}: the copies they
- *   dropped, answers (`response`) and data (`data`): this process's, and Redis's for those taken here.
- * - With Redis (REDIS_URL) only: `gateway_redis_up` (1 in use, 0 down: caching in-process) and
- *   `gateway_redis_errors_total` {operation}: failed Redis operations, each fallen back from.
+ * The gateway's Prometheus metrics, in a registry of its own so two gateways in one process
+ * (tests) never share counts; the process metrics (`process_*`, `nodejs_*`) are collected once
+ * per process and exposed by every gateway's `/metrics`. Every label is a bounded set (the
+ * `operation` names by operation-labels.ts); each family's help says what it counts.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LookupResult } from '../cache/cache.js';
@@ -36,10 +13,7 @@ import { createOperationLabels, type OperationLabelOptions } from './operation-l
 export interface GatewayMetrics {
   /** The text exposition of every family, the process's included. */
   render(): Promise<{ contentType: string; body: string }>;
-  /**
-   * A GraphQL request ended. `ran`: `operation` names an operation that was executed (and so
-   * validated), which lets the name compete for a label of its own.
-   */
+  /** A GraphQL request ended; `ran`: its operation executed (so validated): the name competes for a label. */
   graphqlRequest(request: { operation: string; ran: boolean }, outcome: 'ok' | 'error', durationMs: number): void;
   rejectedRequest(reason: string): void;
   upstreamAttemptStarted(path: string): void;
@@ -83,8 +57,7 @@ export function createMetrics(sources: MetricSources, options: MetricOptions): G
   const processWide = processRegistry();
   const registry = new Registry();
   const registers = [registry];
-  // Each request adds to a plain tally, which reaches the counter when it is scraped: a label
-  // hash fewer per request (as the lookups' tally below).
+  // Requests add to a plain tally, which reaches the counter when scraped: no label hash per request.
   const requestTally = new Map<string, { ok: number; error: number }>();
   const requests: Counter<'operation' | 'outcome'> = new Counter({
     name: 'gateway_graphql_requests_total', help: 'GraphQL requests by operation name and outcome (ok, error)',
@@ -124,8 +97,7 @@ export function createMetrics(sources: MetricSources, options: MetricOptions): G
       for (const [path, state] of Object.entries(sources.breakerStates())) breakers.set({ operation: path }, BREAKER_STATE_VALUE[state]);
     },
   });
-  // A 50-site page makes 1,600 lookups: each adds to a plain tally, which reaches the counter
-  // when it is scraped, instead of a labelled increment (a label hash) per lookup.
+  // Lookups, many per request, add to a plain tally too.
   const lookupTally = new Map<string, Record<LookupResult, number>>();
   const lookups: Counter<'kind' | 'result'> = new Counter({
     name: 'gateway_cache_lookups_total', help: 'Shared cache lookups by kind of data and result (hit, miss, stale)',

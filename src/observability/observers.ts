@@ -1,7 +1,6 @@
 /**
- * The observers handed to the upstream client, the token manager and the shared cache: each
- * event moves the metrics and, when it happens on a request's behalf, that request's counts
- * (request/request.ts).
+ * The observers handed to the upstream client, the token manager and the shared cache: each event
+ * moves the metrics and, on a request's behalf, that request's counts.
  */
 import type { CacheObserver } from '../cache/cache.js';
 import type { TokenObserver, UpstreamObserver } from '../upstream/http/observer.js';

@@ -1,24 +1,10 @@
 /**
- * The `operation` label of the request metrics. Operation names come from clients, and every
- * label value is a time series kept until it is removed, so the names labelled are bounded, and
- * chosen so that clients cannot crowd out the real ones (as the first 100 names seen for the life
- * of the process could):
- *
- * - Only names of operations that ran compete for a label: their documents parsed and validated
- *   against the schema (with `PERSISTED_OPERATIONS_FILE`, only listed operations run at all). A
- *   request that ran nothing (a parse or validation error) keeps the name it sent only if that
- *   name holds a label already, else it counts as `other`.
- * - At most `maxLabels` names hold a label: while there is room, a name gets one at once; then a
- *   name takes the place of the least used labelled name once it has been used more than twice as
- *   often over the recent window (the margin stops two names of equal use swapping back and
- *   forth). The loser's series are removed (`onDropped`); from then on it counts as `other`.
- * - Use is counted over a sliding window of `windowMs`: the current window's count plus the
- *   previous one's, weighted by how much of it still overlaps. A name unused for two windows
- *   scores 0, so any name in use takes its place.
- * - Names counted are bounded too (`maxTracked`, least used out), so a flood of one-off names
- *   costs bounded memory and cannot push out a name used repeatedly.
- *
- * `anonymous`, `unknown` and `other` are always labels of their own and take no place.
+ * The `operation` label of the request metrics. Names come from clients and each label value is a
+ * series kept until removed, so at most `maxLabels` names hold one, chosen so clients cannot crowd
+ * out the real ones: only operations that ran (parsed and validated) compete, and when full a name
+ * takes the place of the least used labelled one once used more than twice as often over a
+ * sliding window of `windowMs` (the margin stops swapping). Names counted are bounded too
+ * (`maxTracked`). `anonymous`, `unknown` and `other` are labels of their own and take no place.
  */
 import type { Clock } from '../base/clock.js';
 
@@ -42,10 +28,7 @@ export interface OperationLabelOptions {
 }
 
 export interface OperationLabels {
-  /**
-   * The label for a request's operation `name`. `ran`: its operation was executed (so it
-   * validated), which makes the name compete for a label.
-   */
+  /** The label for a request's operation `name`; `ran`: it executed (so validated): the name competes. */
   label(name: string, ran: boolean): string;
   /** The names holding a label now (reserved ones not included). */
   labelled(): string[];

@@ -1,26 +1,11 @@
 /**
- * OpenTelemetry traces: one tracer provider per gateway, exporting OTLP/HTTP (JSON) in batches
- * to the configured endpoint, sampled as `OTEL_TRACES_SAMPLER` says.
- *
- * The span tree of one request (see plugins/operations/use-tracing.ts for the first two):
- *
- *   POST /graphql                 server span; a new trace linked to the client's `traceparent`
- *                                 (its child with OTEL_TRUST_CLIENT_TRACE)
- *   └─ query SiteLanes            the GraphQL operation (name, type, document hash)
- *      ├─ GET /api/site/detail    a client span per upstream call (all its attempts)
- *      ├─ POST token              a client span per token request
- *      └─ catalog.walk sites      a walk of the catalog index (its upstream calls within)
- *
- * Spans nest through the active context, which an `AsyncLocalStorage` carries across awaits and
- * into DataLoader batches (they run in the context of the load that scheduled them). Tracing off
- * (no endpoint) means no provider, no context manager, no hooks: the gateway passes `undefined`
- * and every caller skips its tracing work on that one check.
- *
- * A client's trace context is not trusted by default: an edge that let any caller's `-01` flag
- * decide sampling would export every request of whoever sends one, whatever the sampler, and
- * would copy the caller's `tracestate` onto its spans and on to the upstream. So the request
- * starts a trace of its own, which the gateway's sampler decides, and links the client's span.
- * Behind your own frontends, whose trace the gateway's should join, set OTEL_TRUST_CLIENT_TRACE.
+ * OpenTelemetry traces: one tracer provider per gateway, exporting OTLP/HTTP (JSON) in batches.
+ * A request's tree: its server span, the GraphQL operation, then a client span per upstream call
+ * and token request, and a span per catalog walk. Spans nest through the active context, carried
+ * by AsyncLocalStorage across awaits and into DataLoader batches. Tracing off is `undefined`:
+ * no provider, no hooks, one check per caller. A client's trace context is not trusted by default
+ * (its sampled flag would decide what is exported, its `tracestate` reach the upstream): the
+ * request starts a trace of its own that links the client's span.
  */
 import {
   ROOT_CONTEXT,
@@ -57,11 +42,7 @@ export interface Tracing {
   readonly tracer: Tracer;
   /** The hook of the upstream client and the token manager: client spans and `traceparent`. */
   readonly upstream: UpstreamTracer;
-  /**
-   * Starts the server span of a request. Its W3C `traceparent` is the parent with
-   * `trustClientTrace` (a parent-based sampler keeps the client's decision, its `tracestate`
-   * goes on); else a link, and the span roots a trace of the gateway's own. Not made active.
-   */
+  /** Starts a request's server span, not made active: a child of `traceparent` if trusted, else a new trace linking it. */
   requestSpan(name: string, attributes: Attributes, headers: Headers): Span;
   /** Runs `run` in an internal span, a child of the active one; ends it when `run` settles. */
   inSpan<T>(name: string, attributes: Attributes, run: () => Promise<T>): Promise<T>;
@@ -78,9 +59,8 @@ const propagator = new W3CTraceContextPropagator();
 let contextManagerSet = false;
 
 /**
- * The gateway's tracing for `config`. Registers an `AsyncLocalStorage` context manager with the
- * OpenTelemetry API once per process (the first one wins); the tracer provider stays private to
- * the gateway (no global provider), so two gateways in one process trace apart.
+ * The gateway's tracing for `config`: the context manager is registered once per process, the
+ * tracer provider stays private (not global), so two gateways in one process trace apart.
  */
 export function createTracing(config: TracingConfig): Tracing {
   if (!contextManagerSet) {
@@ -117,9 +97,8 @@ export function createTracing(config: TracingConfig): Tracing {
 }
 
 /**
- * Marks `span` failed by `error`: status ERROR, `error.type` its code (`extensions.code` or an
- * upstream error's `code`), and an exception event with a short message (upstream and gateway
- * messages carry no token or secret; a client's values appear in them only as short prefixes).
+ * Marks `span` failed by `error`: status ERROR, `error.type` its code, and an exception event with
+ * a short message (the gateway's and upstream's messages carry no token or secret).
  */
 export function recordError(span: Span, error: unknown): void {
   const code = codeOf(error);
@@ -154,8 +133,7 @@ function upstreamSpan(span: Span): UpstreamSpan {
   };
 }
 
-// Private: a link to the client's span, without its `tracestate` (the client's to say, not ours to
-// record); none without a valid `traceparent`.
+// Private: a link to the client's span, without its `tracestate`; none without a valid `traceparent`.
 function linkTo(client: Context): Link[] {
   const span = trace.getSpanContext(client);
   if (span === undefined || !isSpanContextValid(span)) return [];
