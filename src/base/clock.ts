@@ -11,6 +11,7 @@ export interface Clock {
   wall(): number;
 }
 
+/** The process's own clock. */
 export const systemClock: Clock = {
   monotonic: () => performance.now(),
   wall: () => Date.now(),

@@ -35,10 +35,7 @@ export function createLogger(level: string, destination?: DestinationStream, opt
 const LOG_BATCH_MS = 10;
 const LOG_BATCH_BYTES = 65_536;
 
-/**
- * Private: lines leave together, at most LOG_BATCH_MS after the first, since each asynchronous
- * write costs a trip to libuv's thread pool. Lines pending at exit are written synchronously.
- */
+// Private: lines leave together (each write is a trip to libuv's thread pool); synchronously at exit.
 function batched(out: ReturnType<typeof pino.destination>): DestinationStream & { destination: typeof out } {
   let pending = '';
   let timer: NodeJS.Timeout | undefined;
@@ -54,7 +51,7 @@ function batched(out: ReturnType<typeof pino.destination>): DestinationStream & 
     try {
       out.flushSync();
     } catch {
-      // not ready or busy writing: its own exit hook deals with that
+      // not ready or busy: its own exit hook deals with that
     }
     writeSync(1, pending);
   });

@@ -1,27 +1,12 @@
 /**
- * What the response cache keys on: exactly the operation that executes, never the request's
- * own text. Two requests share a key if and only if they run the same operation with the same
- * variables and ask for the same media type:
- *
- * - the document as yoga parsed it, normalised by graphql-js (`print`: comments and layout go,
- *   string literals stay as they are), and which of its operations runs;
- * - the variables as execution sees them: coerced by graphql-js against the operation's
- *   definitions (defaults applied, unknown names dropped; running-operation.ts, which the checks
- *   after this plugin share), then written with sorted keys;
- * - the client's `Accept` header, which chooses the answer's media type.
- *
- * The key is a SHA-256 of those, so its size is fixed whatever the query and variables weigh.
- *
- * Some requests are never looked up nor stored (`ambiguousRequest`): those whose parameters two
- * readers could read differently (a URL parameter given twice), bodies other than JSON (a form
- * or text body is also what a cross-site page can send without a preflight), batches, and
- * methods other than GET and POST.
+ * The response cache keys on exactly the operation that executes, never the request's text: a
+ * SHA-256 of the printed document, which operation runs, its coerced variables with sorted keys,
+ * and `Accept`. Requests two readers could read differently are never cached.
  */
 import { createHash } from 'node:crypto';
 import { print, type DocumentNode, type ExecutionArgs } from 'graphql';
 import { isRunning, runningOperation } from '../graph/running-operation.js';
 
-/** The URL parameters that say what runs (GraphQL over HTTP). */
 const GRAPHQL_PARAMETERS = ['query', 'variables', 'operationName', 'extensions'];
 
 /** Whether a GraphQL request's parameters are ambiguous or of a kind never cached. */
@@ -32,18 +17,11 @@ export function ambiguousRequest(request: Request, url: URL): boolean {
   return mediaType !== 'application/json';
 }
 
-/**
- * The cache key of an execution, or `undefined` when it cannot run as given (no such operation,
- * variables that do not coerce): execution answers those with errors, which are never stored.
- * Also `undefined` for a document not `worthKeying` (unstorable.ts).
- */
+/** The cache key of an execution, or `undefined` when it cannot run as given or is not `worthKeying`. */
 export function createKeyMaker(worthKeying: (document: DocumentNode) => boolean = () => true): (args: ExecutionArgs, accept: string) => string | undefined {
-  // yoga's parser cache hands out one document object per query text, so each text is printed
-  // and hashed once; a document leaves this map when it leaves yoga's cache.
+  // One document object per query text (yoga's parser cache): each is printed and hashed once.
   const documentHashes = new WeakMap<DocumentNode, string>();
-  // The lean path looks its key up before execution, with the arguments it then executes: the
-  // plugin's own lookup finds it made (the accept header is the same request's). Kept on the
-  // arguments, not in a WeakMap (running-operation.ts says why).
+  // Kept on the arguments, so a key made before execution is found made when they execute.
   const KEY = Symbol('response-cache key');
   return (args, accept) => {
     const carrier = args as ExecutionArgs & { [KEY]?: string | null };
@@ -68,7 +46,7 @@ export function createKeyMaker(worthKeying: (document: DocumentNode) => boolean 
   }
 }
 
-/** JSON with every object's keys sorted, so that key order never matters. */
+/** JSON with every object's keys sorted. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) => {
     if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;

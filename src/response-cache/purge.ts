@@ -1,13 +1,6 @@
 /**
- * Purge by tag (README "Purging"): what `POST /admin/purge` (plugins/operations/use-purge.ts)
- * does with the tags it is given. It drops the shared data they name (data/tagged-data.ts) and
- * every answer the response cache stored with them or, for an entity, with its list's tag, which
- * names it in pages and past the cap (request/tags.ts), here and in Redis, then tells the other
- * replicas (redis/purge-bus.ts), which drop their own copies. The next request for what was
- * purged loads it again, and only that.
- *
- * One log line per purge, on every replica that carries it out: who asked (the admin key's
- * fingerprint, never the key), the tags, and what was dropped; and the purge metrics.
+ * Purge by tag: drops the data the tags name and every answer stored with them, here and in
+ * Redis, then tells the other replicas. Logs the admin key's fingerprint, never the key.
  */
 import type { Logger } from '../base/logger.js';
 import { dropped, type Cache } from '../cache/cache.js';
@@ -18,13 +11,8 @@ import { answerTagsPurged } from '../request/tags.js';
 import type { ResponseCache } from './store.js';
 
 export interface Purger {
-  /**
-   * Purges `tags` on every replica, for `admin` (`key:<fingerprint>`); resolves the copies dropped
-   * here and in Redis, and whether every copy went: not when Redis failed a command of it, or the
-   * other replicas could not be told (theirs then live out their TTL).
-   */
+  /** Purges `tags` on every replica; resolves the copies dropped and whether every copy went. */
   purge(tags: readonly string[], admin: string): Promise<{ purged: number; complete: boolean }>;
-  /** Stops hearing the other replicas' purges. */
   close(): void;
 }
 
@@ -33,7 +21,6 @@ export interface PurgerParts {
   responseCache: Pick<ResponseCache, 'purge'>;
   metrics: Pick<GatewayMetrics, 'purge'>;
   logger: Logger;
-  /** With Redis: how purges reach the other replicas. */
   bus?: PurgeBus;
 }
 

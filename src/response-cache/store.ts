@@ -1,23 +1,8 @@
 /**
- * The response cache's store: whole answers, as the bytes sent, kept for identical operations
- * (the key: key.ts) until the first of their data stops being fresh. Every door uses it: yoga's
- * path and the WebSocket door (edge/ws/operations.ts) through plugins/serving/use-response-cache.ts,
- * the lean path (edge/lean/lean-path.ts) directly.
- *
- * - Only what the request object calls storable is stored (request/request.ts `storable`): one
- *   operation, no error, nothing stale, nothing stating its data's age or made of the time now,
- *   data whose freshness is known. The store asks it; no plugin has to have noted anything.
- * - Memory: bounded in bytes, each entry counted for all it keeps alive (entry-size.ts: its body
- *   and compressed forms, key, tags and tag headers), and the tag index's sets with them; an
- *   answer over a tenth of the whole is not stored.
- * - With `REDIS_URL`, a level the replicas share sits behind this one (cache/redis-answers.ts,
- *   shared.ts): a miss here asks it, a hit there is kept here for the freshness it has left, and
- *   every answer stored here is written there too.
- * - Compressed forms (edge/compression/answer.ts): an entry keeps each coding it was asked for,
- *   made once on the first ask and counted in the byte budget (`encoded`). The shared level holds
- *   the identity bytes only; each replica compresses what it takes from there once itself.
- * - Each answer keeps the tags of what it was built from (request/tags.ts), indexed
- *   (tag-index.ts), so that `purge` drops every answer built from the data it names.
+ * Whole answers, as the bytes sent, kept for identical operations until the first of their data
+ * stops being fresh; only what the request object calls storable. Bounded in bytes (each entry for
+ * all it keeps alive), with an optional level the replicas share behind it; compressed forms are
+ * made once per entry, and tags are indexed so a purge finds every answer built from its data.
  */
 import { LRUCache } from 'lru-cache';
 import type { DocumentNode, ExecutionArgs } from 'graphql';
@@ -37,47 +22,39 @@ import { createUnstorableDocuments } from './unstorable.js';
 export interface ResponseCacheOptions {
   /** Bytes the stored answers may take together, keys included; 0 turns the cache off. */
   maxBytes: number;
-  /** The clock of expiry times (its monotonic face, as the data cache's). */
+  /** The clock of expiry times (its monotonic face). */
   clock: Clock;
-  /** Answers the replicas share (with `REDIS_URL`): read on a miss here, written with every answer stored here. Default: none. */
+  /** Answers the replicas share: read on a miss here, written with every answer stored. Default: none. */
   shared?: SharedAnswers;
 }
 
-/** An answer as stored: its bytes, media type and ETag, with its times. */
+/** An answer as stored: its bytes, media type, ETag and times. */
 export interface StoredResponse extends StoredAnswerTimes {
   body: Uint8Array;
   contentType: string;
   etag: string;
-  /** What it was built from (request/tags.ts): its `Surrogate-Key`, and what a purge finds it by. */
+  /** What it was built from: its `Surrogate-Key`, and what a purge finds it by. */
   tags?: readonly string[];
   /** Its compressed bytes made so far, by coding (`encoded`); shared by the copies of an entry. */
   encodings?: Map<string, Uint8Array>;
 }
 
-/** A stored answer in a content coding: its bytes, and its ETag in that coding (`encodedEtag`). */
+/** A stored answer in a content coding, with its ETag in that coding. */
 export interface EncodedAnswer {
   body: Uint8Array;
   etag: string;
 }
 
-/**
- * When a stored answer was stored and when the first of its data stops being fresh (the data
- * cache's clock, ms). An answer another replica stored has its times moved onto this clock.
- */
+/** When an answer was stored and when its data stops being fresh, in ms of this process's clock. */
 export interface StoredAnswerTimes {
   storedAt: number;
   expiresAt: number;
 }
 
-/**
- * Stores an answer just made, if it may be stored; its ETag when it was. `result`, when the door
- * has it, is asked for errors too (the request object need not have noted them).
- */
+/** Stores an answer just made, if it may be stored; its ETag when it was. */
 export type StoreAnswer = (status: number, body: ArrayBuffer | Uint8Array, contentType: string, result?: ResultErrors) => string | undefined;
 
-// Private: per request, the stored answer it was served (storedAnswerServed), or how to store the
-// answer it misses (answerToStore). Keyed by the request object, so that gateways sharing this
-// module never see each other's requests; the lean path's requests are objects of their own.
+// Private: per request object, the answer it was served, how to store the one it misses, and the one stored.
 const served = new WeakMap<object, StoredResponse>();
 const toStore = new WeakMap<object, StoreAnswer>();
 const made = new WeakMap<object, StoredResponse>();
@@ -102,36 +79,21 @@ const MAX_ENTRY_SHARE = 0.1;
 
 /** The response cache: its lookups, for every door, and what its plugin needs besides. */
 export interface ResponseCache {
-  /** Whether it is on (`RESPONSE_CACHE_MAX_BYTES` > 0). */
+  /** Whether it is on (a byte budget above 0). */
   readonly on: boolean;
-  /**
-   * The key looked up for these execution arguments (no context needed) and `Accept` header;
-   * undefined: never stored. Made once per arguments object: the lean path makes it before it
-   * builds a context, and the plugin finds it made when the same arguments execute.
-   */
+  /** The key for these execution arguments and `Accept`, made once per arguments object; undefined: never stored. */
   keyOf(args: ExecutionArgs, accept: string): string | undefined;
   /** The stored answer under a key `keyOf` made; a hit is recorded on `request` (default: the current one). */
   stored(key: string, request?: GatewayRequest): StoredResponse | undefined;
-  /**
-   * After a miss of `stored`: the answer the replicas share under `key`, kept here and recorded
-   * as `stored` records a hit. No promise (`undefined`) when no shared level is in use, or when
-   * these arguments asked already: executed after a shared miss, they do not ask again.
-   */
+  /** After a miss of `stored`: the replicas' shared answer under `key`, kept here (shared.ts). */
   sharedStored(args: ExecutionArgs, key: string): Promise<StoredResponse | undefined> | undefined;
-  /** `request` (a `Request`, or the lean path's) is answered with `hit`: storedAnswerServed finds it. */
+  /** `request` is answered with `hit`: storedAnswerServed finds it. */
   serve(request: object, hit: StoredResponse): void;
   /** `request` missed `key`: answerToStore finds how to store its answer, as `gatewayRequest` says it may. */
   miss(request: object, key: string, document: DocumentNode, gatewayRequest: GatewayRequest): void;
-  /**
-   * `hit` in `coding`: the form kept with it, else `make`'s, kept from then on while the entry
-   * is (unless the entry would then pass the entry cap: made again on each ask).
-   */
+  /** `hit` in `coding`: the form kept with it, else `make`'s, kept while the entry is (within the entry cap). */
   encoded(hit: StoredResponse, coding: string, make: (body: Uint8Array) => Uint8Array): EncodedAnswer;
-  /**
-   * Drops every answer stored with one of `tags`: here, and with `shared` in the level the replicas
-   * share too. Resolves how many copies it dropped: this process's, and the shared level's; rejects
-   * with a `DropIncomplete` (cache/cache.ts) when Redis failed part of it.
-   */
+  /** Drops every answer stored with one of `tags`, here and (`shared`) in Redis; rejects `DropIncomplete`. */
   purge(tags: readonly string[], shared: boolean): Promise<number>;
 }
 
@@ -151,17 +113,13 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     perf: { now: () => clock.monotonic() },
     // lru-cache reuses a clock reading for 1 ms by default; an answer must not outlive its data.
     ttlResolution: 0,
-    // Evicted, expired or deleted: out of the index. Replaced (`set`): `put` moved the index on,
-    // and a copy of the same answer set again (a new size) keeps its tags.
+    // Replaced (`set`): `put` already moved the index on, or it is a copy keeping its tags.
     dispose: (entry, key, reason) => void (reason !== 'set' && index.remove(key, entry.tags)),
   });
-  // The key of each entry, for `encoded` to count a new form under it.
   const keys = new WeakMap<StoredResponse, string>();
-  // The entries and the index's sets within the budget: the least recently used go first.
   const fit = () => {
     while (entries.size > 0 && entries.calculatedSize + index.bytes > maxBytes) entries.pop();
   };
-  // An answer stored under `key`, indexed by its tags if it was kept (not over the entry cap).
   const put = (key: string, entry: StoredResponse, ttl: number) => {
     index.remove(key, entries.peek(key, { allowStale: true })?.tags);
     entries.set(key, entry, { ttl });
@@ -212,8 +170,7 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     },
   };
 
-  // Private: a new form kept with the entry `hit` still is, counted by setting a copy (lru-cache
-  // counts an entry's size when it is set) for the freshness it has left; not kept past the cap.
+  // Private: a new form kept with `hit`, set again as a copy, since lru-cache sizes an entry on `set`.
   function keep(hit: StoredResponse, coding: string, encoded: Uint8Array): void {
     const key = keys.get(hit);
     const current = key === undefined ? undefined : entries.peek(key);
@@ -228,8 +185,7 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
     fit();
   }
 
-  // Private: a complete answer made from data whose freshness is known, kept until that data
-  // stops being fresh. Offered all the same when declined: the document learns it (unstorable.ts).
+  // Private: a storable answer kept until its data stops being fresh; declined, its document learns it.
   function store(
     key: string, document: DocumentNode, request: GatewayRequest, status: number, body: ArrayBuffer | Uint8Array, contentType: string,
     result: ResultErrors | undefined,

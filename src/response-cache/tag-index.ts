@@ -1,16 +1,9 @@
 /**
- * The response cache's index from each tag (request/tags.ts) to the keys of the answers stored
- * with it, so that a purge by tag finds them without reading every entry. The store adds an entry
- * once it is set and removes it when the LRU lets it go (evicted, expired, replaced or purged), so
- * the index never holds more keys than the cache holds answers.
- *
- * A tag only one answer carries (an entity few ask for) keeps that answer's key itself, not a set
- * of one. The store counts each tag of an answer at one price (entry-size.ts), which covers its
- * place here; the sets of the tags several answers carry are counted here (`bytes`), and the
- * store keeps its entries and this together within its budget.
+ * From each tag to the keys of the answers stored with it, so a purge finds them without reading
+ * every entry. A tag of one answer keeps its key, not a set of one; sets are counted in `bytes`.
  */
 
-/** What a set of keys keeps besides the places its keys are counted for (94 to 142 bytes measured: entry-size.ts). */
+/** What a set of keys keeps besides the places its keys are counted for. */
 const SET_BYTES = 160;
 
 export interface TagIndex {
@@ -18,7 +11,6 @@ export interface TagIndex {
   remove(key: string, tags: readonly string[] | undefined): void;
   /** The keys stored with any of `tags`. */
   keysOf(tags: readonly string[]): Set<string>;
-  /** The bytes of the index's sets. */
   readonly bytes: number;
 }
 

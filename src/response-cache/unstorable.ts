@@ -1,29 +1,14 @@
 /**
- * Documents whose answers the response cache keeps declining to store: the catalog index's
- * (they state their data's age, `sitesNear` for one) and those made of the time now. Making their
- * key costs two hashes and a canonical print of the variables per request, for a lookup that
- * cannot hit.
- *
- * - Only a whole answer teaches a document (`worthOffering`): one whose own data makes it
- *   unstorable. An answer with errors (a bad variable) or stale data (an upstream fault) is the
- *   request's failure, not the document's: it is never offered, so that no client's failures
- *   turn the cache off for the others asking the same document.
- * - After `STREAK` declined answers in a row, a document is no longer keyed, but for one request
- *   in `REPROBE_EVERY`, which puts it back on probation: keyed from then on, until one more
- *   declined answer. So a re-probe that hits (an answer stored with other variables) makes the
- *   document keyed again, and one stored answer clears what it learnt.
- *
- * Skipping a key never serves anything wrong: the request is executed, as a miss would be.
- * Learnt per document object, which yoga's parser cache hands out one of per query text (per
- * gateway), so that every door asks the same rule (`keyedNow`, for the lean path's requests seen
- * before); a document forgets it when it leaves that cache.
+ * Documents whose answers the cache keeps declining to store stop being keyed, sparing a key that
+ * cannot hit; one request in `REPROBE_EVERY` re-probes. Only a whole answer teaches a document, so
+ * one client's failures never turn the cache off for others. Skipping a key is always safe.
  */
 import type { DocumentNode } from 'graphql';
 import type { GatewayRequest, ResultErrors } from '../request/request.js';
 
 /** Declined answers in a row before a document stops being keyed. */
 export const STREAK = 8;
-/** Of a document no longer keyed, one request in this many is keyed again, to learn whether that changed. */
+/** Of a document no longer keyed, one request in this many is keyed again. */
 export const REPROBE_EVERY = 64;
 
 /** What the response cache learns of each document's answers. */
@@ -36,16 +21,14 @@ export interface UnstorableDocuments {
 
 /** What is learnt of one document, shared by whoever holds it (the lean path's requests seen before). */
 export interface Learnt {
-  /** Declined answers in a row. */
   readonly declined: number;
-  /** Requests not keyed since the last re-probe. */
   readonly skipped: number;
 }
 
 // Private: per document, what is learnt of it; reset in place, so that every holder sees it.
 const learnt = new WeakMap<DocumentNode, { declined: number; skipped: number }>();
 
-/** The rule, as the response cache's store asks it. */
+/** The rule, as the store asks it. */
 export function createUnstorableDocuments(): UnstorableDocuments {
   return {
     worthKeying(document) {
@@ -70,26 +53,18 @@ export function learntOf(document: DocumentNode): Learnt {
   return stateOf(document);
 }
 
-// Private: the state of `document`, made when first asked.
 function stateOf(document: DocumentNode): { declined: number; skipped: number } {
   let state = learnt.get(document);
   if (state === undefined) learnt.set(document, (state = { declined: 0, skipped: 0 }));
   return state;
 }
 
-/**
- * Whether a document is keyed now, without counting a request: a door that found a request's key
- * made before asks this first, and a document past its streak goes the way of one never seen.
- */
+/** Whether a document is keyed now, without counting a request. */
 export function keyedNow(state: Learnt): boolean {
   return state.declined < STREAK;
 }
 
-/**
- * Whether an answer (`result`, when the door has it) is offered to the store at all: a whole one
- * (one operation, no error, nothing stale) sent with status 200. Any other is never stored, and
- * says nothing of its document.
- */
+/** Whether an answer is offered to the store at all: a whole one sent with status 200. */
 export function worthOffering(request: GatewayRequest, status: number, result?: ResultErrors): boolean {
   return status === 200 && request.whole(result);
 }

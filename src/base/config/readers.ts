@@ -1,7 +1,4 @@
-/**
- * Typed readers of environment variables for config.ts. Each records a problem instead of
- * throwing, so that every problem is reported at once; none echoes a secret.
- */
+/** Typed readers of environment variables: each records a problem instead of throwing; none echoes a secret. */
 import type { PersistedFormatSetting } from './persisted-formats.js';
 import { readPersistedOperationsFile, type PersistedOperations } from './persisted-operations.js';
 

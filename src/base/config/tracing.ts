@@ -1,6 +1,7 @@
 /** The standard OpenTelemetry variables; tracing is off unless an OTLP endpoint is set. */
 import { present, type Env, type Reader } from './readers.js';
 
+/** The specification's samplers (`OTEL_TRACES_SAMPLER`). */
 export type SamplerName =
   | 'always_on'
   | 'always_off'
