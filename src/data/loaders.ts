@@ -1,13 +1,7 @@
 /**
- * Per-request DataLoaders over the shared sources (see sources.ts for the cache design). A fresh
- * set is made for every GraphQL request, bound to that request's scope: its signal (deadline,
- * client gone) and its record of stale data served. Nothing one client loads is visible to
- * another except through the shared cache, whose keys never carry a token.
- *
- * A page names its list on the scope (`scope.tag`: the answer's tags, request/tags.ts) each time
- * it is asked for, whatever served it: `sites`, the list's freshness class, which is also the list
- * a purge drops. Entities are named by the fields that show them (graph/resolvers/entity-tags.ts),
- * not here: an entity a cache already held is loaded by no batch, and one loaded may not be shown.
+ * Per-request DataLoaders over the shared sources, bound to one request's scope. A page tags its
+ * list each time it is asked for, whatever served it; entities are tagged by the fields that show
+ * them, since a cached entity is loaded by no batch.
  */
 import DataLoader from 'dataloader';
 import { LISTS, type DetailKind, type DetailRecord, type ListKind } from '../upstream/operations.js';
@@ -16,17 +10,10 @@ import type { KindRecord, SiteCity, Sources, SourceScope } from './sources.js';
 
 export interface Loaders {
   productByGoodsCode: DataLoader<string, ProductRecord | null>;
-  /**
-   * The product (null: it does not exist): at once, without a promise, when the shared cache
-   * holds it fresh; else through `productByGoodsCode`. A 50-site page has 1,600 lanes: a promise
-   * each was a good part of its execution and of its garbage.
-   */
+  /** The product (null: none), without a promise when cached fresh (one per lane would add up); else loaded. */
   product(goodsCode: string): ProductRecord | null | Promise<ProductRecord | null>;
   siteByCode: DataLoader<string, SiteRecord | null>;
-  /**
-   * The records of a detail operation by code (null: no such record). `siteByCode` is
-   * `byCode('site')`; products take `productByGoodsCode`, which plans a walk where it is cheaper.
-   */
+  /** The records of a detail operation by code (null: none); products take `productByGoodsCode`. */
   byCode<K extends DetailKind>(kind: K): DataLoader<string, DetailRecord<K> | null>;
   cityByCode: DataLoader<string, CityRecord | null>;
   cityBySiteCode: DataLoader<string, SiteCity | null>;
@@ -46,8 +33,7 @@ export function createLoaders(sources: Sources, scope: SourceScope): Loaders {
   return new RequestLoaders(sources, scope);
 }
 
-// Private: each loader is made when the request first uses it: most requests use one or two. A
-// class, not a literal with getters, for the reason request/scope.ts's Scope is one (measured there).
+// Private: each loader is made when first used (most requests use one or two); a class for speed.
 class RequestLoaders implements Loaders {
   #pages: DataLoader<PageKey, PageResult<unknown>, string> | undefined;
   #productByGoodsCode: Loaders['productByGoodsCode'] | undefined;

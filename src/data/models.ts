@@ -1,13 +1,7 @@
-/**
- * What resolvers pass between each other where the upstream record alone is not enough
- * (codegen maps the GraphQL types onto these; see scripts/codegen.ts).
- */
+/** What resolvers pass where the upstream record alone is not enough (codegen maps types onto these). */
 import type { CityRecord, LaneRecord, PointRecord, ProductRecord, SiteRecord } from '../upstream/records.js';
 
-/**
- * A city as far as it is known: sites report their city's code and name but not its numeric id,
- * which only the city list has; `City.cityId` loads it when (and only when) it is asked for.
- */
+/** A city as far as it is known: sites give no numeric id, which `City.cityId` loads when asked. */
 export type CityModel = Pick<CityRecord, 'code' | 'name'> & { id?: number };
 
 /** A point knows its site: `Point.site` and the point's global id need it. */

@@ -1,27 +1,18 @@
 /**
- * Serving the page a client asked for from an upstream that may cap `pageSize` silently.
- *
- * The upstream's maximum page size is not documented. A capped answer gives itself away: fewer
- * items than asked while `total` says more exist. Such an answer teaches the effective cap (kept
- * per list); from then on a larger page is assembled from the cap-sized upstream pages that cover
- * its range, so those pages are shared (and cached) by every client page size.
- *
- * One short answer may also be a defect (a truncated page), and a cap learnt from it would make
- * every larger page cost one call per item. So a cap is evidence that can be revised: it is
- * confirmed when a second answer agrees (the same length), and before a plan that needs more
- * than two upstream pages trusts an unconfirmed cap, one probe asks page 1 at one item more.
- * A full answer disproves the cap (it is forgotten, and learnt again from the next short page);
- * a capped one confirms it. A real cap costs that probe once; a false one, one call.
+ * The page a client asked for, from an upstream that may cap `pageSize` silently. A short answer
+ * while `total` says more exist teaches the cap; larger pages are then assembled from cap-sized
+ * upstream pages. A short answer may also be a defect, so an unconfirmed cap is probed (page 1 at
+ * one item more) before a plan of many pages trusts it.
  */
 import type { UpstreamPage } from '../upstream/records.js';
 
-/** Fetches one upstream page (through the cache). */
+/** Fetches one upstream page. */
 export type PageFetcher<T> = (page: number, pageSize: number) => Promise<UpstreamPage<T>>;
 
 /** What has been learnt about one list's cap. */
 export interface CapState {
   cap: number | undefined;
-  /** Two answers agreed on `cap` (else a probe checks it before a costly plan). Default false. */
+  /** Two answers agreed on `cap`. Default false. */
   confirmed?: boolean;
 }
 
@@ -29,9 +20,9 @@ export interface CapState {
 const UNCHECKED_PAGES = 2;
 
 export interface ReadOptions<T> {
-  /** Keeps a page learnt on the way (page 1 at the cap) where it will be looked for. */
+  /** Keeps a page learnt on the way where it will be looked for. */
   remember?: (page: number, pageSize: number, result: UpstreamPage<T>) => void;
-  /** The list's total, when already known: cut pages need not ask for it first. */
+  /** The list's total, when already known. */
   knownTotal?: number;
 }
 
@@ -52,12 +43,10 @@ export async function readRange<T>(
   const first = page === 1 ? result : await fetchPage(1, pageSize);
   if (!looksCapped(first, 0, pageSize)) return result;
   const cap = first.items.length;
-  // On a later page, page 1 is a second answer: the two agree on a real cap.
   state.cap = cap;
   state.confirmed = page > 1 && result.items.length === cap;
   if (!trusted(state, offset, pageSize) && !(await capHolds(fetchPage, state))) return result; // a defective page, passed on as it came
-  // On page 1 the short answer is exactly upstream page 1 at the cap: no need to ask again,
-  // now or later (`remember` keeps it where a cap-sized page 1 will be looked for).
+  // On page 1 the short answer is upstream page 1 at the cap: kept, not asked again.
   if (page === 1) remember?.(1, cap, result);
   return readCapped(fetchPage, cap, offset, pageSize, result.total, page === 1 ? result : undefined);
 }
@@ -73,8 +62,7 @@ export async function readAll<T>(
   remember?: ReadOptions<T>['remember'],
 ): Promise<(T | null)[]> {
   const first = await readRange(fetchPage, state, 1, pageSize, { remember });
-  // A `total` beyond reason is a defect of the answer, not a reason to fan out: the walk stops at
-  // MAX_WALK_CALLS upstream calls, counted with the cap learnt (a cap of 1 makes a page 100 calls).
+  // A `total` beyond reason must not fan out: the walk stops at MAX_WALK_CALLS, counted with the cap.
   const callsPerPage = Math.ceil(pageSize / Math.min(pageSize, state.cap ?? pageSize));
   const pages = Math.min(Math.ceil(first.total / pageSize), Math.max(1, Math.floor(MAX_WALK_CALLS / callsPerPage)));
   const rest = await Promise.all(
@@ -90,8 +78,7 @@ function looksCapped<T>(result: UpstreamPage<T>, offset: number, pageSize: numbe
   return result.items.length > 0 && result.items.length < pageSize && offset + result.items.length < result.total;
 }
 
-// Private: whether the learnt cap may plan the read of [offset, offset + pageSize) unchecked: it
-// is confirmed, or the plan takes at most UNCHECKED_PAGES pages.
+// Private: whether the cap may plan this read unchecked (confirmed, or few pages).
 function trusted(state: CapState, offset: number, pageSize: number): boolean {
   const cap = state.cap;
   if (cap === undefined) return false;
@@ -99,9 +86,7 @@ function trusted(state: CapState, offset: number, pageSize: number): boolean {
   return state.confirmed === true || pages <= UNCHECKED_PAGES;
 }
 
-// Private: checks an unconfirmed cap with page 1 at one item more (usually cached once asked):
-// capped, the cap is confirmed; answered in full, the cap is forgotten. (On a later page the
-// upstream may offset by either page size, which is why page 1 tells, in learning too.)
+// Private: probes an unconfirmed cap with page 1 at one item more: confirmed, or forgotten.
 async function capHolds<T>(fetchPage: PageFetcher<T>, state: CapState): Promise<boolean> {
   const cap = state.cap;
   if (cap === undefined) return false;

@@ -1,29 +1,11 @@
 /**
- * Cache-backed reads of the upstream, shared by all requests. Per-request DataLoaders
- * (loaders.ts) sit in front of these; the upstream api sits behind.
+ * Cache-backed reads of the upstream, shared by all requests; per-request DataLoaders (loaders.ts)
+ * sit in front. Two cache layers with different jobs: DataLoader batches and de-duplicates one
+ * request's loads; the shared `Cache` keeps each upstream answer for its data's TTL, shares loads
+ * in flight, never stores errors, and keys on the operation and arguments, never the token.
  *
- * Two cache layers, as in apollo's RESTDataSource, with different jobs:
- *
- * 1. Per request, DataLoader batches and de-duplicates every load a query makes (the same goods
- *    code under 40 lanes is one load) and keeps one request's view consistent while it runs.
- * 2. Across requests, the shared `Cache` (an lru-cache, bounded in entries) keeps each upstream
- *    answer for a TTL that depends on what it holds: cities change rarely, sites carry stock and
- *    change often, products in between. Its loads are de-duplicated in flight, so concurrent
- *    requests needing the same upstream call share one call. Errors are never stored. Keys name
- *    the operation and its arguments, never the token. With REDIS_URL a Redis level under it is
- *    shared by the replicas (cache/lru-cache.ts); `peek` still sees this process only.
- *
- * Keys, TTLs and walk sizes are those of the table of operations (upstream/operations.ts).
- *
- * Lists prime entities: a list-with-points page stores each site under `site:<code>` (with its
- * points) and its city under `siteCity:<code>`; a product list page stores `product:<goodsCode>`.
- * The site-to-city index is what lets `Site.city` work for sources that carry no city (plain
- * lists, site detail): on a miss the list-with-points pages are walked once, which fills it.
- *
- * Products take the cheaper road: a request that needs more unknown products than the product
- * list has pages walks the list (priming every product) instead of asking for each detail. And a
- * site or product asked for while its list is being walked (here or on another replica) waits
- * for the walk rather than asking for its detail.
+ * Lists prime the entities they carry, and products take the cheaper road: walking the list when
+ * that costs fewer calls than the details, and waiting for a walk in flight rather than asking.
  */
 import type { Clock } from '../base/clock.js';
 import type { Cache, LoadScope } from '../cache/cache.js';
@@ -32,7 +14,7 @@ import { DETAILS, LISTS, type DetailKind, type DetailRecord, type Freshness, typ
 import type { CityRecord, PageResult, ProductRecord, SiteRecord, UpstreamPage } from '../upstream/records.js';
 import { readAll, readRange, type CapState, type PageFetcher } from './page-range.js';
 
-/** What a site says of its city (list-with-points only): code and name, not the numeric id. */
+/** What a site says of its city: code and name, not the numeric id. */
 export interface SiteCity {
   code: string;
   name: string;
@@ -57,24 +39,21 @@ export const siteCityKey = (code: string) => `siteCity:${code}`;
 export interface SourceScope extends LoadScope {
   /** Called before each upstream call this caller starts; throws to refuse it. */
   chargeUpstreamCall?(): void;
-  /** Time left before the caller's deadline, in ms (`REQUEST_TIMEOUT_MS`); none: no deadline. */
+  /** Time left before the caller's deadline, in ms; none: no deadline. */
   timeLeftMs?(): number;
-  /** Names data the caller's answer is built from (request/tags.ts): the loaders call it for pages, the resolvers for entities (graph/resolvers/entity-tags.ts). */
+  /** Names data the caller's answer is built from (its tags). */
   tag?(kind: string, code?: string): void;
 }
 
 /** What the gateway has learnt of a list, for planning (see the upstream budget). */
 export interface ListFacts {
-  /** The effective page size cap, once seen. */
   cap: number | undefined;
-  /** Records in the list, as of the last page fetched. */
   total: number | undefined;
 }
 
 export interface Sources {
   /** One page as the client asked for it, assembled from cached upstream pages. */
   page<K extends ListKind>(kind: K, page: number, pageSize: number, scope: SourceScope): Promise<PageResult<KindRecord[K]>>;
-  /** Every city by code. */
   cities(scope: SourceScope): Promise<Map<string, CityRecord>>;
   site(code: string, scope: SourceScope): Promise<SiteRecord | null>;
   /** One record of a detail operation (null: no such record), through the cache. */
@@ -83,56 +62,38 @@ export interface Sources {
   productNow(goodsCode: string): ProductRecord | null | undefined;
   /** Products by goods code, through the product list when that costs fewer calls. */
   products(goodsCodes: readonly string[], scope: SourceScope): Promise<(ProductRecord | null | Error)[]>;
-  /**
-   * For a page of `sites` sites whose lanes' products are wanted: fetches the product list's
-   * first page (its size decides the plan) and, when the list has no more pages than sites
-   * (each site brings at least one new goods code, as a rule), the rest, without waiting for
-   * the lanes. In the background; never fails.
-   */
+  /** For a page of `sites` sites' lanes: loads the product list in the background when that is cheaper; never fails. */
   prefetchProducts(sites: number, scope: SourceScope): void;
   /** The city of each site (null where unknown), walking list-with-points on a miss. */
   citiesOfSites(siteCodes: readonly string[], scope: SourceScope): Promise<(SiteCity | null)[]>;
-  /**
-   * Every record of a list as of now, for the catalog index: walked straight from the upstream
-   * (cached pages are not reused; the pages and the entities they carry are stored on the way),
-   * at most once per `ttlMs` across the replicas, under the key `index:<kind>`.
-   */
+  /** Every record of a list for the catalog index, walked from the upstream at most once per `ttlMs` across replicas. */
   snapshot<K extends 'sitesWithPoints' | 'products'>(kind: K, ttlMs: number): Promise<ListSnapshot<KindRecord[K]>>;
-  /** What is known of each list. */
   facts(kind: ListKind): ListFacts;
-  /** Whether `key` is cached and fresh. */
   isCached(key: string): boolean;
 }
 
 /** A whole list, and how old its data is. */
 export interface ListSnapshot<T> {
   records: T[];
-  /** Time since it was walked (by this replica or another), in ms. */
+  /** Time since it was walked, in ms. */
   ageMs: number;
-  /** Its refresh failed: these are the last good records (the cache's stale-if-error). */
+  /** Its refresh failed: these are the last good records. */
   failed: boolean;
 }
 
-/**
- * How long a detail waits for a walk in flight that will bring its entity, in ms: a walk is a
- * fill, whose holder renews its lock while it works (redis/fill.ts), so a slow one is alive. At
- * 2 s, walks on eight cold replicas sharing one core outlasted the wait, and details were asked.
- * A caller with a deadline waits at most half the time it has left: a walk slower than that
- * leaves it the other half for its own detail call, rather than a REQUEST_TIMEOUT for waiting.
- */
+/** How long a detail waits for a walk in flight that brings its entity, in ms; at most half the time left. */
 const WALK_WAIT_MS = 10_000;
 /** Unknown products from which the size of the product list is worth one probe. */
 const PRODUCT_PROBE_MIN = 3;
 
-/** `clock`'s wall face dates a walk, whose record the shared cache may hand to another replica. */
+/** The shared sources; `clock`'s wall face dates a walk, which another replica may read. */
 export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls, clock: Clock): Sources {
-  // What each list's silent page-size cap and size turned out to be, for the life of the process.
   const facts = Object.fromEntries(Object.keys(LISTS).map((kind) => [kind, { cap: undefined, total: undefined }])) as
     Record<ListKind, CapState & { total: number | undefined }>;
   const ttlOfClass: Record<Freshness, number> = { cities: ttl.citiesMs, sites: ttl.sitesMs, products: ttl.productsMs };
   const ttlOf = (kind: ListKind | DetailKind) => ttlOfClass[(kind in LISTS ? LISTS[kind as ListKind] : DETAILS[kind as DetailKind]).freshness];
   const walkSize = (kind: ListKind) => LISTS[kind].walkPageSize;
-  // The list whose walk brings each detail's records (an entity asked for during it waits for it).
+  // The list whose walk brings each detail's records.
   const walkerOf: Partial<Record<DetailKind, ListKind>> = Object.fromEntries(
     Object.entries(LISTS).flatMap(([kind, list]) => (list.primes === undefined ? [] : [[list.primes, kind]])),
   );
@@ -154,9 +115,7 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls, c
     return result;
   }
 
-  // The upstream pages of each list, through the cache, on behalf of one caller.
-  // Every page seen, whoever loaded it (this process, or another replica through the shared
-  // level), tells the list's size: the product plan needs it.
+  // The upstream pages of a list, through the cache; every page seen tells the list's size.
   function fetcher<K extends ListKind>(kind: K, scope: SourceScope): PageFetcher<KindRecord[K]> {
     return async (p, s) => {
       const result = await cache.getOrLoad(LISTS[kind].key(p, s), ttlOf(kind), charged(scope, (signal) => listCall(kind, p, s, signal)), scope);
@@ -165,11 +124,9 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls, c
     };
   }
 
-  // A page learnt on the way (page 1 at the cap, seen while discovering the cap) is kept.
   const remember = <K extends ListKind>(kind: K) => (p: number, s: number, result: UpstreamPage<KindRecord[K]>) =>
     cache.set(LISTS[kind].key(p, s), result, ttlOf(kind));
 
-  // One client page of a list, assembled from cached upstream pages.
   const read = <K extends ListKind>(kind: K, page: number, pageSize: number, scope: SourceScope) =>
     readRange(fetcher(kind, scope), facts[kind], page, pageSize, { remember: remember(kind) });
 
@@ -180,9 +137,7 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls, c
       return readAll(fetcher(kind, pages), facts[kind], walkSize(kind), remember(kind));
     }, scope);
 
-  // An entity asked for while a walk of the list that carries it runs, here or on another replica,
-  // waits for the walk (up to WALK_WAIT_MS): its pages prime the entity, and a detail call of its
-  // own would be one call more (a cold fleet of replicas made several so, per walk).
+  // An entity asked for while a walk that carries it runs waits for the walk, which primes it.
   const afterWalkOf = async (kind: DetailKind, entityKey: string, scope: SourceScope) => {
     const list = walkerOf[kind];
     if (list === undefined || cache.peek(entityKey) !== undefined) return;
@@ -197,7 +152,6 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls, c
   }
   const product = (goodsCode: string, scope: SourceScope) => detail('product', goodsCode, scope);
 
-  // Whether walking the product list costs fewer calls than `unknown` product details.
   async function walkIsCheaper(unknown: number, scope: SourceScope): Promise<boolean> {
     if (unknown < 2) return false;
     if (facts.products.total === undefined && unknown >= PRODUCT_PROBE_MIN) {
@@ -228,16 +182,14 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls, c
     productNow: (goodsCode) => cache.fresh<ProductRecord | null>(DETAILS.product.key(goodsCode)),
     async products(goodsCodes, scope) {
       const unknown = goodsCodes.filter((code) => cache.peek(DETAILS.product.key(code)) === undefined).length;
-      // A failed walk is no failure: the details below are asked for one by one instead. What the
-      // walk brought is taken from it, not from the cache: a walk another replica made arrives
-      // whole, while the entries it primed may still be on their way to Redis.
+      // A failed walk falls back to details; records come from the walk itself, whose primed
+      // entries may still be on their way to Redis.
       const walked = (await walkIsCheaper(unknown, scope)) ? await walk('products', scope).catch(() => []) : [];
       const byCode = new Map(walked.filter(isRecord).map((record) => [record.goodsCode, record]));
       return Promise.all(goodsCodes.map((code) => byCode.get(code) ?? product(code, scope).catch((error: unknown) => toError(error))));
     },
     prefetchProducts(sites, scope) {
       if (cache.peek(LISTS.products.walkKey) !== undefined) return;
-      // The walk's own first page (same upstream pages, so nothing is asked twice).
       read('products', 1, walkSize('products'), scope)
         .then(() => {
           if (walkPages() <= sites) return walk('products', scope);
@@ -247,11 +199,9 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls, c
     async citiesOfSites(siteCodes, scope) {
       const known = siteCodes.map((code) => cache.peek<SiteCity>(siteCityKey(code)) ?? null);
       if (!known.includes(null)) return known;
-      // One walk per sites TTL, however many requests miss. Its sites say their cities even where
-      // the entries it primed are not in this process's cache: evicted, or primed by another
-      // replica (with a shared cache level the walk itself may come from that replica).
+      // One walk per sites TTL; its sites say their cities even where its primed entries are gone.
       const walked = citiesOfWalk(await walk('sitesWithPoints', scope));
-      // The answer is built from the walk now: a purge of `sites` (which drops the walk) finds it.
+      // Built from the walk now: a purge of `sites` must find it.
       scope.tag?.(LISTS.sitesWithPoints.freshness);
       return known.map((city, i) => city ?? walked.get(siteCodes[i]!) ?? null);
     },
@@ -287,7 +237,7 @@ function cityOfSite(site: SiteRecord): SiteCity | null {
   return site.cityCode === null ? null : { code: site.cityCode, name: site.cityName ?? site.cityCode };
 }
 
-// Private: site code → city, from a walk of list-with-points; built once per walk result.
+// Private: site code → city, built once per walk result.
 const walkCities = new WeakMap<readonly (SiteRecord | null)[], Map<string, SiteCity>>();
 function citiesOfWalk(sites: readonly (SiteRecord | null)[]): Map<string, SiteCity> {
   let cities = walkCities.get(sites);
