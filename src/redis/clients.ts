@@ -1,24 +1,7 @@
 /**
- * The two ioredis clients of connection.ts, for each Redis topology (base/config/redis.ts): one for
- * commands, and one in subscriber mode. Both take connection.ts's options (bounded, no offline
- * queue for commands, quick reconnection), on each topology's terms:
- *
- * - One server (`REDIS_URL`): `new Redis(url)`.
- * - Sentinel: `new Redis({ sentinels, name })`. ioredis asks the sentinels where the primary is
- *   on every (re)connection and checks that the node it reaches is a primary, so after a
- *   failover the reconnection finds the promoted replica (a failover the sentinels run, planned
- *   or not, closes the old primary's connections). The subscriber is a second such connection:
- *   it follows the primary the same way.
- * - Cluster: `new Cluster(nodes, { redisOptions })`: a connection per primary, each command
- *   sent to the node that owns its key's slot (ioredis follows MOVED and ASK, and learns the
- *   slots again after a failover). A script or multi-key command must name keys of one slot:
- *   the gateway's keys carry hash tags for that (scale-out.ts). The subscriber is a second
- *   Cluster, as ioredis recommends: it subscribes through one node it picks (another if that one
- *   goes), and a PUBLISH on any node reaches every node.
- *
- * TLS (base/config/redis.ts): with Sentinel, to the sentinels and the data nodes alike; with a
- * Cluster, ioredis is kept from resolving the node names first, so that certificates are checked
- * against the names given (as its documentation advises for managed clusters).
+ * The two ioredis clients of connection.ts (commands, subscriber) for one server, Sentinel (the
+ * primary is found again on each reconnection) or Cluster (a second Cluster subscribes). With TLS
+ * on a Cluster, node names are not resolved first, so certificates match the names given.
  */
 import type { ConnectionOptions } from 'node:tls';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
@@ -28,15 +11,15 @@ import type { RedisAddress, RedisTls, RedisTopology } from '../base/config/redis
 export type RedisClient = Redis | Cluster;
 
 export interface RedisClients {
-  /** For commands: `options` as given. */
+  /** For commands. */
   redis: RedisClient;
-  /** For SUBSCRIBE only: queues it until connected, and leaves subscribing again to its owner. */
+  /** For SUBSCRIBE only; its owner subscribes again on reconnection. */
   subscriber: RedisClient;
   /** Where Redis is, for logs: the topology and hosts and ports, never a credential. */
   where: string;
 }
 
-/** The clients of `topology`, each with `options` (connection.ts's: timeouts, queue, reconnection). */
+/** The clients of `topology`, each with `options`. */
 export function connectTo(topology: RedisTopology, options: RedisOptions): RedisClients {
   const subscribing: RedisOptions = { enableOfflineQueue: true, autoResubscribe: false };
   const tls = tlsOptions(topology.tls);
@@ -75,8 +58,7 @@ function clusterOptions(options: RedisOptions, node: Pick<RedisOptions, 'usernam
   return {
     enableOfflineQueue,
     enableAutoPipelining,
-    // The Cluster reconnects as a whole (when every node is lost) with the same backoff; single
-    // nodes are not retried, ioredis learns the slots again instead.
+    // The Cluster reconnects as a whole with the same backoff; ioredis relearns slots for single nodes.
     clusterRetryStrategy: retryStrategy,
     slotsRefreshTimeout: options.connectTimeout,
     ...(node.tls === undefined ? {} : { dnsLookup: (address, callback) => callback(null, address) }),

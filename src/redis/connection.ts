@@ -1,16 +1,8 @@
 /**
- * The gateway's connection to Redis, shared by the cache's second level and the token store.
- *
- * Redis is an optimisation, never something a request depends on: every command is bounded
- * (`commandTimeoutMs`), nothing is queued while disconnected (a command fails at once), and
- * `run` turns any failure into `undefined`, for the caller to do what it would do alone. ioredis
- * reconnects in the background with backoff; meanwhile `up` is false and callers skip Redis.
- * A command that times out on a connection that looks fine (a stalled server) also takes Redis
- * out of use for a moment, so that a slow Redis costs one timeout, not one per cache miss.
- *
- * A second connection, in subscriber mode, hears the fills other replicas announce (notices.ts),
- * and whatever else is published on the channels `listen` names (the live reads of
- * live/fleet-poller.ts). It subscribes again to all of them each time it reconnects.
+ * The connection to Redis, an optimisation no request depends on: commands are bounded, never
+ * queued while disconnected, and a failure is `undefined` so the caller goes alone. A timeout
+ * pauses Redis for a moment, so a stalled server costs one timeout, not one per miss. A second,
+ * subscriber connection hears fill notices (notices.ts) and the channels `listen` names.
  */
 import type { RedisOptions } from 'ioredis';
 import { deadline, PASSED, type Deadline } from '../base/clock.js';
@@ -21,74 +13,52 @@ import { createNotices, type Notices } from './notices.js';
 import type { RedisTopology } from '../base/config/redis.js';
 
 export interface RedisConnectionOptions {
-  /** Where Redis is: one server, Sentinel or Cluster (clients.ts); only hosts and ports are logged. */
+  /** Where Redis is: one server, Sentinel or Cluster (clients.ts). */
   topology: RedisTopology;
   /** Bound on each command, in ms; a slower answer counts as a failure. */
   commandTimeoutMs: number;
-  /** The channel on which replicas announce fills (see notices.ts). */
+  /** The channel on which replicas announce fills. */
   channel: string;
   /** Told of connection changes (info, warn) and failed commands (debug). Default: silent. */
   logger?: Logger;
-  /** Told of every failed operation by name (metrics); must not throw. Default: none. */
+  /** Told of every failed operation by name; must not throw. Default: none. */
   onError?(operation: string): void;
   /** How long Redis stays out of use after a command timed out on a live connection, in ms. Default 1000. */
   pauseAfterTimeoutMs?: number;
 }
 
 export interface RedisConnection extends Notices {
-  /** The channel on which fills are announced. */
   readonly channel: string;
-  /** Whether Redis is in use now: connected, and no command timed out in the last moment. */
+  /** Whether Redis is in use now: connected, and not paused by a timeout. */
   readonly up: boolean;
   /** Whether a command is worth preparing: Redis is up, or its first connection is being made. */
   readonly usable: boolean;
-  /**
-   * Whether a patient command is worth preparing: connected (or connecting), and no patient
-   * command timed out in the last moment, even while a timed-out read keeps Redis out of use for
-   * the others. What the fleet must do once (a token request) goes alone only when this is false.
-   */
+  /** Whether a patient command is worth preparing: connected (or connecting) and no patient command timed out lately. */
   readonly reachable: boolean;
-  /**
-   * Runs `command` if Redis is in use for its `kind` (at start-up, once the first connection is
-   * made, waiting up to `commandTimeoutMs` for it); resolves its result, or `undefined` when Redis
-   * is down or the command failed (counted as `operation`, and logged at debug). Never rejects.
-   */
+  /** Runs `command` if Redis is in use for its `kind`: its result, or `undefined` when it failed. Never rejects. */
   run<T>(operation: string, command: (redis: RedisClient) => Promise<T>, kind?: CommandKind): Promise<T | undefined>;
-  /** Counts a failure found by the caller (e.g. an unreadable value) as `operation`. */
+  /** Counts a failure found by the caller as `operation`. */
   failed(operation: string): void;
-  /**
-   * Hands every message published on `channel` to `onMessage` until the returned function is
-   * called. Messages published while the subscriber connection is down are lost.
-   */
+  /** Hands each message on `channel` to `onMessage` until unsubscribed; messages sent while down are lost. */
   listen(channel: string, onMessage: (message: string) => void): () => void;
-  /** Whether the subscriber connection is up, so that what is published is heard. */
+  /** Whether the subscriber connection is up. */
   readonly hearing: boolean;
   /** Closes both connections; later commands resolve `undefined`. */
   close(): Promise<void>;
 }
 
 /**
- * What a command is for, which sets how long it may take and when it runs:
- * - `read`: a request waits for it (a cache read). One bound; skipped while Redis is paused.
- * - `background`: nobody waits for it (a write, a release). `LONG_BOUNDS` bounds, since giving up
- *   early saves no one time; skipped while Redis is paused.
- * - `patient`: going alone costs the fleet a second token or a second load (the token, the fills'
- *   locks). `LONG_BOUNDS` bounds; runs while a timed-out read or write pauses Redis for the
- *   others, and only a patient command's own timeout pauses it for patient commands too.
- * Any timeout pauses Redis for reads and background commands.
+ * `read`: a request waits (one bound); `background`: nobody waits; `patient`: going alone costs the
+ * fleet a second token or load, so only a patient command's own timeout pauses patient commands.
  */
 export type CommandKind = 'read' | 'background' | 'patient';
 
-/** How long Redis stays out of use after a command timed out on a live connection, in ms. */
 const PAUSE_AFTER_TIMEOUT_MS = 1000;
 /** The bound of background and patient commands, in bounds (`commandTimeoutMs`). */
 const LONG_BOUNDS = 3;
-/**
- * ioredis's own command timeout, in bounds: a backstop that only clears from its queue a command
- * that a hung server never answers. `run`'s bound (`bounded`) is the one that counts.
- */
+/** ioredis's own command timeout, in bounds: only a backstop for a hung server; `bounded` is the one that counts. */
 const BACKSTOP_BOUNDS = 10;
-/** Reconnection backoff: 100 ms, doubling, at most 2 s (a lost Redis is found again quickly). */
+/** Reconnection backoff: 100 ms, doubling, at most 2 s. */
 const RECONNECT_FIRST_MS = 100;
 const RECONNECT_MAX_MS = 2000;
 const CONNECT_TIMEOUT_MS = 2000;
@@ -207,11 +177,7 @@ interface ConnectionState {
   paused: Deadline;
   /** No patient command before this passes: a patient command timed out. */
   patientPaused: Deadline;
-  /**
-   * Settles when the first connection is made; `undefined` once it is, or once it failed.
-   * Commands sent before it is made (a replica starting) wait for it a little rather than go
-   * alone, so N replicas starting at once still fetch things once.
-   */
+  /** Settles on the first connection (`undefined` after), so replicas starting together still fetch once. */
   firstConnection: Promise<void> | undefined;
 }
 
@@ -244,10 +210,8 @@ function clientOptions(commandTimeoutMs: number): RedisOptions {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     autoResendUnfulfilledCommands: false,
-    // Each command is written at once. ioredis's auto-pipelining holds a command back until the
-    // previous pipeline's answers are all read, so on a busy replica a command waited two
-    // event-loop turns or more and timed out with Redis idle (the scale-out bench: hundreds of
-    // `cache_write` timeouts, each pausing Redis for a second).
+    // Auto-pipelining holds a command back until the previous pipeline is read, so on a busy
+    // replica commands time out with Redis idle.
     enableAutoPipelining: false,
     retryStrategy: (times: number) => Math.min(RECONNECT_FIRST_MS * 2 ** Math.min(times - 1, 10), RECONNECT_MAX_MS),
   };

@@ -1,12 +1,7 @@
 /**
- * The `maxmemory-policy` the gateway needs of Redis: `volatile-lru` (or another `volatile-*`).
- * Every cache key the gateway writes has an expiry, and the token and the locks have none
- * (upstream/token/redis-store.ts, fill.ts), so that a full Redis evicts cache entries only. Under an
- * `allkeys-*` policy any key may go, the token first (it is read only at a refresh); under
- * `noeviction` a full Redis refuses every write, the token's too.
- *
- * Checked once connected (`CONFIG GET`, on every primary of a Cluster), and told in one warning
- * per policy found. A managed Redis may refuse `CONFIG`: then nothing is said, nor counted.
+ * The gateway needs a `volatile-*` `maxmemory-policy`: cache keys expire while the token and
+ * locks do not, so a full Redis evicts cache entries only. Checked once connected, on every
+ * primary; a managed Redis that refuses `CONFIG` is not warned about.
  */
 import { Cluster } from 'ioredis';
 import type { Logger } from '../base/logger.js';

@@ -1,26 +1,8 @@
 /**
- * One replica at a time: when several replicas need the same thing that nobody has (a cache
- * entry, a new upstream token), one of them makes it under a short Redis lock and the others
- * wait for it, then read what it stored.
- *
- * - The lock is `<key>:lock`, holding a random value and its deadline (`<random> <ms>`, on Redis's
- *   clock): it ends when its holder releases it or, if the holder died, at the deadline, `waitMs`
- *   after it was taken or last renewed; a live holder renews it every third of that while it
- *   works. Taking, renewing and releasing are scripts that read the value, and renewing and
- *   releasing compare the random value, so a holder that outlived its lock never touches
- *   another replica's.
- * - The lock key has no expiry of its own: under the `maxmemory-policy` the gateway needs
- *   (`volatile-lru`, README "Running several replicas") Redis evicts only keys that have one, so
- *   a full Redis never takes a lock from its holder. The deadline in the value does what an expiry
- *   would: a lock past it is taken over by the next replica that asks. A holder that died leaves
- *   its lock (about 100 bytes) until a replica next fills the same key.
- * - The holder checks once more before making anything (another replica may have finished just
- *   before it took the lock), stores the result, then releases the lock and announces the key in
- *   one script.
- * - A waiter wakes on the announcement, or every `POLL_MS` to try the lock itself (so a lost
- *   announcement or a failed holder costs little). It waits while the lock is held, however long
- *   a busy holder takes (up to `MAX_WAIT_LIVES` lock lives): a dead holder's lock runs out within
- *   `waitMs`, and a waiter takes it. When Redis is down, everyone makes it alone at once.
+ * One replica at a time makes what nobody has (a cache entry, a token) under the lock
+ * `<key>:lock`; the others wait for its announcement (or poll), then read it. The lock holds
+ * `<random> <deadline>` on Redis's clock, renewed while its holder works, and has no expiry so
+ * `volatile-lru` never evicts it. With Redis down, each replica makes it alone.
  */
 import { randomUUID } from 'node:crypto';
 import { deadline } from '../base/clock.js';
@@ -30,9 +12,9 @@ import { runScript, script } from './scripts.js';
 export interface SharedFill<T> {
   /** Redis key of the thing; its lock is `<key>:lock`, and announcements name `key`. */
   key: string;
-  /** Life of the lock unless renewed, and how long the others wait for a holder they no longer see, in ms. */
+  /** Life of the lock unless renewed, in ms. */
   waitMs: number;
-  /** Name of the lock commands in metrics (`cache_lock`, `token_lock`). */
+  /** Name of the lock commands in metrics. */
   operation: string;
   /** What the fleet holds now, if it will do; `undefined` otherwise. Never rejects. */
   check(): Promise<T | undefined>;
@@ -42,24 +24,16 @@ export interface SharedFill<T> {
   signal?: AbortSignal;
 }
 
-/**
- * Lock commands are patient (connection.ts): a lock command given up on sends this replica alone,
- * and the fleet makes the thing twice.
- */
+/** Lock commands are patient (connection.ts): giving one up makes the fleet make the thing twice. */
 const PATIENT = 'patient';
 
 /** How often a waiter tries the lock when no announcement came, in ms. */
 const POLL_MS = 50;
 
-/**
- * However long a holder keeps its lock alive, a waiter waits at most this many lock lives in all
- * before making the thing alone: a guard against a holder stuck for good.
- */
+/** A waiter waits at most this many lock lives before making the thing alone (a holder stuck for good). */
 const MAX_WAIT_LIVES = 10;
 
-// Private: what the lock scripts share. Redis's clock in ms; whether the lock in KEYS[1] is held
-// now (by a live deadline, or, for a lock in the format of a release before, by its expiry); and
-// whether ARGV[1] is its holder.
+// Private: shared by the lock scripts: Redis's clock in ms, whether KEYS[1] is held, whether ARGV[1] holds it.
 const LOCK = `
 local function now()
   local time = redis.call('TIME')
@@ -116,8 +90,7 @@ export async function fillOnce<T>(connection: RedisConnection, fill: SharedFill<
       const lock = await tryLock(connection, fill);
       if (lock === 'unavailable') break;
       if (lock !== 'taken') return await underLock(connection, lock, fill);
-      // Held: by a holder that is alive (it renews the lock while it works, however slowly a busy
-      // replica makes the thing), or that died less than a lock's life ago. Slow is not dead.
+      // Held: by a live holder (it renews), or one dead less than a lock's life ago.
       if (givenUp.passed) break;
       if (await watch.next(Math.min(POLL_MS, fill.waitMs), fill.signal)) {
         const filled = await fill.check();
@@ -139,8 +112,7 @@ async function tryLock(connection: RedisConnection, fill: SharedFill<unknown>): 
   return reply === 1 ? token : 'taken';
 }
 
-// Private: check, make if still needed, then release and announce whatever happened. The lock is
-// renewed every third of its life meanwhile, so that waiters can tell a slow holder from a dead one.
+// Private: check, make if still needed, release and announce; renewed meanwhile so slow is not taken for dead.
 async function underLock<T>(connection: RedisConnection, token: string, fill: SharedFill<T>): Promise<T> {
   const lockMs = Math.max(1, fill.waitMs);
   const renewal = setInterval(() => {

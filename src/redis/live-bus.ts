@@ -1,41 +1,23 @@
 /**
- * What the replicas' live pollers share through Redis (live/fleet-poller.ts): a lease per
- * watched key, so that one replica polls it for the fleet, and one channel on which the holder
- * publishes each read for every replica to hear.
- *
- * - A lease is `<prefix>lease:<key>` holding the replica's random id, with a TTL. Claiming takes
- *   a free lease or renews one's own, and for a lease another replica holds says how long it has
- *   left, in one script for all keys (so a round costs one command). Releasing deletes only
- *   one's own lease and announces the release, so a replica waiting for it claims it at once.
- * - A message on `<prefix>reads` is a header line, the JSON `[replica id, key]`, then the body:
- *   a read as its publisher encoded it, or nothing for a released lease. A replica does not hear
- *   its own messages (it handed its reads to its own watchers already).
- *
- * Every command goes through the shared connection (connection.ts): bounded, counted when it
- * fails, `undefined` while Redis is down, never a rejection.
+ * What the live pollers share (live/fleet-poller.ts): a lease per watched key, so one replica
+ * polls it for the fleet, and a channel where the holder publishes each read as a header line
+ * `[replica id, key]` and the body (empty for a released lease, so a waiter claims at once).
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from './connection.js';
 
 export interface LiveBus {
-  /** Whether leases can be taken and reads heard now: both connections to Redis are up. */
+  /** Whether both connections to Redis are up. */
   readonly usable: boolean;
-  /**
-   * Takes each free lease of `keys` and renews this replica's own, for `ttlMs`. For each key:
-   * 0 when this replica holds it now, else the ms left on another replica's lease. `undefined`
-   * when Redis failed or is down.
-   */
+  /** Takes or renews the leases of `keys` for `ttlMs`: per key 0 if held here, else ms left on another's; `undefined` if Redis failed. */
   claim(keys: readonly string[], ttlMs: number): Promise<number[] | undefined>;
   /** Gives up this replica's leases of `keys` (in the background) and tells the others. */
   release(keys: readonly string[]): void;
   /** Publishes `body` (not empty) as the read of `key`; false when Redis failed or is down. */
   publish(key: string, body: string): Promise<boolean>;
-  /**
-   * Hands each read other replicas publish to `onRead` (`body` empty: its lease was released),
-   * until the returned function is called.
-   */
+  /** Hands each read other replicas publish to `onRead` (`body` empty: lease released) until unsubscribed. */
   listen(onRead: (key: string, body: string) => void): () => void;
-  /** Counts a message that could not be read (metrics). */
+  /** Counts an unreadable message. */
   unreadable(): void;
   /** Resolves once the releases sent so far are done: call before closing the connection. */
   settle(): Promise<void>;
@@ -72,10 +54,7 @@ return 1`;
 
 /** The leases and the channel of reads of the live pollers, over the replica's Redis `connection`. */
 export function createLiveBus(connection: RedisConnection, { prefix, replicaId = randomUUID() }: {
-  /**
-   * Prefix of the lease keys and of the channel, e.g. `vg:v1:live:{<upstream>}:`. Its hash tag puts
-   * every lease in one slot: a script names many of them, which a Redis Cluster allows only so.
-   */
+  /** Prefix of the leases and channel; its hash tag keeps the leases in one slot, as the scripts need. */
   prefix: string;
   /** This replica's id in leases and messages. Default: a random UUID. */
   replicaId?: string;

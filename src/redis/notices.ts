@@ -1,17 +1,12 @@
 /**
- * Announcements between replicas: a replica that has filled a key (or given its fill up)
- * publishes the key on one channel, and every replica's subscriber connection wakes its local
- * waiters for that key. Waiters never rely on announcements alone: one missed while the
- * subscriber reconnects costs a waiter its poll interval, nothing more.
+ * A replica that has filled a key publishes it on one channel, waking every replica's local
+ * waiters. Waiters also poll, so a missed announcement costs one poll interval.
  */
 import type { EventEmitter } from 'node:events';
 
 /** One waiter's interest in a key, from `watch` until `stop`. */
 export interface Watch {
-  /**
-   * Resolves `true` at the next announcement of the key (one heard since the watch started, or
-   * since the last `next`, counts), `false` after `ms`; rejects with the reason when `signal` aborts.
-   */
+  /** `true` at the next announcement (or one since the last call), `false` after `ms`; rejects when `signal` aborts. */
   next(ms: number, signal?: AbortSignal): Promise<boolean>;
   stop(): void;
 }
@@ -26,7 +21,7 @@ interface Listener {
   wake: (() => void) | undefined;
 }
 
-/** Announcements on `channel`, heard through the `message` events of `subscriber` (a connection in subscriber mode). */
+/** Announcements on `channel`, heard through `subscriber`'s `message` events. */
 export function createNotices(subscriber: EventEmitter, channel: string): Notices {
   const listeners = new Map<string, Set<Listener>>();
   subscriber.on('message', (from: string, key: string) => {

@@ -1,10 +1,7 @@
 /**
- * How a purge reaches every replica (response-cache/purge.ts): the replica that took it publishes its tags on
- * one channel, after deleting what Redis holds of them, and each other replica drops its own
- * in-process copies when it hears them. A message is the JSON `{ from, tags }`, `from` the
- * publisher's random id: a replica does not act on its own purges twice. A purge published while
- * a replica's subscriber connection is down is not heard there: its copies live out their
- * freshness (README "Purging").
+ * How a purge reaches every replica: the one that took it publishes `{ from, tags }` and the
+ * others drop their in-process copies. A replica whose subscriber is down misses it, and its
+ * copies live out their freshness.
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from './connection.js';

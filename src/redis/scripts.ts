@@ -1,8 +1,4 @@
-/**
- * Lua scripts run by their SHA-1 (`EVALSHA`), so that a script's body crosses the network once per
- * server, not with every call: sent whole (`EVAL`) only when the server does not know it yet (a
- * new or restarted server, a node of a Cluster that has not run it). `EVAL` also keeps it there.
- */
+/** Lua scripts run by SHA-1 (`EVALSHA`), sent whole (`EVAL`) only to a server that does not know them yet. */
 import { createHash } from 'node:crypto';
 import type { RedisClient } from './clients.js';
 
