@@ -56,9 +56,8 @@ export function writeAnswer(res: ServerResponse, answer: Answer): void {
 const TRICKLE_HEAD_BYTES = 16;
 
 /**
- * Write `answer` with its headers and first bytes at once, then one byte every `intervalMs`.
- * `Content-Length` is the full size, so a client waits for the rest. Returns the interval
- * timer, which stops by itself when the body is done or the connection closes.
+ * Write `answer`'s headers (full `Content-Length`) and first bytes at once, then a byte every
+ * `intervalMs`; returns the timer, which stops when the body is done or the connection closes.
  */
 export function trickleAnswer(res: ServerResponse, answer: Answer, intervalMs: number): NodeJS.Timeout {
   const body = Buffer.from(answer.body, 'utf8');

@@ -1,40 +1,21 @@
 /**
- * The upstream's undocumented choices, as switches. The description leaves HTTP statuses,
- * page-size limits, not-found answers and the token endpoint open; a real deployment picks one
- * answer for each, and the gateway must cope with every plausible pick. Tests flip these at run
- * time through `mock.behaviour`; the next request sees the change.
+ * The upstream's undocumented choices (statuses, page caps, not-found answers, the token endpoint)
+ * as switches, so the gateway meets every plausible pick; the next request sees a change.
  */
 export interface Behaviour {
-  /**
-   * HTTP status sent with error envelopes (`{code, msg, timestamp}`), e.g. 500, 503 or 401.
-   * Does not apply to a missing or unknown token, which is always HTTP 401. Default 200.
-   */
+  /** HTTP status of error envelopes (a missing or unknown token is always 401). Default 200. */
   errorStatus: number;
   /** `pageSize` is silently capped to this many records; `total` is unaffected. Default 50. */
   maxPageSize: number;
-  /**
-   * Answer for an unknown `siteCode` or `goodsCode`: success envelope with `result: null`
-   * (`'null'`), with `result: {}` (`'empty'`), or the error envelope
-   * `{code: 404, msg: 'data not found'}` (`'error'`). Default `'null'`.
-   */
+  /** Unknown code: `result: null`, `result: {}`, or the envelope `{code: 404, msg: 'data not found'}`. Default `'null'`. */
   notFound: 'null' | 'empty' | 'error';
-  /**
-   * Token endpoint answer: RFC 6749 JSON `{access_token, token_type, expires_in, scope?}`
-   * (`'plain'`), or that object as the `result` of a success envelope, with failures as error
-   * envelopes (`'envelope'`). Default `'plain'`.
-   */
+  /** Token answer: RFC 6749 JSON (`'plain'`), or it and failures in the usual envelopes (`'envelope'`). Default `'plain'`. */
   tokenStyle: 'plain' | 'envelope';
   /** Whether the token answer carries `expires_in` (seconds). Default true. */
   tokenExpiresIn: boolean;
-  /**
-   * Serve declared numbers (`state`, `stock`, `guidePrice`, `costPrice`, `ipId`, `gradeType`,
-   * city `id`) as decimal strings, as loosely typed backends do. Default false.
-   */
+  /** Serve declared numbers (`state`, `stock`, prices, `ipId`, `gradeType`, city `id`) as decimal strings. Default false. */
   numbersAsStrings: boolean;
-  /**
-   * Paths answered with HTTP 404 and the text `Not Found`, as if that operation were not
-   * deployed (e.g. `['/api/site/list']`). Exact path match, no query. Default `[]`.
-   */
+  /** Paths answered 404 `Not Found`, as if not deployed (exact path, no query). Default `[]`. */
   missingPaths: string[];
 }
 

@@ -1,7 +1,6 @@
 /**
- * What tests assert on: how many requests arrived, how many ran at once, what they carried.
- * Every request that reaches the server counts, faulted and failed ones too, because a test
- * proving "one upstream call" must also see the calls that went wrong.
+ * What tests assert on: requests arrived, at once, and what they carried. Faulted and failed ones
+ * count too: a test proving "one upstream call" must also see the calls that went wrong.
  */
 
 /** The path of the token endpoint; its requests are kept apart from API call totals. */

@@ -1,7 +1,6 @@
 /**
- * The mock upstream's data: catalog types as the mock stores them, and a seeded generator.
- * The stored shapes are not the wire shapes: `views.ts` turns them into what each operation
- * answers, so a lane's product name, picture and price always come from the product itself.
+ * The mock upstream's data as stored, and a seeded generator. Stored shapes are not wire shapes:
+ * views.ts derives each answer, so a lane's product name, picture and price come from the product.
  */
 import { createRandom, type Random } from './random.js';
 import {
@@ -87,18 +86,12 @@ export interface CatalogOptions {
 /** Where image URLs live; never fetched, so the host only has to look right. */
 const IMG_HOST = 'https://img.example.com';
 
-/**
- * The cover image lanes serve as `productPic`: a thumbnail of the product's `orderPic`, so a
- * client that mixes the two fields up is caught by a comparison.
- */
+/** The `productPic` lanes serve: a thumbnail of `orderPic`, so a client mixing the two up is caught. */
 export function productPicOf(product: MockProduct): string {
   return `${product.orderPic}?x-oss-process=image/resize,w_240`;
 }
 
-/**
- * A deterministic catalog: the same options give the same data. Generation order is cities,
- * products, then sites, so changing `sites` does not change the products.
- */
+/** A deterministic catalog: the same options give the same data; changing `sites` keeps the products. */
 export function generateCatalog(options: CatalogOptions = {}): Catalog {
   const sizes = {
     seed: options.seed ?? 1,

@@ -1,23 +1,16 @@
 /**
- * Fault injection: the failures a real upstream (or the proxy in front of it) produces, on
- * demand, per path. A fault replaces the normal answer of the requests it affects; faulted
- * requests still count in `calls()`.
+ * Fault injection: the failures a real upstream (or its proxy) produces, on demand, per path, in
+ * place of the normal answer; faulted requests still count in `calls()`.
  */
 import { errorEnvelope, textAnswer, TOKEN_TIMEOUT_MSG, type Answer } from './answer.js';
 
 /**
- * - `'http503'`: HTTP 503 with a text body, no envelope (an overloaded proxy).
- * - `'hang'`: never answers; the socket stays open until the client gives up or `close()`.
- * - `'non-json'`: HTTP 200 with an HTML body (a captive portal or error page).
- * - `'reset'`: the socket is destroyed without an answer.
- * - `'token-timeout'`: the documented error envelope, code 500 `token is timeout. please retry.`,
- *   whatever the token.
- * - `'slow-body'`: the real answer, with status, headers and its first bytes at once, then one
- *   more byte every 500 ms.
+ * - `'http503'`: HTTP 503 in text (an overloaded proxy); `'non-json'`: HTTP 200 in HTML.
+ * - `'hang'`: never answers; `'reset'`: the socket is destroyed without an answer.
+ * - `'token-timeout'`: the documented error envelope, code 500, whatever the token.
+ * - `'slow-body'`: the real answer, its first bytes at once, then one byte every 500 ms.
  * - `{ envelope: { code, msg } }`: that error envelope, with HTTP `behaviour.errorStatus`.
- * - `{ raw: { status, body, contentType } }`: exactly that answer (for malformed data: no `code`,
- *   a top-level array, truncated JSON, an oversized body, …). `status` defaults to 200,
- *   `contentType` to `application/json; charset=utf-8`; `Content-Length` is the body's length.
+ * - `{ raw: { status, body, contentType } }`: exactly that answer (for malformed data).
  */
 export type Fault =
   | 'http503'
@@ -43,10 +36,7 @@ export interface RawAnswer {
 export interface FaultOptions {
   /** How many requests the fault affects before it clears itself. Default: until cleared. */
   times?: number;
-  /**
-   * Affect only every `every`-th request the fault sees (the `every`-th, the 2 × `every`-th, …);
-   * the others are answered normally and do not count against `times`. Default: 1 (all).
-   */
+  /** Affect only every `every`-th request the fault sees; the others do not count against `times`. Default: 1. */
   every?: number;
 }
 
@@ -73,10 +63,7 @@ interface FaultEntry {
   seen: number;
 }
 
-/**
- * An empty fault table. A fault on the exact path wins over one on `'*'`: while it is set, the
- * `'*'` fault does not see that path's requests (even those an `every` lets pass).
- */
+/** An empty fault table; while a path has its own fault, the `'*'` fault does not see its requests. */
 export function createFaultTable(): FaultTable {
   const faults = new Map<string, FaultEntry>();
   const takeFrom = (key: string): Fault | undefined => {
@@ -131,10 +118,7 @@ function checkCount(name: string, value: number | undefined, fallback: number): 
   return value;
 }
 
-/**
- * The answer a fault sends in place of the real one, or `undefined` for the faults that act on
- * the socket or on the real answer (`hang`, `reset`, `slow-body`).
- */
+/** The answer a fault sends instead of the real one; `undefined` for `hang`, `reset` and `slow-body`. */
 export function faultAnswer(fault: Fault, errorStatus: number, nowMs: number): Answer | undefined {
   if (typeof fault === 'object') {
     if ('raw' in fault) {

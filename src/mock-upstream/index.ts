@@ -1,8 +1,7 @@
 /**
- * The project's own mock of the vending-machine platform: seeded data, an HTTP server faithful to
- * the upstream description, and controls for tests (faults, latency, token expiry, counters).
- * Uses only `node:` built-ins and shares no code with the gateway, so a misreading of the
- * description cannot hide on both sides of the wire.
+ * A mock of the vending-machine platform: seeded data, a server faithful to the upstream
+ * description, and controls for tests. It uses only `node:` built-ins and shares no code with the
+ * gateway, so a misreading of the description cannot hide on both sides of the wire.
  */
 export { createMockUpstream, type MockUpstream, type MockUpstreamOptions } from './server.js';
 export {

@@ -1,13 +1,9 @@
 /**
- * Standalone mock upstream for demo mode and benchmarks: `npm run mock-upstream`.
- * Reads only its own `MOCK_*` variables (the gateway's config never sees them):
- *
- * - `MOCK_PORT` (default 4010), `MOCK_HOST` (default 127.0.0.1)
- * - `MOCK_SEED`, `MOCK_CITIES`, `MOCK_SITES`, `MOCK_POINTS_PER_SITE`, `MOCK_LANES_PER_POINT`,
- *   `MOCK_PRODUCTS` (catalog size; defaults as `generateCatalog`)
- * - `MOCK_LATENCY_MS` (default 0), `MOCK_MAX_PAGE_SIZE` (default 50), `MOCK_TOKEN_LIFETIME_S` (default 7200)
- *
- * Benchmark scale: `MOCK_CITIES=30 MOCK_SITES=2000 MOCK_POINTS_PER_SITE=4 MOCK_LANES_PER_POINT=8 MOCK_PRODUCTS=1000`.
+ * Standalone mock upstream for demo mode and benchmarks (`npm run mock-upstream`), configured by
+ * its own `MOCK_*` variables only: `MOCK_PORT` (default 4010), `MOCK_HOST` (default 127.0.0.1),
+ * `MOCK_LATENCY_MS` (0), `MOCK_MAX_PAGE_SIZE` (50), `MOCK_TOKEN_LIFETIME_S` (7200), and the catalog
+ * (defaults as `generateCatalog`): `MOCK_SEED`, `MOCK_CITIES`, `MOCK_SITES`, `MOCK_POINTS_PER_SITE`,
+ * `MOCK_LANES_PER_POINT`, `MOCK_PRODUCTS`.
  */
 import { createMockUpstream, type MockUpstreamOptions } from './server.js';
 

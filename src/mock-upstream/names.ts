@@ -80,10 +80,7 @@ export const PRODUCT_KINDS: readonly string[] = [
   '收藏卡', '闪卡卡包', '金属徽章', '亚克力立牌', '盲盒', '钥匙扣', '镭射票', '色纸',
 ];
 
-/**
- * Opening and closing times as the upstream sends them: `HH:MM:SS` strings. Late venues (cinemas,
- * night markets) close after midnight, so a closing time may be earlier than the opening time.
- */
+/** Opening and closing times, `HH:MM:SS`; late venues close after midnight, before they open. */
 export const OPEN_TIMES: readonly string[] = ['09:00:00', '09:30:00', '10:00:00', '10:30:00'];
 export const CLOSE_TIMES: readonly string[] = ['21:00:00', '21:30:00', '22:00:00', '22:30:00', '01:00:00', '02:00:00'];
 

@@ -1,10 +1,7 @@
 /**
- * Demo sales: the mock sells and restocks on its own, so the live views of a demo move with
- * nobody calling `mutateStock`. On every tick each site in service sells `perMinute` items a
- * minute on average, one at a time from a random lane of it with stock; a lane holding a product
- * that has stood at 0 for `restockTicks` ticks is refilled to `capacity`, so stock never drains
- * away. Sites not in service neither sell nor restock. Ticks come from an injected scheduler, so
- * a test runs them by hand instead of waiting.
+ * Demo sales: the mock sells and restocks on its own, so a demo's live views move. Each site in
+ * service sells from random lanes with stock; a lane at 0 for `restockTicks` ticks is refilled,
+ * so stock never drains. Ticks come from an injected scheduler, so a test runs them by hand.
  */
 import type { Catalog, MockLane, MockSite } from './data.js';
 import { createRandom, type Random } from './random.js';

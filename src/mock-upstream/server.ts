@@ -1,14 +1,11 @@
 /**
- * `createMockUpstream`: the vending-machine platform on a local port, with the controls tests
- * use to make it slow, wrong or broken. It follows the upstream description, rough edges
- * included; where the description says "not shown", `Behaviour` picks an answer.
+ * `createMockUpstream`: the vending-machine platform on a local port, faithful to the upstream
+ * description (rough edges included), with controls that make it slow, wrong or broken.
  *
  * @example
  * const mock = await createMockUpstream({ behaviour: { errorStatus: 500 } });
  * mock.fault('/api/site/detail', 'token-timeout', { times: 1 });
- * // … point the gateway at mock.url / mock.tokenUrl, then:
  * expect(mock.calls('/api/site/detail')).toBe(2);
- * await mock.close();
  */
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
@@ -40,20 +37,11 @@ export interface MockUpstreamOptions {
   tokenLifetimeS?: number;
   /** Overrides of the behaviour defaults (see `Behaviour`). Default: none. */
   behaviour?: Partial<Behaviour>;
-  /**
-   * Clock for token expiry, envelope timestamps and the call log, in ms since the epoch.
-   * Inject one to test expiry without waiting. Latency and trickling use real timers. Default `Date.now`.
-   */
+  /** Clock of token expiry, timestamps and the call log, ms since the epoch (latency uses real timers). Default `Date.now`. */
   now?: () => number;
-  /**
-   * Seed of the random source `mutateStock` draws from (the catalog has its own, `CatalogOptions.seed`):
-   * two mocks with the same seed and catalog make the same changes, call after call. Default 1.
-   */
+  /** Seed of `mutateStock`'s random source: the same seed and catalog make the same changes. Default 1. */
   mutationSeed?: number;
-  /**
-   * Sell and restock on a timer (sales.ts), as demo mode does: items a minute at each site in
-   * service, and how. Default: none, the stock changes only when a test changes it.
-   */
+  /** Sell and restock on a timer, as demo mode does. Default: none (stock changes only when a test changes it). */
   sales?: SalesOptions;
 }
 
@@ -77,22 +65,12 @@ export interface MockUpstream {
   expireAllTokens(): void;
   /** Every token issued, oldest first. */
   issuedTokens(): string[];
-  /**
-   * Inject `fault` on `path` (e.g. `/api/site/detail`, `/oauth/token`, or `'*'` for every path,
-   * token endpoint included); `null` removes it. A fault on the exact path wins over `'*'`.
-   * `options.times` limits how many requests it affects, `options.every` makes it affect only
-   * every n-th request (e.g. `{ every: 20 }`: 5 % of them).
-   */
+  /** Inject `fault` on `path`, or on `'*'` (every path; the exact path wins); `null` removes it. */
   fault(path: string, fault: Fault | null, options?: FaultOptions): void;
   clearFaults(): void;
   /** Set the stock of lane `laneIndex` (0-based) of a point; throws if there is no such lane. */
   setStock(siteCode: string, pointCode: string, laneIndex: number, stock: number): void;
-  /**
-   * Change the stock of `options.lanes` (default 1) distinct lanes holding a product, drawn at
-   * random (among `options.siteCodes` only, when given), each to a new value in 0..`maxStock`
-   * (default 20) other than its old one, so lanes run out and come back. Returns the changes made.
-   * Throws for an unknown site code, or more lanes than there are.
-   */
+  /** Change the stock of random lanes holding a product, so lanes run out and come back; returns the changes. */
   mutateStock(options?: MutateStockOptions): StockChange[];
   /** Requests received on `path` (no query); without `path`, all but the token endpoint's. */
   calls(path?: string): number;

@@ -1,8 +1,6 @@
 /**
- * Stock controls: change lanes in the live catalog, one chosen by the test (`setStock`) or
- * several at random (`mutateStock`), as sales and restocking would between two polls. The next
- * request sees the change, in site detail and in list-with-points alike, since both read the
- * catalog as it is.
+ * Stock controls: change lanes in the live catalog, one chosen by the test or several at random,
+ * as sales and restocking would between two polls; every operation sees the change at once.
  */
 import type { Catalog, MockLane, MockSite } from './data.js';
 import { createRandom, type Random } from './random.js';
@@ -15,11 +13,7 @@ export interface MutateStockOptions {
   siteCodes?: readonly string[];
   /** The largest stock a lane is given, 1 or more; the smallest is 0 (the lane runs out). Default 20, as generated. */
   maxStock?: number;
-  /**
-   * Seed of a random source for this call alone: the same seed over the same catalog makes the
-   * same changes. Default: the mock's own seeded sequence (`MockUpstreamOptions.mutationSeed`),
-   * so a fresh mock makes the same changes call after call.
-   */
+  /** Seed of a random source for this call alone. Default: the mock's own seeded sequence. */
   seed?: number;
 }
 
@@ -53,13 +47,9 @@ export function setStock(catalog: Catalog, siteCode: string, pointCode: string, 
 }
 
 /**
- * Give `options.lanes` distinct lanes, drawn at random among the lanes holding a product (empty
- * slots have no stock to change), each a new stock in 0..`maxStock` other than its current one.
- * Returns the changes in the order made.
- *
- * @example
- * const changes = mutateStock(catalog, random, { lanes: 5, siteCodes: ['S000001', 'S000002'] });
- * // [{ siteCode: 'S000002', pointCode: 'P00000203', laneIndex: 4, goodsCode: 'G00412', from: 7, to: 0 }, …]
+ * Give `options.lanes` distinct random lanes holding a product each a new stock in 0..`maxStock`
+ * other than its current one; returns the changes in the order made. Throws for an unknown site
+ * code, or more lanes than there are.
  */
 export function mutateStock(catalog: Catalog, random: Random, options: MutateStockOptions = {}): StockChange[] {
   const count = options.lanes ?? 1;

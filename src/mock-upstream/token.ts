@@ -1,8 +1,6 @@
 /**
- * The token side: a store of issued tokens with their expiry, and the OAuth 2.0
- * client_credentials endpoint (RFC 6749 §4.4) that fills it. The description leaves the token
- * endpoint unspecified, so it follows the RFC, with `behaviour.tokenStyle` for backends that
- * wrap the answer in their usual envelope.
+ * Issued tokens with their expiry, and the OAuth 2.0 client_credentials endpoint that fills it:
+ * the description leaves it open, so it follows RFC 6749 §4.4 (or `behaviour.tokenStyle`).
  */
 import { randomBytes } from 'node:crypto';
 import { errorEnvelope, jsonAnswer, successEnvelope, type Answer } from './answer.js';

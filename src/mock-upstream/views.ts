@@ -1,8 +1,6 @@
 /**
- * Stored records → the shapes each operation puts on the wire, quirks included:
- * plain sites carry `gradeType` but no city and no points; list-with-points carries
- * `cityCode`/`cityName` and lane `guidePrice`; detail carries neither; coordinates are
- * decimal strings everywhere.
+ * Stored records → the shapes each operation puts on the wire, quirks included (plain sites carry
+ * `gradeType`; list-with-points city and lane `guidePrice`; detail neither; coordinates strings).
  */
 import { productPicOf, type Catalog, type MockCity, type MockLane, type MockPoint, type MockProduct, type MockSite } from './data.js';
 
@@ -16,10 +14,7 @@ export interface ViewContext {
 /** Which site-with-points variant to build. */
 export type PointsVariant = 'list-with-points' | 'detail';
 
-/**
- * Lookups over the live catalog. Built per request rather than cached, because tests mutate the
- * catalog in place between requests and must see the change (1,000 products cost microseconds).
- */
+/** Lookups over the live catalog, built per request: tests mutate the catalog between requests. */
 export function createViewContext(catalog: Catalog, numbersAsStrings: boolean): ViewContext {
   return {
     numbersAsStrings,
@@ -63,8 +58,7 @@ function siteHead(ctx: ViewContext, site: MockSite): Record<string, unknown> {
   };
 }
 
-// Private: a coordinate as a six-decimal string. Anything else a test stored (to simulate bad
-// upstream data) is served as it is, rather than failing the whole request.
+// Private: a coordinate as a six-decimal string; anything else a test stored is served as it is.
 function coordinate(value: unknown): unknown {
   return typeof value === 'number' ? value.toFixed(6) : value;
 }
