@@ -1,8 +1,5 @@
 /**
- * The gateway's data side, below GraphQL, wired from the configuration: the token, the upstream
- * client, the shared cache, the upstream api, the cache-backed sources and the catalog index.
- * gateway.ts puts GraphQL and the doors on top of it.
- *
+ * The gateway's data side, below GraphQL, wired from the configuration:
  *   upstream api → client → token;  sources → shared cache → upstream api;  index → sources
  */
 import type { Clock } from '../base/clock.js';
@@ -23,7 +20,7 @@ import type { createScaleOut } from './fleet.js';
 /** What the data side is made with: shared by the gateway's other parts. */
 export interface DataWiring {
   clock: Clock;
-  /** The logger whose lines carry the request id (request/record.ts `withRequestIds`). */
+  /** The logger whose lines carry the request id. */
   log: Logger;
   metrics: GatewayMetrics;
   observers: ReturnType<typeof createObservers>;

@@ -1,7 +1,6 @@
 /**
- * Demo mode: with no UPSTREAM_BASE_URL, the project's own mock upstream runs in-process with
- * demo data, and the gateway is pointed at it. The mock is loaded only when asked for. It sells
- * and restocks on its own (DEMO_SALES_PER_MINUTE), so live stock has something to show.
+ * Demo mode: with no upstream configured, the mock upstream runs in-process with demo data, loaded
+ * only then; it sells and restocks on its own, so live stock has something to show.
  */
 import type { UpstreamConfig } from '../base/config/config.js';
 import type { MockUpstream, Scheduler } from '../mock-upstream/index.js';

@@ -1,47 +1,16 @@
 /**
- * Scale-out: with Redis (`REDIS_URL`, `REDIS_SENTINELS` or `REDIS_CLUSTER_NODES`), the replicas
- * behind a load balancer share one cache and one upstream token through it, so upstream load and
- * token requests stay flat as replicas are added. Without it, none of this runs and the gateway
- * is a single process.
+ * Scale-out: with Redis, the replicas share one cache, one upstream token and their answers, so
+ * upstream load and token requests stay flat as replicas are added; without it, none of this runs.
  *
- * Redis keys (all under `vg:v1:`, the format version: a release that changes what is stored
- * bumps it, and never reads the old shapes):
- * - `vg:v1:cache:<upstream>:{<cache key>}` cache entries (cache/entry-codec.ts), `<upstream>`
- *   a hash of UPSTREAM_BASE_URL, so fleets in front of different upstreams never mix;
- * - `vg:v1:answer:<upstream>:<scope>:{<response-cache key>}` whole answers (cache/answer-codec.ts),
- *   `<scope>` a hash of what decides an answer besides its key (response-cache/scope.ts),
- *   so that replicas of two releases or settings never serve each other's answers;
- * - `vg:v1:answers:{<upstream>:<scope>}:…` the index of the answers (cache/answer-index.ts): their
- *                                          costs within `REDIS_RESPONSE_CACHE_MAX_BYTES`, their order,
- *                                          and per tag (`…:tag:<tag>`) the keys of the answers built
- *                                          from it (request/tags.ts), for a purge to find them;
- * - channel `vg:v1:purge:<upstream>`       the purges a replica took (response-cache/purge.ts), for the others
- *                                          to drop their own copies;
- * - `vg:v1:token:{<client>}`               the token (a hash of token URL, client id and scope);
- * - `<either>:lock`                        the lock of one replica's fill or token request;
- * - `vg:v1:ratelimit:<upstream>:{<client>}` a client's rate-limit bucket (a hash of its API key's
- *                                          fingerprint or its address; edge/rate-limit/fleet-buckets.ts);
- * - channel `vg:v1:filled`                 announcements of finished fills (redis/notices.ts);
- * - `vg:v1:live:{<upstream>}:lease:<key>`  the lease of the replica that polls a live key for the
- *                                          fleet, `<key>` `site:<code>` or `all` (live/fleet-poller.ts);
- * - channel `vg:v1:live:{<upstream>}:reads` the reads the lease holders publish (redis/live-bus.ts).
+ * Keys, all under `vg:v1:` (bumped when a stored shape changes): `cache:<upstream>:{<key>}`,
+ * `answer:<upstream>:<scope>:{<key>}` and their index `answers:{<upstream>:<scope>}:…`,
+ * `token:{<client>}`, `<key>:lock`, `ratelimit:<upstream>:{<client>}`, `live:{<upstream>}:lease:<key>`;
+ * channels `purge:<upstream>`, `filled` and `live:{<upstream>}:reads`. `<upstream>` and `<scope>`
+ * are hashes, so fleets of different upstreams, releases or settings never mix.
  *
- * Eviction: the token and the locks have no expiry (their deadlines are in their values), every
- * other key has one, and Redis must evict only keys that have one (`maxmemory-policy volatile-lru`;
- * redis/eviction-policy.ts warns of another): a full Redis then evicts cache entries, never the
- * fleet's token or a lock. The shared answers, which any client can multiply, have a budget of
- * their own besides, so that they never fill Redis and push out the data entries.
- *
- * Hash tags, for Redis Cluster: it puts each key in a slot by its name, or by the part in `{…}`
- * when there is one, and a script or transaction may only name keys of one slot. So every key
- * puts in braces the part that names one thing, and what goes with that thing keeps the tag: a
- * lock is its key + `:lock`, the leases of one upstream share `{<upstream>}` because one
- * script claims them all, and the answers' index shares `{<upstream>:<scope>}` because one script
- * keeps it (the answers themselves keep their own slots). Never brace a constant part but for
- * such keys, which a script must see together: every key would land on one node.
- * Channels are not keys (a PUBLISH reaches every node). The tags came without a new version: the
- * values' shapes are unchanged, and the old names are simply never read (the first replicas of
- * this release fill their keys and take a token once more, as with a new Redis).
+ * Only the token and the locks have no expiry, so with `volatile-lru` a full Redis evicts cache
+ * entries, never those. Braces are Cluster hash tags: what one script must see together shares a
+ * slot; a constant part is never braced, or every key would land on one node.
  */
 import { createHash } from 'node:crypto';
 import type { Cache } from '../cache/cache.js';
@@ -65,15 +34,15 @@ export type RedisState = 'up' | 'down';
 export interface ScaleOut {
   /** The replica's cache: `options` for its in-process level, Redis under it. */
   cache(options: LruCacheOptions): Cache;
-  /** The whole answers the replicas share, behind each one's response cache, for answers of `scope`; none when their budget is 0. */
+  /** The whole answers the replicas share for answers of `scope`; none when their budget is 0. */
   answers(scope: string): SharedAnswers | undefined;
   /** Where the token manager shares the token. */
   readonly tokenStore: TokenStore;
-  /** Where the live pollers of the replicas share the polling (live/fleet-poller.ts). */
+  /** Where the live pollers of the replicas share the polling. */
   readonly liveBus: LiveBus;
-  /** Where a purge taken by one replica reaches the others (response-cache/purge.ts). */
+  /** Where a purge taken by one replica reaches the others. */
   readonly purgeBus: PurgeBus;
-  /** The rate limit's buckets, one per client for the whole fleet (edge/rate-limit/fleet-buckets.ts). */
+  /** The rate limit's buckets, one per client for the whole fleet. */
   rateLimitBuckets(options: Omit<FleetBucketOptions, 'prefix'>): FleetBuckets;
   /** Whether Redis is in use now (`/readyz`, `gateway_redis_up`). */
   state(): RedisState;
@@ -136,7 +105,7 @@ export function createScaleOut(redis: RedisConfig, settings: ScaleOutSettings): 
     rateLimitBuckets: (options) => createFleetBuckets(connection, { ...options, prefix: `${VERSION_PREFIX}ratelimit:${digest(upstream.baseUrl)}:` }),
     state: () => (connection.up ? 'up' : 'down'),
     async close() {
-      // The live leases this replica gave up on its way out: the others take them over at once.
+      // The leases given up on the way out, so the others take them over at once.
       await liveBus.settle();
       await connection.close();
     },

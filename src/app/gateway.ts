@@ -1,7 +1,5 @@
 /**
- * createGateway: the yoga instance and everything behind it, for one upstream. Listening on a
- * port is main.ts's job (and the tests' harness), not this module's.
- *
+ * createGateway: the yoga instance and everything behind it, for one upstream; listening is main.ts's job.
  *   HTTP → yoga → resolvers → per-request loaders → shared cache → upstream api → client → token
  */
 import { readFileSync } from 'node:fs';
@@ -74,24 +72,13 @@ export type { GatewayConfig } from '../base/config/config.js';
 
 export interface GatewayDependencies {
   logger: Logger;
-  /**
-   * The one clock (base/clock.ts): its monotonic face times TTLs, deadlines and the rate limit's
-   * refill; its wall face the token's lifetime and backoff (a Redis token store shares these
-   * times) and the times clients are told. A wall face other than the system's (a test's) is
-   * also the fleet's rate-limit buckets' clock, which otherwise is Redis's own. Default `systemClock`.
-   */
+  /** The one clock every component is given; a test's wall face also drives the fleet's rate-limit buckets. Default `systemClock`. */
   clock?: Clock;
   /** Directory of the built example page (dist/web), served at /demo. Default: none, no /demo. */
   demoPageDirectory?: string;
-  /**
-   * Serve common requests on the lean path (edge/lean/lean-path.ts) rather than through yoga's
-   * HTTP layer. Default true; tests turn it off to compare both paths.
-   */
+  /** Serve common requests on the lean path rather than through yoga's HTTP layer. Default true. */
   leanPath?: boolean;
-  /**
-   * A test hook: the yoga plugins as wired, filtered or reordered (test/e2e/serving/storable.test.ts
-   * removes the request log or the request scope, to show no answer's storability depends on them). Default: as wired.
-   */
+  /** A test hook: the yoga plugins as wired, filtered or reordered. Default: as wired. */
   plugins?: (plugins: Plugin[], named: { requestLog: Plugin; requestScope: Plugin }) => Plugin[];
 }
 
@@ -101,10 +88,7 @@ export interface Gateway {
   live: Live;
   /** The HTTP handler: the lean path for the requests it serves, yoga for the rest. */
   serve: BodyHandler<Admitted>;
-  /**
-   * The API key and the rate limit of a request with a body, from its headers, before the body is
-   * read (edge/admission/before-body.ts): the HTTP server's `admit` (edge/server.ts `listen`).
-   */
+  /** The API key and rate limit of a request with a body, checked from its headers before the body is read. */
   admitBody: BodyAdmission;
   /** The one admission every door calls (edge/admission/admission.ts): the WebSocket door's too. */
   admission: Admission;
@@ -114,10 +98,7 @@ export interface Gateway {
   metrics: GatewayMetrics;
   /** The one clock every component was given: the WebSocket door reads its operations' times on it. */
   clock: Clock;
-  /**
-   * With `PERSISTED_OPERATIONS_FILE`, reads the file again and swaps the list (main.ts calls it
-   * on SIGHUP); a bad file keeps the old list, with a warning (persisted-reload.ts).
-   */
+  /** Reads the persisted documents file again and swaps the list; a bad file keeps the old one. */
   reloadPersisted(): Promise<ReloadOutcome>;
   /** Marks the gateway as stopping (SIGTERM): `/readyz` answers 503 from then on; requests are still served. */
   drain(): void;
@@ -131,11 +112,8 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // The fleet's buckets keep Redis's time unless a test set the wall (see `clock`).
   const fleetClock = clock.wall === systemClock.wall ? undefined : clock;
   const { upstream } = config;
-  // Shared components log through `log`: a line written on a request's behalf carries its id.
   const log = withRequestIds(logger);
-  // OpenTelemetry traces, only with an OTLP endpoint (observability/tracing.ts); else no hooks.
   const tracing = config.tracing && createTracing(config.tracing);
-  // With REDIS_URL, replicas share the cache and the token through Redis (fleet.ts).
   const scaleOut = config.redis && createScaleOut(config.redis, {
     upstream, tokenTimeoutMs: config.tokenTimeoutMs, clock, logger: log, onError: (operation) => metrics.redisError(operation),
   });
@@ -148,25 +126,19 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const observers = createObservers(metrics);
   const data = createData(config, { clock, log, metrics, observers, tracing, scaleOut });
   const { client, tokens, cache, api, sources, index } = data;
-  // Live stock: one poller for every subscriber (README: Live stock).
   const live = createLive(config.live, { api, sources, index, metrics, bus: scaleOut?.liveBus, upstreamMaxConcurrency: config.upstreamMaxConcurrency, clock });
   const siteTime = createTimeReader(config.siteTimeZone, clock);
   // The same on every replica and after a restart: from the secret they share (cursors.ts).
   const cursors = createCursors(upstream.clientSecret);
-  // With Redis, answers are shared by the replicas that would make the same ones (response-cache/scope.ts).
   const responseCache = createResponseCache({
     maxBytes: config.responseCacheMaxBytes, clock, shared: scaleOut?.answers(answerScope(TYPE_DEFS, { ...config, cursorKey: cursors.id })),
   });
-  // One decision of each answer's coding for every HTTP door (README: Compression).
   const compression = createCompression({
     on: config.compression, minBytes: config.compressionMinBytes, cache: responseCache, onCompressed: (coding) => metrics.compression(coding),
   });
-  // Purge by tag, on every replica (README: Purging).
   const purger = createPurger({ cache, responseCache, metrics, logger: log, bus: scaleOut?.purgeBus });
-  // Who a client without an API key is: its socket's address, or X-Forwarded-For's with TRUST_PROXY.
   const addressOf = createAddressOf(config.trustProxy);
-  // The one admission of every door (edge/admission/admission.ts). With Redis, one rate-limit
-  // bucket per client for the fleet; the in-process ones while Redis does not answer.
+  // With Redis, one rate-limit bucket per client for the fleet; in-process ones while Redis is down.
   const admission = createAdmission(config, {
     batchingLimit: config.batchingLimit, clock, addressOf,
     ...(scaleOut ? { shared: (capacity: number, refillMs: number) => scaleOut.rateLimitBuckets({ capacity, refillMs, clock: fleetClock }) } : {}),
@@ -175,15 +147,11 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // Set by drain() or close(): readiness falls, nothing else changes.
   let stopping = false;
   const parserCaches = createParserCaches();
-  // One request log for both HTTP doors (request/log.ts), with its sampling.
   const endRequest = createRequestLog(metrics, { samplePercent: config.requestLogSamplePercent, slowMs: config.requestLogSlowMs }, clock);
   const requestLog = useRequestLog(metrics, endRequest);
   const requestScope = useRequestScope();
-  // CORS_ORIGINS (edge/headers/cors.ts).
   const cors = createCors(config.corsOrigins);
-  // The checks before every operation and the executor, for both doors: yoga's hooks ask them,
-  // the lean path runs them straight (graph/execution/run.ts). Arguments first: a bad one is
-  // named as such, never counted or priced.
+  // The checks before every operation, for both doors. Arguments first: a bad one is named as such, never priced.
   const checks = [
     argumentCheck({ maxPageSize: config.maxPageSize, siteTime, cursors }),
     itemCheck(config.maxItemsPerOperation),
@@ -209,7 +177,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       // First, where yoga's own CORS answered preflights: before the API keys, the rate limit and the log.
       useCorsPreflight(cors),
       useTracing(tracing),
-      // The request object, around the whole request (request/request.ts); its log line reads it.
+      // The request object, around the whole request; its log line reads it.
       useRequest(logger, clock),
       requestLog,
       useGraphQLPath(),
@@ -226,9 +194,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       ...protectionPlugins(config, admission),
       useReadableBody(),
       requestScope,
-      // @defer and @stream: answers in parts over multipart/mixed or SSE (README: Incremental delivery).
       useIncrementalDelivery(),
-      // Cache-Control, Age and Vary for browsers and CDNs, from what the response cache knows (README: HTTP caching and CDNs).
       useHttpCaching({ clock, apiKeys: config.apiKeys.length > 0 }),
       useResponseCache(responseCache, compression),
       // After the response cache, which stores the answer as made, before this sends it compressed.

@@ -1,11 +1,7 @@
 /**
- * Reading the persisted documents file again (SIGHUP, README "Persisted documents"), so that a
- * new app release's operations can be allowed without a restart. The new list is read and
- * checked whole before it replaces the old one in the admission, in one assignment: requests in
- * flight finish with the document they were admitted with, and a bad file (or one over
- * `PERSISTED_OPERATIONS_MAX_BYTES`) changes nothing but a warning naming why. It is checked in
- * slices, with turns of the event loop between them (base/config/persisted-operations.ts), so
- * that requests are served while it is read.
+ * Reading the persisted documents file again on SIGHUP, so new operations are allowed without a
+ * restart. The new list replaces the old in one assignment once checked whole; a bad file changes
+ * nothing but a warning.
  */
 import { rereadPersistedOperations, type PersistedOperations } from '../base/config/persisted-operations.js';
 import type { Logger } from '../base/logger.js';
