@@ -1,20 +1,14 @@
 /**
  * The codings a request body may be sent in (`Content-Encoding`): each one's streaming decoder,
- * and what that decoder takes of its own, which the decoding budget counts besides the decoded
- * bytes (edge/decoding-budget.ts). Measured with the decoder's output left unread:
- *
- * - gzip and deflate: a 32 KiB window and their buffers, about 40 KiB;
- * - zstd: a block decoded ahead of its output, about 200 KiB; its window, which grows with what it
- *   decodes, at most 8 MiB (RFC 8878's advice to decoders; zstd's own limit is 128 MiB);
- * - br: its ring buffer, filled ahead of its output, as large as its first bytes declare
- *   (edge/brotli-header.ts): up to 16 MiB for a stream of a few bytes.
+ * and the state that decoder holds of its own, which the decoding budget counts: a window for
+ * gzip and deflate, a block and a window capped at 8 MiB for zstd (RFC 8878's advice), and for
+ * br the ring buffer its first bytes declare.
  */
 import * as zlib from 'node:zlib';
 import type { Transform } from 'node:stream';
 import { brotliHeader } from './brotli-header.js';
 import { DECODER_BYTES } from './decoding-budget.js';
 
-/** What a decoder takes, from the body's first bytes. */
 export interface DecoderState {
   /** Bytes the decoder holds of its own, at most. */
   bytes: number;
@@ -24,7 +18,7 @@ export interface DecoderState {
 
 export interface Coding {
   decoder(): Transform;
-  /** What its decoder takes, once `prefix` (the body's first bytes, 5 at most needed) tells; else undefined. */
+  /** What its decoder takes, once `prefix` (the body's first bytes) tells; else undefined. */
   state(prefix: Buffer): DecoderState | undefined;
 }
 
@@ -35,7 +29,6 @@ const ZSTD_STATE_BYTES = 262_144;
 const inflating: DecoderState = { bytes: DECODER_BYTES, declared: 0 };
 const zstd = (zlib as { createZstdDecompress?: (options?: zlib.ZstdOptions) => Transform }).createZstdDecompress;
 
-/** The codings read, by name. */
 export const CODINGS: Readonly<Record<string, Coding>> = {
   gzip: { decoder: () => zlib.createGunzip(), state: () => inflating },
   'x-gzip': { decoder: () => zlib.createGunzip(), state: () => inflating }, // RFC 9110 §8.4.1.3: the same as gzip
@@ -55,13 +48,9 @@ export const CODINGS: Readonly<Record<string, Coding>> = {
   }),
 };
 
-/** The codings read, for a refusal to name. */
 export const ENCODINGS = Object.keys(CODINGS).filter((name) => name !== 'x-gzip').join(', ');
 
-/**
- * The one coding a body was sent with (`identity` is none), lower case; a list of two or more is
- * returned whole, which no coding matches.
- */
+/** The one coding a body was sent with (`identity` is none), lower case; a list is returned whole and matches none. */
 export function contentEncoding(header: string | undefined): string | undefined {
   const codings = (header ?? '').toLowerCase().split(',').map((one) => one.trim()).filter((one) => one !== '' && one !== 'identity');
   return codings.length === 0 ? undefined : codings.join(', ');

@@ -1,23 +1,7 @@
 /**
- * A request's body, read before the handler runs, in this order:
- *
- * 1. Admission, from the headers alone (`admit`: the API key, then the rate limit). A refused
- *    request goes to the handler at once, its body unread and never decoded: the handler answers
- *    the refusal as it always does, from the same checks. A verdict that comes later (the fleet's
- *    rate limit in Redis) is waited for with the body unread: a request flows only once read, so
- *    its bytes wait in the socket meanwhile.
- * 2. The `Content-Encoding`: gzip, deflate, br (zstd where this Node has it), else 415.
- * 3. The body, decoded as it streams in, every bound checked on each chunk:
- *    - `maxBytes` on the bytes received and on the bytes decoded (413);
- *    - the decoded bytes at most `DECODED_RATIO` times the bytes received, or `DECODED_FLOOR`
- *      from a body smaller than that (413): a bomb is refused after a few kilobytes, not a megabyte;
- *    - the decoding budget, shared by every body being decoded, which counts what a decoder holds
- *      of its own before it is given a byte (edge/body-codings.ts) and then the bytes it decodes
- *      (503 `SERVER_BUSY`, `Retry-After`).
- *
- * The handler then sees a plain body as `request.body`, which @whatwg-node/server reads instead of
- * the (consumed) stream, and runs in the body's last event, with no promise between (a turn of
- * microtasks per request on the hot path).
+ * A request's body, read before the handler runs: admitted from its headers first (a refused one
+ * goes on unread), its `Content-Encoding` checked (415), then decoded as it streams in within
+ * `maxBytes`, the decoding ratio (a bomb is refused early) and the shared budget (503).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../request/record.js';
@@ -29,10 +13,7 @@ import { writeRefusal } from './refusal-writer.js';
 /** A request whose body is read here: `request.body` once read, undefined when it was refused unread. */
 export type BodyRequest = IncomingMessage & { body?: Buffer };
 
-/**
- * Called with what `admit` answered: a refused request (`admitted` undefined) has no `body` and
- * must be answered without reading it; a GET, HEAD or OPTIONS is never admitted here.
- */
+/** Called with what `admit` answered: a refused request (`admitted` undefined) has no `body`. */
 export type BodyHandler<A> = (request: BodyRequest, response: ServerResponse, admitted?: A) => void;
 
 /** Decides from the headers whether a request's body is read: what admitted it, or undefined when refused. */
@@ -85,7 +66,6 @@ export function withBoundedBody<A>(request: BodyRequest, response: ServerRespons
 
 /** A failure (a bug) while a request was admitted or handled: 500, or a response begun cut; `onError` is told. */
 export function answerFailure(request: IncomingMessage, response: ServerResponse, error: unknown, onError: (error: unknown) => void): void {
-  // The registry's code is answered inside GraphQL with 200; out here nothing ran: 500.
   if (response.headersSent) response.destroy();
   else refuse(request, response, { ...refusal('INTERNAL_SERVER_ERROR'), status: 500 });
   onError(error);
@@ -94,7 +74,6 @@ export function answerFailure(request: IncomingMessage, response: ServerResponse
 // Private: a request the admission refused goes to the handler at once, its body unread.
 function admittedOrNot<A>(request: BodyRequest, response: ServerResponse, limits: BodyLimits, admitted: A | undefined, handler: BodyHandler<A>): void {
   if (admitted !== undefined) return readAdmitted(request, response, limits, admitted, handler);
-  // The connection closes after the answer rather than read the rest.
   response.shouldKeepAlive = false;
   handler(request, response);
 }
@@ -125,12 +104,8 @@ function continueIfAsked(request: IncomingMessage, response: ServerResponse): vo
   if (request.headers.expect?.toLowerCase() === '100-continue') response.writeContinue();
 }
 
-// Private: the body, through `coding`'s decoder when it is compressed (`reading` is told when it
-// starts: nothing refused it up front). The bytes received and the bytes decoded are bounded by
-// maxBytes (empty deflate blocks decode to nothing), the decoded ones also by the ratio and the
-// budget, which counts the decoder's own state before the decoder is given a byte (a brotli
-// stream's first bytes say how much); past any bound, decoding stops at once and the rest is
-// discarded, unread. A request that fails (or is gone already) reads as undefined.
+// Private: the body, through `coding`'s decoder when compressed, bounded as it comes; a failed
+// request reads as undefined.
 function readBody(
   request: IncomingMessage, { maxBytes, budget }: BodyLimits, coding: Coding | undefined, reading: () => void, done: (body: Buffer | Failure | undefined) => void,
 ): void {
@@ -168,8 +143,7 @@ function readBody(
     chunks.push(chunk);
   };
   const onEnd = () => settle(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-  // The decoder's state counted, it gets the bytes kept and the rest of the body; at the body's
-  // end, what was kept is all there is.
+  // Once the decoder's state is counted, it gets the bytes kept and the rest of the body.
   const decide = (ended: boolean) => {
     const state = coding!.state(prefix!) ?? (ended ? { bytes: 0, declared: 0 } : undefined);
     if (state === undefined) return;
@@ -206,12 +180,10 @@ function readBody(
   decide(false);
 }
 
-// Private: the answer to a body refused while it was read.
 function refuseBody(request: IncomingMessage, response: ServerResponse, why: Failure, { maxBytes }: BodyLimits, encoding?: string): void {
   refuse(request, response, bodyRefusal(why, maxBytes, encoding));
 }
 
-// Private: what a body that failed `why` is refused with.
 function bodyRefusal(why: Failure, maxBytes: number, encoding: string | undefined): Refusal {
   switch (why) {
     case 'too-large':

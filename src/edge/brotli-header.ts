@@ -1,11 +1,8 @@
 /**
  * What a brotli stream's first bytes say of the memory its decoder will take (RFC 7932 §9.1,
- * §9.2): the window (`WBITS`) and the first meta-block's length. The decoder's ring buffer is the
- * smallest power of two that holds what the meta-blocks declared so far (at least 1 KiB), at most
- * the window, and it is filled as soon as a meta-block's commands are in, however little of its
- * output has been read: 14 bytes declaring a megabyte of spaces take a megabyte at once, and a
- * stream with a 16 MiB window may take 16 MiB. When the first meta-block is the last, its length
- * is all the stream declares; otherwise later ones may grow the ring buffer up to the window.
+ * §9.2): the window and the first meta-block's length. The ring buffer is filled as soon as a
+ * meta-block's commands are in, however little output was read, so a few bytes can claim the
+ * whole window; the decoding budget counts it before decoding starts.
  */
 
 /** What the header says, or undefined when `prefix` is too short to tell. */
@@ -16,10 +13,10 @@ export interface BrotliHeader {
   declared: number;
 }
 
-/** The smallest ring buffer the decoder allocates. */
+/** The smallest ring buffer the decoder allocates, in bytes. */
 const MIN_RING_BYTES = 1024;
 
-/** The header of a stream starting with `prefix` (5 bytes always suffice), or undefined when more is needed. */
+/** The header of a stream starting with `prefix` (5 bytes suffice), or undefined when more is needed. */
 export function brotliHeader(prefix: Buffer): BrotliHeader | undefined {
   let bit = 0;
   const read = (count: number): number | undefined => {

@@ -1,10 +1,7 @@
 /**
- * The one writer of a refusal made outside GraphQL (edge/admission/refusal.ts: a registry code,
- * its status, a message and headers), on each thing a door answers through: yoga's Fetch
- * `Response`, Node's `ServerResponse`, and a raw socket (a request Node could not parse, a
- * WebSocket upgrade), whose HTTP is written here by hand. Every one carries the same body,
- * `{"errors":[{"message":…,"extensions":{"code":…}}]}`, which clients read as any GraphQL error,
- * and `Cache-Control: no-store`, like every refusal (use-http-caching.ts sets it on yoga's).
+ * The one writer of a refusal made outside GraphQL, on whatever a door answers through: yoga's
+ * Fetch `Response`, Node's `ServerResponse`, or a raw socket. Every one carries the same GraphQL
+ * error body with `extensions.code`, and `Cache-Control: no-store`.
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -14,12 +11,10 @@ import type { Refusal } from './admission/refusal.js';
 /** How long a refused raw socket's last bytes are read before it is closed, in ms. */
 const LINGER_MS = 1000;
 
-/** The body of `refused`, as a value (for a Fetch `Response` made from JSON). */
 export function refusalPayload({ code, message }: Refusal): { errors: [{ message: string; extensions: { code: string } }] } {
   return { errors: [{ message, extensions: { code } }] };
 }
 
-/** The body of `refused`, as JSON text. */
 export function refusalBody(refused: Refusal): string {
   return JSON.stringify(refusalPayload(refused));
 }
@@ -29,10 +24,7 @@ export function refusalResponse(fetchAPI: FetchAPI, refused: Refusal): Response 
   return fetchAPI.Response.json(refusalPayload(refused), { status: refused.status, headers: refused.headers ?? {} });
 }
 
-/**
- * Writes `refused` on `response` and closes the connection after it (its body may be unread);
- * its length is said, so that a client can tell it whole from one cut by the close.
- */
+/** Writes `refused` on `response` with its length, then closes the connection (its body may be unread). */
 export function writeRefusal(response: ServerResponse, refused: Refusal, headers: Record<string, string> = {}): void {
   const body = refusalBody(refused);
   response.writeHead(refused.status, {
@@ -42,10 +34,8 @@ export function writeRefusal(response: ServerResponse, refused: Refusal, headers
 }
 
 /**
- * Writes `refused` on a raw socket as a whole HTTP/1.1 answer (without its body when it answers
- * a HEAD, whose client would read a body as the next answer), then closes it: a lingering close,
- * where what the client still sends is read and dropped for up to LINGER_MS, since closing with
- * unread bytes resets the connection, and a reset can lose the answer on its way.
+ * Writes `refused` on a raw socket as a whole HTTP/1.1 answer (no body for a HEAD), then closes
+ * lingering: what the client still sends is drained for LINGER_MS, since a reset could lose the answer.
  */
 export function writeRawRefusal(socket: Duplex, refused: Refusal, { head = false }: { head?: boolean } = {}): void {
   if (!socket.writable) return void socket.destroy();

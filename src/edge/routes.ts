@@ -1,11 +1,5 @@
-/**
- * Every path the gateway serves, declared once. yoga's `graphqlEndpoint` is set from it
- * (app/gateway.ts), which the lean path reads; the WebSocket door, the admission before a body is
- * read (admission/before-body.ts) and yoga's plugins read the table itself. Which paths need no
- * API key and which count against no rate limit are said here too, beside the paths themselves.
- */
+/** Every path the gateway serves, declared once, with which need no API key or rate limit. */
 
-/** The paths, by what answers them. */
 export const ROUTES = {
   /** GraphQL over HTTP and over WebSocket, and the GraphiQL page (a GET asking for HTML). */
   graphql: '/graphql',

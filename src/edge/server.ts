@@ -1,8 +1,7 @@
 /**
  * The HTTP server around a request handler (yoga), with what a public server needs: header and
- * request timeouts (slowloris), a header size limit, a request body read before the handler runs
- * (edge/body.ts: admitted from its headers first, then bounded as sent and as decoded, bodies being
- * decoded bounded together), and a graceful close.
+ * request timeouts (slowloris), a header size limit, a bounded body read before the handler runs
+ * (edge/body.ts), and a graceful close.
  */
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -17,40 +16,19 @@ export type { Admit, BodyHandler, BodyRequest } from './body.js';
 export interface ListenOptions<A = unknown> {
   port: number;
   host: string;
-  /**
-   * Largest request body accepted, in bytes, as sent and, when it is compressed, once decoded;
-   * a larger one gets 413. Default 1 MiB.
-   */
+  /** Largest request body, in bytes, as sent and once decoded; larger gets 413. Default 1 MiB. */
   maxRequestBodyBytes?: number;
-  /**
-   * Bytes that compressed request bodies being decoded may hold at once, all of them together
-   * (edge/decoding-budget.ts); one that would pass it gets 503 `SERVER_BUSY`. Default 32 MiB.
-   */
+  /** Bytes all compressed bodies being decoded may hold at once; past it, 503 `SERVER_BUSY`. Default 32 MiB. */
   maxDecodingBytes?: number;
-  /**
-   * Decides from a request's headers, before its body is read, whether it is: what admitted it
-   * (passed on to the handler), or undefined to hand it over at once, its body unread, for the
-   * handler to refuse. Not asked of a GET, HEAD or OPTIONS. Default: every body is read.
-   */
+  /** Admits a request from its headers before its body is read (not a GET, HEAD or OPTIONS). Default: every body is read. */
   admit?: Admit<A>;
-  /** Time for a client to send all request headers, in ms (Node's `headersTimeout`). Default 10 000. */
+  /** Time to send all request headers, in ms (Node's `headersTimeout`). Default 10 000. */
   headersTimeoutMs?: number;
-  /**
-   * Time for a client to send a whole request, body included, in ms (Node's `requestTimeout`);
-   * never less than `headersTimeoutMs`. Default 30 000.
-   */
+  /** Time to send a whole request, in ms (Node's `requestTimeout`), at least `headersTimeoutMs`. Default 30 000. */
   requestTimeoutMs?: number;
-  /**
-   * How often Node checks open connections against the two timeouts above, in ms (Node's
-   * `connectionsCheckingInterval`): a slow client is cut off at most this long after its bound.
-   * Node's own default, 30 s, let a trickling client hold a connection for 40 s against 10 s
-   * configured. Default 1000.
-   */
+  /** How often Node checks connections against both timeouts, in ms (Node's own 30 s is too coarse). Default 1000. */
   checkIntervalMs?: number;
-  /**
-   * Told of an error the handler threw (a bug): its client gets a 500, and the process goes on.
-   * Default: it is rethrown as an unhandled rejection, which main.ts logs.
-   */
+  /** Told of an error the handler threw: its client gets a 500. Default: rethrown as an unhandled rejection. */
   onError?: (error: unknown) => void;
 }
 
@@ -58,24 +36,16 @@ export interface RunningServer {
   server: Server;
   /** e.g. `http://127.0.0.1:4000` (the port actually bound). */
   url: string;
-  /**
-   * Stops accepting and resolves once in-flight requests are done, or after `graceMs` (default:
-   * no limit), when the connections still open are closed.
-   */
+  /** Stops accepting; resolves when in-flight requests are done, or closes them after `graceMs` (default: no limit). */
   close(graceMs?: number): Promise<void>;
   /** The bytes compressed bodies being decoded hold now (`maxDecodingBytes` counts them). */
   decodingBytes(): number;
 }
 
-/** Time for a client to send all request headers, in ms. */
 const HEADERS_TIMEOUT_MS = 10_000;
-/** Time for a client to send a whole request, in ms. */
 const REQUEST_TIMEOUT_MS = 30_000;
-/** How often open connections are checked against those timeouts, in ms. */
 const CHECK_INTERVAL_MS = 1000;
-/** Largest total size of request headers, in bytes. */
 const MAX_HEADER_BYTES = 16_384;
-/** Bytes compressed bodies being decoded may hold at once. */
 const MAX_DECODING_BYTES = 33_554_432;
 
 export async function listen<A>(handler: BodyHandler<A>, options: ListenOptions<A>): Promise<RunningServer> {
@@ -122,8 +92,7 @@ function close(server: Server, graceMs: number | undefined): Promise<void> {
   });
 }
 
-// Private: the handler runs in an event of the request (its body's last), where a throw would end
-// the process: it answers 500 instead (or cuts a response already begun) and reports the error.
+// Private: the handler runs in a request event, where a throw would end the process: answer 500 instead.
 function guarded<A>(handler: BodyHandler<A>, onError: (error: unknown) => void): BodyHandler<A> {
   return (request, response, admitted) => {
     try {
@@ -138,29 +107,22 @@ function rethrown(error: unknown): void {
   void Promise.reject(error);
 }
 
-/** Node's own answers to a request it cannot parse, by Node's error code, as refusals of the registry. */
 const CLIENT_ERRORS: Record<string, Refusal> = {
   HPE_HEADER_OVERFLOW: refusal('REQUEST_HEADER_FIELDS_TOO_LARGE', `The request line and headers exceed ${MAX_HEADER_BYTES} bytes`),
   ERR_HTTP_REQUEST_TIMEOUT: refusal('REQUEST_TIMEOUT'),
 };
 const MALFORMED = refusal('BAD_REQUEST', 'The request is not valid HTTP');
 
-// Private: Node answers an unparsable request (a URL or headers over maxHeaderSize, a client too
-// slow to send its request, broken HTTP) with a bare status and no body; this says the same
-// with the body every other refusal has, then closes (refusal-writer.ts's lingering close: a
-// client still trickling bytes would keep a half-closed socket open). Nothing is written to a
-// socket already answering.
+// Private: Node answers an unparsable request with a bare status; this gives it the registry's
+// body, then closes lingering. Nothing is written to a socket already answering.
 function answerClientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
-  // A kept-alive socket has carried earlier answers: only one already answering now is off limits.
   const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
   if (!socket.writable || answering || error.code === 'ECONNRESET') return void socket.destroy();
-  // The method is known when the bytes that failed hold the request line, as they do for a URL too long.
   const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
   writeRawRefusal(socket, CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED, { head });
 }
 
-// Private: a HEAD is its GET without the body (RFC 9110 §9.3.2), so every handler answers it as
-// the GET, headers and all; Node, which made the response for a HEAD, sends no body.
+// Private: a HEAD is answered as its GET (RFC 9110 §9.3.2); Node sends no body for it.
 function headAsGet<R extends { method?: string | undefined }>(request: R): R {
   if (request.method === 'HEAD') request.method = 'GET';
   return request;

@@ -1,14 +1,7 @@
 /**
  * The one admission: every check a request passes before GraphQL runs, made once from the
- * configuration and called by every door (yoga's plugins in plugins/protection/, the lean path
- * edge/lean/lean-path.ts, the WebSocket door edge/ws/operations.ts), so a guard is written once
- * and no two doors can disagree on it. The order is the same at every door:
- *
- *   path (route.ts) → API key → rate limit → CSRF → media type (route.ts) → parameter limits →
- *   persisted operations
- *
- * then yoga's parse and validate (the query limits) and execution (argument checks, item limit,
- * upstream budget), which every door runs through yoga's enveloped functions.
+ * configuration and called by every door in the same order, so no two doors can disagree:
+ * path → API key → rate limit → CSRF → media type → parameter limits → persisted operations.
  */
 import type { PersistedOperations } from '../../base/config/persisted-operations.js';
 import { createKeyCheck, type HeaderReader } from './api-key.js';
@@ -30,22 +23,17 @@ export interface AdmissionConfig extends ParameterLimits {
 }
 
 export interface Admission {
-  /** The client by its API key, or its refusal (`UNAUTHENTICATED`, 401); everyone is admitted without keys. */
+  /** The client by its API key, or its refusal (401); everyone is admitted without keys. */
   key(headers: HeaderReader): Admitted | Refusal;
-  /** Whether keys are set (without them `key` admits everyone as nobody). */
   readonly keys: boolean;
-  /** The rate limit's buckets, the same for every door. */
   rate: RateLimit;
-  /** With `CSRF_PREVENTION`, the refusal of a simple request without a CSRF header (HTTP only). */
+  /** The refusal of a simple request without a CSRF header, when on (HTTP only). */
   csrf(headers: HeaderReader): Refusal | undefined;
-  /** In allow-list mode, the listed document asked for or the refusal; undefined otherwise (anything may run). */
+  /** In allow-list mode, the listed document asked for or the refusal; undefined otherwise. */
   persisted(params: PersistedParams): { query: string } | Refusal | undefined;
-  /**
-   * In allow-list mode, puts `list` in the old one's place (a reload). One assignment: a request
-   * reads one list or the other, never a mix, and one already admitted keeps its document.
-   */
+  /** Swaps in a reloaded list in one assignment: a request reads one list or the other, never a mix. */
   replaceList(list: PersistedOperations): void;
-  /** The refusal of parameters over `MAX_QUERY_BYTES` or `MAX_VARIABLES_BYTES`. */
+  /** The refusal of parameters over the size limits. */
   parameters(query: unknown, variables: unknown): Refusal | undefined;
   readonly limits: ParameterLimits;
 }

@@ -1,11 +1,8 @@
 /**
- * The API-key check (`GATEWAY_API_KEYS`): a request carries its key as `x-api-key: <key>` or
- * `Authorization: Bearer <key>`; other schemes count as none. Keys are compared in constant
- * time: each configured key and the presented one are hashed (SHA-256, so lengths never differ)
- * and every configured digest is compared with `timingSafeEqual`, without stopping at a match.
- * The key itself is never kept; an accepted client is known by its key's fingerprint
- * (`key:<12 hex digits>`). A refusal is 401 with `WWW-Authenticate: Bearer` saying whether a key
- * was missing or wrong.
+ * The API-key check (`GATEWAY_API_KEYS`): `x-api-key: <key>` or `Authorization: Bearer <key>`.
+ * Keys are compared in constant time (SHA-256 digests, each compared, no early exit) and never
+ * kept; a client is known by its key's fingerprint (`key:<12 hex digits>`). A refusal is 401 with
+ * `WWW-Authenticate: Bearer`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { refusal, type Admitted, type Refusal } from './refusal.js';
@@ -27,12 +24,8 @@ export function createApiKeyMatcher(keys: readonly string[]): (headers: HeaderRe
   };
 }
 
-/**
- * The key check of a request: its client, or its refusal. Without keys every request is
- * admitted, as nobody.
- */
+/** The key check of a request: its client, or its refusal; without keys, everyone as nobody. */
 export function createKeyCheck(keys: readonly string[]): (headers: HeaderReader) => Admitted | Refusal {
-  // One answer for every request: the lean path asks on each one.
   const nobody: Admitted = Object.freeze({ client: undefined });
   if (keys.length === 0) return () => nobody;
   const clientOf = createApiKeyMatcher(keys);

@@ -1,16 +1,9 @@
 /**
- * The admission of a request before its body is read (edge/body.ts asks it): the API key, then
- * the rate limit, from the headers alone, so that a client without a key or over its limit makes
- * the gateway read and decode nothing. A refused request is handed to the doors unread, and they
- * refuse it as they always do, from the same checks: the key check is the same function of the
- * same headers, and the rate-limit verdict is the one taken here and kept for the request
- * (rate-limit.ts), which the lean path and yoga's plugin read instead of taking another.
- *
- * The doors' exceptions hold here too: the open paths need no key (`OPEN_PATHS`), the unlimited
- * ones count nothing (`UNLIMITED_PATHS`), and the purge endpoint is checked against the admin keys
- * alone, without a rate limit (plugins/operations/use-purge.ts). The path is the one yoga reads
- * (the URL's, dot segments resolved); one this cannot read gets no exception, which at worst
- * leaves a body unread that a door would have read: never the other way round.
+ * The admission before a body is read: the API key, then the rate limit, from the headers alone,
+ * so a client without a key or over its limit makes the gateway read and decode nothing. The
+ * doors then refuse it from the same checks (the rate-limit verdict taken here is kept for the
+ * request). Open and unlimited paths and the admin-keyed purge are excepted; a path this cannot
+ * read gets no exception, which at worst leaves unread a body a door would have read.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Admission } from './admission.js';
@@ -19,7 +12,7 @@ import { createKeyCheck, type HeaderReader } from './api-key.js';
 import { isRefusal, type Admitted } from './refusal.js';
 
 export interface BodyAdmissionOptions {
-  /** `ADMIN_API_KEYS`: none turns the purge endpoint off, so nothing sent to it is read. */
+  /** `ADMIN_API_KEYS`: none turns the purge endpoint off. */
   adminKeys: readonly string[];
 }
 
@@ -45,7 +38,7 @@ export function createBodyAdmission(admission: Pick<Admission, 'key' | 'rate'>, 
   };
 }
 
-/** A path made of these alone reads the same as a URL: nothing to resolve or decode. */
+/** A path of these characters alone reads the same as a URL: nothing to resolve or decode. */
 const PLAIN_PATH = /^\/[\w/-]*$/;
 
 // Private: the path of a request's target as yoga's URL reads it, or undefined when it reads none.

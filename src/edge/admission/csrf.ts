@@ -1,10 +1,6 @@
 /**
- * CSRF prevention (`CSRF_PREVENTION`): a request a browser may send cross-site without a CORS
- * preflight (a GET, or a POST of a form, multipart or text/plain body: any body type but these
- * is preflighted) must carry one of `CSRF_HEADERS`, which no cross-site form or image can set.
- * The rule of @graphql-yoga/plugin-csrf-prevention, with the gateway's code (403,
- * `CSRF_HEADER_REQUIRED`). HTTP only: a WebSocket has no simple request, and the gateway
- * authenticates no client by cookie (edge/ws/websocket.ts).
+ * CSRF prevention (`CSRF_PREVENTION`), @graphql-yoga/plugin-csrf-prevention's rule: a request a
+ * browser may send cross-site without a preflight must carry one of `CSRF_HEADERS`. HTTP only.
  */
 import type { HeaderReader } from './api-key.js';
 import { refusal, type Refusal } from './refusal.js';

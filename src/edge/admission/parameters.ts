@@ -1,17 +1,14 @@
 /**
- * Bounds on what a request may ask the gateway to hold: the query text (`MAX_QUERY_BYTES`) and
- * the variables (`MAX_VARIABLES_BYTES`, as JSON), apart from the body limit. Comments and string
- * literals cost no tokens (`MAX_QUERY_TOKENS`), so without these a 900 KB comment, or 450 KB of
- * unused variables, would be parsed, cached and keyed like any small query. Checked on the
- * parameters as read, before anything else reads them: a refusal (`QUERY_TOO_LARGE`,
- * `VARIABLES_TOO_LARGE`, HTTP 413) costs no parse and no upstream call.
+ * Bounds on the query text (`MAX_QUERY_BYTES`) and the variables (`MAX_VARIABLES_BYTES`, as JSON):
+ * comments and unused variables cost no tokens, so without these a huge one would be parsed,
+ * cached and keyed. Checked before anything else reads the parameters: a refusal (413) costs no parse.
  */
 import { refusal, type Refusal } from './refusal.js';
 
 export interface ParameterLimits {
-  /** `MAX_QUERY_BYTES`: the longest query text, in UTF-8 bytes. */
+  /** The longest query text, in UTF-8 bytes. */
   maxQueryBytes: number;
-  /** `MAX_VARIABLES_BYTES`: the largest variables object, in bytes of JSON. */
+  /** The largest variables object, in bytes of JSON. */
   maxVariablesBytes: number;
 }
 

@@ -1,19 +1,9 @@
 /**
- * The rate limit per client (`RATE_LIMIT_PER_MINUTE`; 0 is off): a token bucket per client
- * holding the per-minute budget, refilled continuously (edge/rate-limit/token-buckets.ts). A
- * request over the budget is refused with 429, `RATE_LIMITED` and `Retry-After` (seconds).
- *
- * The client is its API key when one was accepted (the key check runs first), else its IP
- * address: the socket's, or with `TRUST_PROXY` the one the trusted proxies name
- * (request/client-address.ts). A batch (`BATCHING_LIMIT`) of n operations takes n − 1 more once
- * read, all or none: a client retries a whole request, not the operations a partial answer left
- * out; a batch larger than the per-minute budget can never fit, and says so (no `Retry-After`).
- *
- * With `REDIS_URL` the buckets are the fleet's (edge/rate-limit/fleet-buckets.ts) and a verdict
- * comes back as a promise; while Redis does not answer the in-process buckets decide. A request's
- * verdict is taken once, by the first step that asks (the admission before its body is read,
- * edge/admission/before-body.ts), and kept for it: every later step (the lean path, yoga's plugin)
- * reads the same one, never counts the request again nor decides otherwise.
+ * The rate limit per client (`RATE_LIMIT_PER_MINUTE`; 0 is off): a continuously refilled token
+ * bucket per client (its API key, else its address); over it, 429 `RATE_LIMITED` with
+ * `Retry-After`. A batch of n operations takes n − 1 more, all or none. With `REDIS_URL` the
+ * buckets are the fleet's and a verdict may be a promise. A request's verdict is taken once, by
+ * the first step that asks, and kept: later steps read it, never count the request again.
  */
 import type { IncomingMessage } from 'node:http';
 import { socketAddress, type AddressOf } from '../../request/client-address.js';
@@ -25,11 +15,11 @@ import { refusal, type Refusal } from './refusal.js';
 const MINUTE_MS = 60_000;
 
 export interface RateLimitOptions extends Omit<TokenBucketOptions, 'capacity' | 'refillMs'> {
-  /** `BATCHING_LIMIT` (0: batching off). A larger batch is not counted: yoga refuses it anyway. Default: no limit. */
+  /** `BATCHING_LIMIT` (0: off); a larger batch is not counted, yoga refuses it. Default: no limit. */
   batchingLimit?: number;
-  /** The fleet's buckets (`REDIS_URL`), made for the limit's capacity and refill time in ms. Default: none. */
+  /** The fleet's buckets, made for the limit's capacity and refill time in ms. Default: none. */
   shared?: (capacity: number, refillMs: number) => FleetBuckets;
-  /** Where a request without an API key comes from (`TRUST_PROXY`). Default: its socket's address. */
+  /** Where a request without an API key comes from. Default: its socket's address. */
   addressOf?: AddressOf;
 }
 
@@ -41,11 +31,7 @@ export interface RateLimit {
   readonly on: boolean;
   /** Takes one request, with the seconds to wait when there is none; nothing kept. */
   take(client: string | undefined, req: IncomingMessage | undefined): Verdict;
-  /**
-   * The verdict on `req`: the one kept for it, else one taken now and kept (a promise's result
-   * replaces it once known). However many steps ask, a request is counted once. Without `req`,
-   * a `take`.
-   */
+  /** The verdict kept for `req`, else one taken now and kept: a request is counted once. Without `req`, a `take`. */
   arrive(client: string | undefined, req: IncomingMessage | undefined): Verdict;
   /** A batch of `operations`: the n − 1 more it takes, and its refusal when they do not fit. */
   batch(client: string | undefined, req: IncomingMessage | undefined, operations: number): Refusal | undefined | Promise<Refusal | undefined>;
@@ -65,8 +51,7 @@ export function createRateLimit(perMinute: number, options: RateLimitOptions = {
     const verdict = fleet?.take(client, count);
     return verdict === undefined ? buckets.take(client, count) : verdict.then((taken) => taken ?? buckets.take(client, count));
   };
-  // A request's verdict, kept on the request (it goes with it; a WeakMap's entries were promoted
-  // to the old generation: running-operation.ts says how that was found).
+  // A request's verdict is kept on the request itself, not in a WeakMap, so it dies young with it.
   const VERDICT = Symbol('rate-limit verdict');
   type Carrier = IncomingMessage & { [VERDICT]?: Verdict };
   const take = (client: string | undefined, req: IncomingMessage | undefined) => takeOf(clientKey(client, req, addressOf));
@@ -80,7 +65,6 @@ export function createRateLimit(perMinute: number, options: RateLimitOptions = {
       if (kept !== undefined) return kept;
       const verdict = take(client, req);
       carrier[VERDICT] = verdict;
-      // A verdict that fails is the asker's to answer.
       if (verdict instanceof Promise) verdict.then((taken) => (carrier[VERDICT] = taken), () => undefined);
       return verdict;
     },

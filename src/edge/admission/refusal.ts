@@ -1,9 +1,6 @@
 /**
- * What every admission check answers: the request is admitted (and known as its client), or
- * refused with a code of the registry (base/errors.ts), an HTTP status and the headers that go
- * with it. Door-neutral on purpose: yoga's plugins answer a refusal as a response or a thrown
- * error, the lean path hands the request to yoga, the WebSocket door sends an `error` message;
- * all of them with the same code, from the same check.
+ * What every admission check answers: admitted (as its client), or refused with a registry code,
+ * status and headers. Door-neutral, so every door answers the same check with the same code.
  */
 import type { GraphQLError } from 'graphql';
 import { ERRORS, type ErrorCode } from '../../base/errors.js';
@@ -14,7 +11,6 @@ export interface Admitted {
   client: string | undefined;
 }
 
-/** A request refused before GraphQL runs. */
 export interface Refusal {
   code: ErrorCode;
   /** The HTTP status (the registry's unless the check says otherwise). */

@@ -1,21 +1,14 @@
 /**
- * The first two checks of the admission, path and media type, as every door applies them:
- * GraphQL is served on exactly one path (yoga routes any URL that merely ends with the endpoint,
- * `/x/graphql` or `/graphql/`, which would run past everything that looks at the path), and a
- * body is read only in the media types below (multipart uploads are off in a read-only graph).
- * yoga's path refuses with these (plugins/serving/use-graphql-path.ts, use-readable-body.ts),
- * the WebSocket door refuses an upgrade to another path (edge/ws/websocket.ts), and the lean
- * path takes only the endpoint and JSON, handing anything else to yoga, which refuses it here.
+ * The admission's first two checks, path and media type, as every door applies them. GraphQL is
+ * served on exactly one path (yoga would route any URL merely ending with the endpoint), and a
+ * body is read only in the media types below (no multipart uploads in a read-only graph).
  */
 import { refusal, type Refusal } from './refusal.js';
 
 /** The body media types a GraphQL request may have; a GET has none. */
 export const READABLE_TYPES = 'application/json, application/graphql+json, application/graphql, application/x-www-form-urlencoded';
 
-/**
- * The refusal of an HTTP request routed as GraphQL to another path than `endpoint` (`url`: the
- * request's URL as sent, path and query); undefined for the endpoint and for any other route.
- */
+/** The refusal of a request routed as GraphQL to another path than `endpoint`; undefined otherwise. */
 export function pathRefusal(url: string, pathname: string, endpoint: string): Refusal | undefined {
   if (pathname === endpoint) return undefined;
   const routedAsGraphQL = url.endsWith(endpoint) || url.endsWith(`${endpoint}/`) || pathname === `${endpoint}/`;

@@ -1,20 +1,10 @@
 /**
- * Compressed answers, for every HTTP door (yoga's path through plugins/serving/use-compression.ts
- * and use-response-cache.ts, the lean path in edge/lean/lean-path.ts): one decision of which
- * coding a whole JSON answer is sent in, and one way to make it.
- *
- * - A whole JSON answer of `COMPRESSION_MIN_BYTES` or more is sent in the coding negotiate.ts
- *   picks from `Accept-Encoding`, and says `Vary: Accept-Encoding` even when sent identity: the
- *   same request with another header may get other bytes. Smaller ones, and every other media
- *   type (multipart/mixed and text/event-stream: incremental answers are sent identity), never
- *   vary. A client that refuses identity and every coding we make gets identity all the same
- *   (RFC 9110 §12.5.3 allows it; a 406 would only break it).
- * - A stored answer (response-cache/store.ts) is compressed once per coding and kept with its
- *   entry, with an ETag of its own; any other answer is compressed as it is sent.
- * - Levels (README "Compression"): brotli at quality 5 and zstd at level 6 make the bench's 50-site
- *   page (256,329 bytes) about 19,300 bytes in a few milliseconds, gzip (level 6) 23,673; brotli's
- *   quality 11 saves a quarter more but took 1.5 s a page. Compression is synchronous:
- *   answers are made on the event loop anyway, and a stored one is compressed once per coding.
+ * Compressed answers for every HTTP door: one decision of which coding a whole JSON answer is sent
+ * in, and one way to make it. An answer of `COMPRESSION_MIN_BYTES` or more gets the coding
+ * negotiate.ts picks and `Vary: Accept-Encoding` even when sent identity; smaller ones and
+ * incremental media types never vary. A client refusing every coding gets identity (RFC 9110
+ * §12.5.3). A stored answer is compressed once per coding and kept with its entry, with its own
+ * ETag. Compression is synchronous, at levels fast enough for the event loop.
  */
 import * as zlib from 'node:zlib';
 import type { ResponseCache, StoredResponse } from '../../response-cache/store.js';
@@ -22,13 +12,12 @@ import { negotiate, type Coding } from './negotiate.js';
 import { varyWith } from '../headers/vary.js';
 
 export interface CompressionOptions {
-  /** `COMPRESSION`: whether answers are compressed at all (off behind a proxy that compresses). */
+  /** Whether answers are compressed at all (`COMPRESSION`). */
   on: boolean;
-  /** `COMPRESSION_MIN_BYTES`: the smallest answer compressed, in bytes as made. */
+  /** The smallest answer compressed, in bytes (`COMPRESSION_MIN_BYTES`). */
   minBytes: number;
-  /** Where stored answers keep their compressed forms. */
   cache: Pick<ResponseCache, 'encoded'>;
-  /** Told of each compression made (the metric `gateway_compressions_total`). Default: none. */
+  /** Told of each compression made. Default: none. */
   onCompressed?: (coding: Coding) => void;
 }
 
@@ -44,25 +33,22 @@ export interface SentAnswer {
 
 export interface Compression {
   readonly on: boolean;
-  /** Answers smaller than this many bytes are sent identity (`COMPRESSION_MIN_BYTES`). */
   readonly minBytes: number;
   /** How to send `body`, a whole answer of `contentType`; `stored`: its response-cache entry. */
   answer(acceptEncoding: string | null | undefined, contentType: string | null | undefined, body: Uint8Array, stored?: StoredResponse): SentAnswer;
 }
 
-/** Brotli's quality for dynamic JSON (0–11; its default, 11, is for assets compressed once at build). */
+/** Brotli's quality for dynamic JSON (0–11; 11 is for build-time assets). */
 const BROTLI_QUALITY = 5;
-/** zstd's level (1–22; its default, 3, made the 50-site page larger than gzip's 6 does). */
+/** zstd's level (1–22). */
 const ZSTD_LEVEL = 6;
 
-/** What an answer that may be sent in another coding varies on. */
 const ON_CODING = ['Accept-Encoding'];
 
-/** Media types compressed: whole JSON answers. */
 const COMPRESSIBLE = /^application\/(?:graphql-response\+)?json\s*(?:;|$)/i;
 
 export function createCompression({ on, minBytes, cache, onCompressed }: CompressionOptions): Compression {
-  // Answers come in a few content types, each the same string every time: the last one's test is kept.
+  // The last content type's test is kept: answers come in a few, each the same string every time.
   let lastType: string | null | undefined;
   let lastCompressible = false;
   const compressible = (type: string | null | undefined): boolean => {
@@ -110,7 +96,7 @@ function compress(body: Uint8Array, coding: Exclude<Coding, 'identity'>): Buffer
   }
 }
 
-/** The headers `sent` sets on an answer whose `Vary` is `vary` (extended, not replaced: edge/headers/vary.ts). */
+/** The headers `sent` sets on an answer whose `Vary` is `vary` (extended, not replaced). */
 export function codingHeaders(sent: SentAnswer, vary: string | null | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
   if (sent.coding !== 'identity') headers['content-encoding'] = sent.coding;

@@ -1,19 +1,14 @@
 /**
- * Which content coding to answer in, from a request's `Accept-Encoding` (RFC 9110 §12.5.3):
- * q-values, `identity` and `*` honoured; among the codings a client rates equally, the one that
- * makes the smallest answer for this gateway's JSON wins (brotli, then zstd, then gzip).
+ * Which content coding to answer in, from `Accept-Encoding` (RFC 9110 §12.5.3), q-values,
+ * `identity` and `*` honoured; among equals, the smallest for our JSON (br, zstd, gzip) wins.
  */
 /** A coding an answer may be sent in; `identity` is the answer as made. */
 export type Coding = 'br' | 'zstd' | 'gzip' | 'identity';
 
-/** The codings the gateway makes, best first (node:zlib has zstd from Node 22.15; `engines` asks for 24). */
+/** The codings the gateway makes, best first. */
 export const CODINGS: readonly Coding[] = ['br', 'zstd', 'gzip'];
 
-/**
- * The coding to answer in, or undefined when the client accepts none of ours nor identity
- * (`identity;q=0` with nothing else we make): the caller answers 406 or sends identity anyway,
- * as RFC 9110 allows.
- */
+/** The coding to answer in, or undefined when the client accepts neither ours nor identity. */
 export function negotiate(header: string | undefined, offered: readonly Coding[] = CODINGS): Coding | undefined {
   if (header === undefined || header === '') return 'identity';
   const q = parse(header);
@@ -27,15 +22,13 @@ export function negotiate(header: string | undefined, offered: readonly Coding[]
       bestQ = weight;
     }
   }
-  // identity wins only when named with a higher weight; it is acceptable unless refused by name
-  // or by `*;q=0` without naming it (§12.5.3).
+  // identity wins only when named with a higher weight, and is acceptable unless refused (§12.5.3).
   const named = q.get('identity');
   if (best !== undefined && (named === undefined || bestQ >= named)) return best;
   return (named ?? (star === 0 ? 0 : 1)) > 0 ? 'identity' : best;
 }
 
-// Private: the header's codings and their weights, lower-cased; a malformed weight counts as 1,
-// a weight out of 0..1 is clamped, a repeated coding keeps its first weight.
+// Private: each coding's weight, lower-cased; malformed counts as 1, out of range is clamped, first wins.
 function parse(header: string): Map<string, number> {
   const weights = new Map<string, number>();
   for (const part of header.split(',')) {

@@ -1,32 +1,18 @@
 /**
- * CORS (`CORS_ORIGINS`, README "Security"): the headers an answer carries for a browser on
- * another origin, and what its `Vary` must say about them. yoga's path writes them
- * (plugins/protection/use-cors.ts); the lean path hands every request with `Origin` to it.
- *
- * The headers are those yoga's own CORS plugin (@whatwg-node/server's `useCORS`) made from the
- * options the gateway gave it: `*` echoes any origin; a list echoes a listed origin and answers
- * `null` to another, a list of one always names its origin; the requested method and headers of
- * a preflight are allowed as asked; `x-request-id` and `retry-after` are exposed; credentials
- * never (the gateway authenticates no client by cookie). Made here because that plugin set
- * `Vary: Origin` outright, over the `Accept` and `Accept-Encoding` already named (edge/headers/vary.ts).
- *
- * `Vary` and `Cache-Control` decided together: while CORS is on, every answer a cache may keep
- * (anything but `no-store`) varies on `Origin`, whether or not this request sent one, because the
- * same URL asked with another `Origin`, or none, gets other CORS headers. A `no-store` answer
- * varies on it only where its headers echo the request's origin, as yoga's did.
+ * CORS (`CORS_ORIGINS`): the headers an answer carries for a browser on another origin, and its
+ * `Vary`, as yoga's own CORS plugin made them (credentials never: no client is authenticated by
+ * cookie), but extending `Vary` rather than replacing it. While CORS is on, every answer a cache
+ * may keep varies on `Origin`, since the same URL from another origin gets other headers; a
+ * `no-store` one only where it echoes the origin.
  */
 import { varyWith } from './vary.js';
 
-/** Response headers a browser lets a script on another origin read, besides the safelisted ones. */
 const EXPOSED_HEADERS = 'x-request-id, retry-after';
 
 export interface Cors {
-  /** Whether CORS is on (`CORS_ORIGINS` not `none`): preflights are answered, and answers get CORS headers. */
+  /** Whether CORS is on: preflights are answered, and answers get CORS headers. */
   readonly on: boolean;
-  /**
-   * The headers to set on an answer to a request with `request` headers: its CORS headers (none
-   * without `Origin`) and its `Vary`, built from `answer`'s own (`vary`, `cache-control`).
-   */
+  /** The CORS headers (none without `Origin`) and `Vary` for an answer with `answer`'s own headers. */
   headersFor(request: Headers, answer: { vary: string | null; cacheControl: string | null }): Record<string, string>;
 }
 
@@ -64,7 +50,6 @@ export function createCors(origins: readonly string[]): Cors {
   };
 }
 
-// Private: whether `Cache-Control` forbids every cache to keep the answer.
 function noStore(cacheControl: string | null): boolean {
   return cacheControl !== null && cacheControl.split(',').some((directive) => directive.trim().toLowerCase() === 'no-store');
 }

@@ -1,10 +1,7 @@
 /**
- * The lean path's answers (lean-path.ts says which requests it serves): a stored answer, or the
- * result of running the query (graph/execution/run.ts), written by yoga's own result processor,
- * stored when the response cache asked for it, in the coding the client takes
- * (edge/compression/answer.ts), with the headers every POST on the GraphQL endpoint gets: its
- * request id and `no-store`, as use-http-caching.ts says of every POST. Then its log line and
- * metrics (request/log.ts).
+ * The lean path's answers: a stored answer, or the query's result written by yoga's own result
+ * processor, stored when the response cache asked, in the client's coding, with its request id
+ * and `no-store`; then its log line and metrics.
  */
 import type { ServerResponse } from 'node:http';
 import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
@@ -22,13 +19,11 @@ import type { LeanRequest } from './request.js';
 import type { GatewayContext } from '../../graph/context.js';
 
 export interface LeanAnswers {
-  /** Answers with a stored answer. */
   answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void;
   /** Makes the query's context from `initial` (yoga's initial context), runs it, answers with its result. */
   answer(args: ExecutionArgs, initial: { request: LeanRequest; [name: string]: unknown }, record: GatewayRequest, res: ServerResponse, mediaType: string): Promise<void>;
 }
 
-/** The Fetch API yoga's result processor builds its answer with: here, just the parts. */
 const PARTS_API = { Response: class { constructor(readonly body: string, readonly init: { status: number; headers: Record<string, string> }) {} } };
 type Parts = InstanceType<typeof PARTS_API.Response>;
 
@@ -41,7 +36,6 @@ export interface LeanAnswerOptions {
 }
 
 export function createLeanAnswers({ end, compression, run, context }: LeanAnswerOptions): LeanAnswers {
-  // Answers are written at the end of the turn, together (writes.ts).
   const write = createWriteBatch();
 
   return {
@@ -58,7 +52,7 @@ export function createLeanAnswers({ end, compression, run, context }: LeanAnswer
         args.contextValue = Object.assign(initial, context(initial));
         result = await run(args as Parameters<RunQuery>[0]);
       } catch (error) {
-        // What yoga does with an error thrown making the context or out of execution: masked, in `errors`.
+        // As yoga does with an error thrown making the context or executing: masked, in `errors`.
         result = { errors: [maskError(error, 'Unexpected error.') as GraphQLError] };
       }
       record.note(result);
@@ -68,7 +62,7 @@ export function createLeanAnswers({ end, compression, run, context }: LeanAnswer
       const store = answerToStore(request);
       if (store !== undefined) {
         headers['x-cache'] = 'miss';
-        // Offered only when whole, as on yoga's path: a failed answer teaches its document nothing (response-cache/unstorable.ts).
+        // Offered only when whole, as on yoga's path: a failed answer teaches its document nothing.
         const etag = worthOffering(record, parts.init.status, result) ? store(parts.init.status, bytes, headers['content-type'] ?? mediaType) : undefined;
         if (etag !== undefined) headers.etag = etag;
       }
@@ -76,7 +70,6 @@ export function createLeanAnswers({ end, compression, run, context }: LeanAnswer
     },
   };
 
-  // Private: the answer in its coding, written at the end of the turn, then logged.
   function send(res: ServerResponse, record: GatewayRequest, status: number, plain: Uint8Array, headers: Record<string, string>, stored?: StoredResponse): void {
     if (res.destroyed) return end(record, status);
     const sent = compression.answer(res.req.headers['accept-encoding'], headers['content-type'], plain, stored);

@@ -1,15 +1,12 @@
 /**
- * What the lean path reads of a request, without building Fetch API objects: the GraphQL
- * parameters of a JSON body, the media type yoga would answer with, and a stand-in for the
- * `Request` the plugins' execution hooks read (its headers, its method, its signal).
- *
- * Each function answers `undefined` for anything it is not sure to read exactly as yoga does;
- * the request then goes to yoga, which reads it (and refuses it, when it must) itself.
+ * What the lean path reads of a request, without Fetch API objects: a JSON body's GraphQL
+ * parameters, the media type yoga would answer with, and a stand-in for the `Request` the
+ * execution hooks read. Each answers `undefined` where it is not sure to read exactly as yoga
+ * does, and the request goes to yoga.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HeaderReader } from '../admission/api-key.js';
 
-/** A JSON body's GraphQL parameters. */
 export interface LeanParams {
   query: string;
   variables?: Record<string, unknown> | null;
@@ -18,11 +15,7 @@ export interface LeanParams {
 
 const PARAMETER_NAMES = new Set(['query', 'variables', 'operationName']);
 
-/**
- * The parameters of a JSON body: an object with a string `query`, and `variables` (an object or
- * null) and `operationName` (a string or null) when present. Anything else (a batch, extensions
- * for persisted queries, variables as a string, unknown keys) is yoga's to read.
- */
+/** A JSON body's parameters when they are exactly `query`, `variables` (object or null) and `operationName`; anything else is yoga's. */
 export function leanParams(body: Buffer): LeanParams | undefined {
   let parsed: unknown;
   try {
@@ -40,11 +33,7 @@ export function leanParams(body: Buffer): LeanParams | undefined {
   return params as unknown as LeanParams;
 }
 
-/**
- * Whether a `Content-Type` header says JSON as yoga's request parser reads it (`isContentTypeMatch`:
- * the part before a comma is exactly `application/json`, or starts with `application/json;`, case
- * and spaces included); yoga answers any other spelling with 415.
- */
+/** Whether `Content-Type` says JSON exactly as yoga's `isContentTypeMatch` reads it (else yoga answers 415). */
 export function isJsonContentType(header: string | undefined): boolean {
   const contentType = header?.split(',', 1)[0];
   return contentType === 'application/json' || contentType?.startsWith('application/json;') === true;
@@ -60,11 +49,7 @@ const answerTypes = new Map<string, string | undefined>();
 /** Distinct `Accept` headers remembered; clients send a handful. */
 const MAX_ACCEPT_HEADERS = 256;
 
-/**
- * The media type yoga answers a single result with for this `Accept` header, when its regular
- * (JSON) processor is the one chosen; else undefined. This is yoga's own negotiation
- * (`useResultProcessors`: the last match wins), remembered per header.
- */
+/** The media type yoga's own negotiation (last match wins) picks for `accept`, if its JSON processor; memoized per header. */
 export function answerMediaType(accept: string | undefined): string | undefined {
   const header = accept ?? '';
   if (answerTypes.has(header)) return answerTypes.get(header);

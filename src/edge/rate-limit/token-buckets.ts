@@ -1,12 +1,8 @@
 /**
- * A token bucket per client: `capacity` tokens, refilled continuously at `capacity` per
- * `refillMs` (per minute for the rate limit), one taken per request (or `count`, all or none).
- * A client may burst up to `capacity` requests, then gets one more each `refillMs / capacity`.
- *
- * The table is bounded: at most `maxClients` buckets, least recently used out. A bucket idle for
- * `refillMs` is full again, the same as no bucket, so it expires then (lazily: no timer keeps
- * the process alive). An evicted client starts over with a full bucket; with more active
- * clients than `maxClients` the limit is weaker, never stricter.
+ * A token bucket per client: `capacity` tokens, refilled continuously over `refillMs`, taken one
+ * per request (or `count`, all or none). At most `maxClients` buckets, least recently used out;
+ * an idle bucket is full again after `refillMs`, so it expires then. An evicted client starts
+ * full: the limit gets weaker, never stricter.
  */
 import type { Clock } from '../../base/clock.js';
 import { LRUCache } from 'lru-cache';
@@ -18,10 +14,7 @@ export interface TokenBucketOptions {
   refillMs?: number;
   /** Buckets kept at most. Default 10 000. */
   maxClients?: number;
-  /**
-   * The clock of the refill (its monotonic face). Required: optional in the type only because a
-   * rate limit that is off (edge/admission/rate-limit.ts) makes no buckets and is given none.
-   */
+  /** The refill's clock (monotonic face). Required; optional only for a rate limit that is off. */
   clock?: Clock;
 }
 
@@ -29,10 +22,7 @@ export interface TokenBucketOptions {
 export type TakeResult = { allowed: true } | { allowed: false; retryAfterS: number };
 
 export interface TokenBuckets {
-  /**
-   * Takes `count` tokens (default 1) from `client`'s bucket if it holds that many, else none.
-   * `count` is at most `capacity` (a larger one never fits: a RangeError).
-   */
+  /** Takes `count` tokens (default 1, at most `capacity`) from `client`'s bucket if it holds that many, else none. */
   take(client: string, count?: number): TakeResult;
 }
 

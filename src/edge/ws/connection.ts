@@ -1,18 +1,9 @@
 /**
- * One WebSocket as graphql-ws's server sees it (websocket.ts hands it these), with the gateway's
- * own checks on what goes in and out:
- *
- * - In: each message is parsed once, here, and graphql-ws is given the parsed object (its
- *   `parseMessage` takes either). A `subscribe` whose id the gateway still holds (being admitted,
- *   or running: registry.ts) closes the socket with 4409; a `complete` ends its
- *   operation at once, whatever stage it is at.
- * - Out: a client that does not read leaves what it is sent in the server's memory. So before
- *   each message is sent, and before an operation runs, the socket's `bufferedAmount` is read;
- *   above `WS_MAX_BUFFERED_BYTES` the socket is closed with 1008 ("policy violation"), and every
- *   operation on it ends then, not when the client gets round to the close frame.
- * - Keep-alive: a ping every `keepAliveMs` with a payload of its own; only a pong with that
- *   payload answers it (a client sending pongs of its own accord stays silent), and a socket that
- *   has not answered by the next ping is cut off.
+ * One WebSocket as graphql-ws's server sees it, with the gateway's checks on what goes in and out.
+ * In: each message is parsed once; a `subscribe` of an id still held closes with 4409, a
+ * `complete` ends its operation at once. Out: a client that does not read would leave its
+ * messages in our memory, so past `WS_MAX_BUFFERED_BYTES` the socket closes with 1008 and its
+ * operations end at once. Keep-alive: only a pong echoing our ping's payload answers it.
  */
 import { randomBytes } from 'node:crypto';
 import { CloseCode } from 'graphql-ws';
@@ -22,18 +13,17 @@ import { createOperationRegistry, type OperationRegistry, type Registered } from
 
 /** 1008 "policy violation": the client does not take what it is sent. */
 const NOT_READING = 1008;
-/** The longest close reason a close frame holds, in bytes (RFC 6455 5.5: 125, less the code). */
+/** The longest close reason, in bytes (RFC 6455 5.5). */
 const MAX_REASON_BYTES = 123;
 
 export interface ConnectionOptions {
   logger: Logger;
-  /** `WS_MAX_BUFFERED_BYTES`: bytes sent and not yet taken by the client above which it is cut off. */
+  /** Bytes sent and not yet taken by the client above which it is cut off. */
   maxBufferedBytes: number;
   /** Told of each operation added (+1) and ended (−1), for the transport's count. */
   tally(change: number): void;
 }
 
-/** A socket with its operations, as graphql-ws and the operations' callbacks use it. */
 export interface Connection<T extends Registered> {
   readonly operations: OperationRegistry<T>;
   /** Whether the socket takes more: open, and its client reading (else it is closed with 1008 now). */
@@ -49,7 +39,6 @@ export interface Connection<T extends Registered> {
 export function createConnection<T extends Registered>(socket: WebSocket, options: ConnectionOptions): Connection<T> {
   const { logger, maxBufferedBytes } = options;
   const operations = createOperationRegistry<T>(() => socket.readyState === WebSocket.OPEN, options.tally);
-  // Sends waiting for their write: a socket shut never writes them, and its operations must not wait.
   const writing = new Set<() => void>();
   let shutting = false;
 
@@ -88,7 +77,6 @@ export function createConnection<T extends Registered>(socket: WebSocket, option
         return shut(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
       }
       if (id !== undefined && message!.type === 'complete') operations.complete(id);
-      // graphql-ws's parseMessage takes a parsed message as it is; a text that is not JSON goes as it is, for its 4400.
       handle((message ?? text) as string).catch((error: unknown) => {
         logger.error({ err: error }, 'WebSocket message handling failed');
         shut(CloseCode.InternalServerError, 'Internal server error');
@@ -97,10 +85,7 @@ export function createConnection<T extends Registered>(socket: WebSocket, option
   };
 }
 
-/**
- * Pings `socket` every `intervalMs` with a fresh payload; a socket whose last ping has no pong
- * with that payload by the next one is cut off. Returns what stops it.
- */
+/** Pings `socket` every `intervalMs` with a fresh payload, cutting it off if unanswered by the next; returns the stop. */
 export function keepAlive(socket: WebSocket, intervalMs: number): () => void {
   if (!(intervalMs > 0) || !Number.isFinite(intervalMs)) return () => {};
   let awaited: Buffer | undefined;

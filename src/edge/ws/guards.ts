@@ -1,8 +1,7 @@
 /**
- * The admission (edge/admission/admission.ts) as the WebSocket door applies it: the API key of a
- * connection, and the parameter limits and the allow-list of each operation, with the codes
- * every other door gives. What the door needs of the gateway is declared here
- * (`WebSocketGateway`), so that it imports nothing of the composition above it.
+ * The admission as the WebSocket door applies it (a connection's API key; each operation's
+ * parameter limits and allow-list), with every other door's codes. `WebSocketGateway` declares
+ * what the door needs, so it imports nothing of the composition above it.
  */
 import type { IncomingMessage } from 'node:http';
 import type { GraphQLError } from 'graphql';
@@ -17,29 +16,22 @@ import type { Admission } from '../admission/admission.js';
 import { keyRefusal, presentsKey, type HeaderReader } from '../admission/api-key.js';
 import { isRefusal, refusalError } from '../admission/refusal.js';
 
-/** What the WebSocket transport reads of the configuration. */
 export type WebSocketConfig = Pick<Config, 'maxRequestBodyBytes' | 'webSocket'>;
 
-/** What the WebSocket door needs of the gateway (app/gateway.ts makes it). */
 export interface WebSocketGateway {
   yoga: YogaServerInstance<object, GatewayContext>;
-  /** The one admission: the key, the rate limit's buckets (the ones HTTP requests use), the limits. */
+  /** The one admission, with the same rate-limit buckets as HTTP. */
   admission: Pick<Admission, 'key' | 'keys' | 'rate' | 'parameters' | 'persisted'>;
-  /** Where a client without an API key comes from (`TRUST_PROXY`). */
   addressOf: AddressOf;
   metrics: Pick<GatewayMetrics, 'graphqlRequest'>;
-  /** The gateway's clock: an operation's start and duration, on its monotonic face. */
+  /** The gateway's clock (an operation's start and duration). */
   clock: Clock;
 }
 
 /** A connection's client (`key:<fingerprint>`, undefined without keys), or why it is refused. */
 export type ConnectionVerdict = { client: string | undefined } | { refused: string };
 
-/**
- * The key check of a connection: the key from the upgrade request's headers or from
- * `connectionParams` (a browser's WebSocket cannot set headers), named as over HTTP (`x-api-key`,
- * or `authorization: Bearer <key>`; in `connectionParams`, in any case).
- */
+/** The key check of a connection: from the upgrade's headers or `connectionParams` (browsers cannot set headers). */
 export function createConnectionCheck(admission: Pick<Admission, 'key' | 'keys'>): (request: IncomingMessage, connectionParams: unknown) => ConnectionVerdict {
   if (!admission.keys) return () => ({ client: undefined });
   return (request, connectionParams) => {
@@ -52,11 +44,7 @@ export function createConnectionCheck(admission: Pick<Admission, 'key' | 'keys'>
   };
 }
 
-/**
- * The document an operation runs, or its refusal: the parameter limits on what it sent, then in
- * allow-list mode the listed document its id names (`documentId`, `doc_id`, `id` or the hash; with
- * an empty `query`: graphql-ws requires the field), as yoga's path checks them.
- */
+/** The document an operation runs, or its refusal: the parameter limits, then the allow-list. */
 export function admittedQuery(payload: SubscribePayload, admission: Pick<Admission, 'parameters' | 'persisted'>): string | GraphQLError {
   const tooLarge = admission.parameters(payload.query, payload.variables);
   if (tooLarge !== undefined) return refusalError(tooLarge);

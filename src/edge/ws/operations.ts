@@ -1,32 +1,8 @@
 /**
- * The GraphQL of a WebSocket connection (websocket.ts): graphql-ws's callbacks over the
- * gateway's yoga, with the guards of an HTTP request, in the same order.
- *
- * - `connection_init`: the API key (guards.ts, the admission's check). None, or a wrong one,
- *   closes the socket with 4403 (graphql-ws's "Forbidden") and a reason that says which.
- * - each `subscribe` (a query or a subscription): the admission (edge/admission/admission.ts),
- *   as at every door: one request from the client's rate-limit bucket, the one its HTTP requests
- *   use (its key, else its IP address as the upgrade request gives it, `TRUST_PROXY` included;
- *   `RATE_LIMITED`); the parameter limits and the allow-list (guards.ts); then yoga's enveloped `parse`
- *   and `validate` (the query limits, the introspection policy), its context and its `execute`
- *   or `subscribe`, so every execution hook runs as over HTTP: the argument checks, the item
- *   limit, the upstream budget, the request scope, the response cache (read, not filled), error
- *   masking.
- *
- * Before all of it, the socket's own limits: at most `WS_MAX_OPERATIONS_PER_SOCKET` operations
- * being admitted or running at once (`TOO_MANY_OPERATIONS`; a `complete` frees a place), and a
- * client that reads what it is sent (connection.ts). Each operation is held in the
- * socket's registry (registry.ts) from its `subscribe` until graphql-ws has ended it:
- * one the client completed, or whose socket closed, while it was being admitted never runs.
- *
- * A refusal is an `error` message; the errors of an execution come in `next` messages; every
- * error carries `extensions.code`, and nothing a client sends closes its socket with an internal
- * error. Each operation runs as the work of a request record of its own
- * (request/record.ts), which the resolvers see as an HTTP request's (the
- * subscriptions' per-client limit reads its client); its log line (`graphql request`, with
- * `transport: "websocket"`) is written when it ends. The context's `request` is a `Request`
- * made for the operation, carrying the upgrade request's headers; its signal aborts when the
- * operation ends or the client leaves.
+ * The GraphQL of a WebSocket connection: graphql-ws's callbacks over the gateway's yoga, with an
+ * HTTP request's guards in the same order (API key at `connection_init`; per `subscribe`, the
+ * socket's operation limit, the admission, then yoga's enveloped parse, validate and execute). A
+ * refusal is a coded `error` message; each operation is a request of its own, with its own log line.
  */
 import type { Clock } from '../../base/clock.js';
 import type { IncomingMessage } from 'node:http';
@@ -76,16 +52,13 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
   const maxOperations = config.webSocket.maxOperationsPerSocket;
   const url = `http://localhost${gateway.yoga.graphqlEndpoint}`;
   const prepared = new WeakMap<ExecutionArgs, Prepared>();
-  // Each operation by its `subscribe` message's payload, which graphql-ws hands back to onComplete: exact, whatever its id.
   const byPayload = new WeakMap<SubscribePayload, SocketOperation>();
 
   const run = async (args: ExecutionArgs, how: 'execute' | 'subscribe') => {
     const { enveloped, request, operation, connection } = prepared.get(args)!;
     try {
       const result = (await runInRequest(operation.record, () => enveloped[how](args))) as ExecutionResult | AsyncIterable<ExecutionResult>;
-      // Held to be ended with its operation: graphql-ws's own table may have lost it (registry.ts).
       if (Symbol.asyncIterator in result) return connection.operations.adopt(operation, endingWithMaskedError(result));
-      // A response-cache hit stops execution with an empty result: the stored answer is HTTP's bytes.
       const stored = storedAnswerServed(request);
       return stored === undefined ? result : (JSON.parse(new TextDecoder().decode(stored.body)) as ExecutionResult);
     } catch (error) {
@@ -93,7 +66,6 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
     }
   };
 
-  // Private: the arguments of an admitted operation, or the errors that refuse it.
   async function prepare(extra: SocketExtra, operation: SocketOperation, payload: SubscribePayload, query: string): Promise<ExecutionArgs | readonly GraphQLError[]> {
     const request = new Request(url, { method: 'POST', headers: requestHeaders(extra.request), signal: operation.controller.signal });
     const params = { query, variables: payload.variables, operationName: payload.operationName, extensions: payload.extensions };
@@ -110,7 +82,6 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
     return args;
   }
 
-  // Private: the operation's log line and its request metrics, as an HTTP request's.
   const count = (operation: SocketOperation, ended: 'done' | 'refused') => {
     const { outcome, durationMs } = logLine(operation, ended, clock);
     gateway.metrics.graphqlRequest({ operation: operation.operation, ran: ended === 'done' }, outcome, durationMs);
@@ -122,7 +93,6 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
     onConnect(ctx) {
       const verdict = checkConnection(ctx.extra.request, ctx.connectionParams);
       if ('refused' in verdict) {
-        // graphql-ws closes with 4403 "Forbidden" after this; closing first says why (its close is then a no-op).
         ctx.extra.connection.shut(4403, verdict.refused);
         return false;
       }
@@ -140,7 +110,6 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
         count(operation, 'refused');
         return errors;
       };
-      // The client completed it or left while it was admitted: nobody is told (graphql-ws sends nothing for it now).
       const dropped = () => {
         connection.operations.remove(operation);
         count(operation, 'done');
@@ -158,7 +127,6 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
       try {
         const args = await prepare(ctx.extra, operation, payload, query);
         if (Array.isArray(args)) return refused(args);
-        // Checked last, just before it runs: the admission awaited, and the socket may have stopped reading meanwhile.
         if (operation.ended || !connection.usable()) return dropped();
         return args as ExecutionArgs;
       } catch (error) {
@@ -174,7 +142,6 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
       return { ...result, ...(result.errors && { errors: result.errors.map(formatted) }) };
     },
     onError: (_ctx, _id, _payload, errors) => errors.map(formatted),
-    // graphql-ws ended the operation: it ran to its end, the client completed it, or its socket closed.
     onComplete(ctx, _id, payload) {
       const operation = byPayload.get(payload);
       if (operation === undefined) return;
@@ -205,8 +172,7 @@ function logLine({ record, operation, events }: SocketOperation, ended: 'done' |
   return { outcome, durationMs };
 }
 
-// Private: the headers of each operation's `Request`: the upgrade request's, with the `Accept` of
-// a GraphQL response (the response cache keys on it).
+// Private: each operation's `Request` headers: the upgrade's, with a GraphQL `Accept` (the cache keys on it).
 function requestHeaders(request: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {

@@ -1,15 +1,7 @@
 /**
- * The operations of one WebSocket, as the gateway counts them: each from its `subscribe` until
- * graphql-ws has ended it (or it was refused), with the controller of its loads and the stream
- * handed to graphql-ws for it.
- *
- * graphql-ws keeps its own table by id (`ctx.subscriptions`), but a client's `complete` that
- * arrives while the operation is still being admitted deletes the entry, a `subscribe` of the
- * same id then takes its place, and the first stream is never ended: it polls for good (issue
- * 23). So the gateway does not rely on it: an id held here cannot be taken again (the socket is
- * closed with 4409, graphql-ws's "Subscriber for <id> already exists"), a stream produced once
- * its operation was completed or its socket stopped being open is ended at once, and the close
- * of a socket ends every stream and aborts every load it started, whatever graphql-ws holds.
+ * The operations of one WebSocket, kept by the gateway since graphql-ws's own table loses one
+ * completed while admitted: an id held cannot be taken again (4409), a stream made after its
+ * operation ended is ended at once, and a socket's close ends every stream and load.
  */
 
 /** One operation of a socket, from its `subscribe` until graphql-ws has ended it. */
@@ -39,10 +31,7 @@ export interface OperationRegistry<T extends Registered> {
   endAll(why: string): void;
 }
 
-/**
- * A socket's registry. `isOpen` says whether its socket still takes messages; `tally` is told of
- * each operation added (+1) and removed (−1), for the transport's count.
- */
+/** A socket's registry; `isOpen`: whether the socket still takes messages; `tally`: told of each add (+1) and remove (−1). */
 export function createOperationRegistry<T extends Registered>(isOpen: () => boolean, tally: (change: number) => void): OperationRegistry<T> {
   // Every operation, and by id the latest: should two ever share an id, neither is lost.
   const all = new Set<T>();
@@ -83,6 +72,5 @@ function end(operation: Registered, why: string): void {
   operation.controller.abort(new Error(why));
   const stream = operation.stream;
   operation.stream = undefined;
-  // A stream's own failure to end is its source's to report; it has ended for this socket.
   stream?.return?.().catch(() => undefined);
 }

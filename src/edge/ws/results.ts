@@ -1,12 +1,7 @@
-/**
- * What the WebSocket transport sends of a result: errors as yoga sends them over HTTP (masked,
- * coded), without what only HTTP has (`extensions.http`), and a stream that fails ended by a
- * masked error event rather than graphql-ws's raw message.
- */
+/** What the WebSocket door sends of a result: errors masked and coded as over HTTP, minus `extensions.http`. */
 import { GraphQLError, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { maskError } from '../../graph/mask-error.js';
 
-/** An error as sent: without yoga's `extensions.http` (a status no WebSocket message has). */
 export function formatted(error: GraphQLError): GraphQLFormattedError {
   const json = error.toJSON();
   if (json.extensions?.http === undefined) return json;
@@ -20,10 +15,8 @@ export function masked(error: unknown): GraphQLError {
 }
 
 /**
- * A subscription's events, with an error thrown out of its stream sent as a last, masked event.
- * Not an async generator function: a generator's `return()` waits behind its pending `next()`,
- * that is until the next event, so a client's `complete` or disconnect would not reach the source
- * (and release its poll) until then.
+ * A subscription's events, a stream error sent as a last masked event. Not an async generator:
+ * its `return()` would wait behind a pending `next()`, holding the source until its next event.
  */
 export function endingWithMaskedError(source: AsyncIterable<ExecutionResult>): AsyncIterableIterator<ExecutionResult> {
   const events = source[Symbol.asyncIterator]();

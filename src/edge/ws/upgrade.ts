@@ -1,15 +1,8 @@
 /**
- * What an upgrade to WebSocket pays before it becomes a socket, as an HTTP request pays it: one
- * request from the client's rate-limit bucket (`RATE_LIMITED`, with `Retry-After`), and a place
- * among the client's sockets, of which it may hold `WS_MAX_SOCKETS_PER_CLIENT`
- * (`TOO_MANY_CONNECTIONS`). Both refusals are a plain HTTP 429 with the body every refusal has
- * (edge/refusal-writer.ts); the first is the admission's own, as an HTTP request gets it.
- *
- * The client is known by the upgrade request alone: its API key from the upgrade's headers when
- * valid (`key:<fingerprint>`, as over HTTP), else its address (`TRUST_PROXY` included). A key
- * sent later in `connectionParams` (a browser's WebSocket cannot set headers) names the client of
- * its operations, not of its socket. A place is held from the upgrade until the underlying TCP
- * socket closes, however the handshake and the connection end.
+ * What an upgrade to WebSocket pays, as an HTTP request does: one request from the client's
+ * rate-limit bucket, and a place among its `WS_MAX_SOCKETS_PER_CLIENT` sockets (429 either way).
+ * The client is known from the upgrade alone (its valid header key, else its address); a place
+ * is held until the TCP socket closes.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -25,10 +18,9 @@ export type UpgradeAdmission = (request: IncomingMessage, socket: Duplex) => boo
 export function createUpgradeAdmission(gateway: Pick<WebSocketGateway, 'admission' | 'addressOf'>, config: WebSocketConfig): UpgradeAdmission {
   const max = config.webSocket.maxSocketsPerClient;
   const { admission } = gateway;
-  /** Places held, by client. */
   const held = new Map<string, number>();
 
-  // Private: takes a place of `client`'s, given back once (when `socket` closes, or at once when refused).
+  // Private: takes a place of `client`'s, given back once.
   const hold = (client: string, socket: Duplex) => {
     held.set(client, (held.get(client) ?? 0) + 1);
     let given = false;
@@ -44,7 +36,6 @@ export function createUpgradeAdmission(gateway: Pick<WebSocketGateway, 'admissio
   };
 
   return (request, socket) => {
-    // The key names the client here, it does not admit: one may come later, in `connectionParams`.
     const keyed = admission.key(upgradeHeaders(request));
     const key = isRefusal(keyed) ? undefined : keyed.client;
     const client = clientKey(key, request, gateway.addressOf);

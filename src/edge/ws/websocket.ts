@@ -1,31 +1,7 @@
 /**
- * GraphQL over WebSocket: the `graphql-transport-ws` protocol (graphql-ws's server, over ws) on
- * the GraphQL endpoint's path of the gateway's own HTTP server, beside GraphQL over HTTP.
- * Queries and subscriptions both run, through the guards and the GraphQL of an HTTP request
- * (operations.ts).
- *
- * - An upgrade to any other path gets 404; one while the gateway stops, 503. An upgrade takes one
- *   request from the client's rate-limit bucket, and a place among its sockets
- *   (`WS_MAX_SOCKETS_PER_CLIENT`): 429 when it cannot (upgrade.ts). A client that does
- *   not offer the `graphql-transport-ws` subprotocol is closed with 4406, one that sends no
- *   `connection_init` within 3 s with 4408 (graphql-ws's codes).
- * - A message larger than `MAX_REQUEST_BODY_BYTES` closes its socket with 1009 (ws's limit); a
- *   client that does not read what it is sent (`WS_MAX_BUFFERED_BYTES`), with 1008; a `subscribe`
- *   of an id still in use, with 4409 (connection.ts).
- * - Every socket is pinged every `keepAliveMs`; one that has not answered the ping by the next one
- *   is cut off. Whenever a socket closes, every operation on it ends and every stream it started
- *   is ended (registry.ts).
- * - `close()` (SIGTERM) closes every socket with 1001 "going away", so clients know to reconnect
- *   elsewhere, and resolves once their subscriptions have ended.
- *
- * This is graphql-ws's own `useServer` (graphql-ws/use/ws), adjusted: a client's protocol error
- * (a frame too large, a malformed one) is logged as the client's, at debug, where `useServer`
- * writes it to the console as an internal error; and `close()` cuts off sockets that do not
- * answer their close frame within a grace period.
- *
- * No `Origin` check: browsers send no CORS preflight before a WebSocket, but the gateway
- * authenticates no client by cookie, so a page on another origin gains nothing a script
- * anywhere else could not do (it must still present an API key).
+ * GraphQL over WebSocket: graphql-ws's server, over ws, on the GraphQL endpoint of the gateway's
+ * own HTTP server, every operation through an HTTP request's guards. Protocol errors are logged
+ * as the client's, at debug. No `Origin` check: no client is authenticated by cookie.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -55,16 +31,11 @@ export interface WebSocketTransport {
   readonly connections: number;
   /** Operations of every socket being admitted or running now (closed sockets' included until they have ended). */
   readonly operations: number;
-  /**
-   * Refuses new upgrades, closes every socket with 1001 ("going away") and resolves once each
-   * has closed and its operations have ended; sockets still open after `graceMs` (default 1000)
-   * are cut off.
-   */
+  /** Refuses new upgrades, closes every socket with 1001, resolves once their operations ended; cuts off the rest after `graceMs` (default 1000). */
   close(graceMs?: number): Promise<void>;
 }
 
 const KEEP_ALIVE_MS = 12_000;
-/** How long a close waits for the clients' closing handshakes, in ms. */
 const CLOSE_GRACE_MS = 1000;
 
 /** Serves GraphQL over WebSocket on `server`'s upgrades to the GraphQL endpoint. */
@@ -72,7 +43,6 @@ export function attachWebSocket(server: Server, gateway: WebSocketGateway, confi
   const { logger, keepAliveMs = KEEP_ALIVE_MS } = options;
   const graphqlWs = makeServer(createSocketOperations(gateway, config, logger));
   const sockets = new WebSocketServer({ noServer: true, maxPayload: config.maxRequestBodyBytes, handleProtocols: (protocols) => handleProtocols(protocols) });
-  /** Each open socket's end: resolves once graphql-ws has ended its operations. */
   const ends = new Set<Promise<void>>();
   let closing: Promise<void> | undefined;
 
@@ -80,7 +50,6 @@ export function attachWebSocket(server: Server, gateway: WebSocketGateway, confi
   let operations = 0;
   const tally = (change: number) => void (operations += change);
 
-  // Private: whether the gateway is stopping, in which case `socket`'s upgrade is refused.
   const refusedWhileClosing = (socket: Duplex) => {
     if (closing === undefined) return false;
     writeRawRefusal(socket, refusal('SHUTTING_DOWN'));
@@ -108,7 +77,6 @@ export function attachWebSocket(server: Server, gateway: WebSocketGateway, confi
 
   // Private: one socket, for graphql-ws; resolves once it has closed and its operations have ended.
   function serve(socket: WebSocket, request: IncomingMessage): Promise<void> {
-    // ws closes the socket itself, with its code (1009: too large, 1002: malformed), after this.
     socket.on('error', (error) => logger.debug({ err: error }, 'WebSocket client error'));
     const connection = createConnection<SocketOperation>(socket, { logger, maxBufferedBytes: config.webSocket.maxBufferedBytes, tally });
     const stopPinging = keepAlive(socket, keepAliveMs);
@@ -150,7 +118,6 @@ export function attachWebSocket(server: Server, gateway: WebSocketGateway, confi
   };
 }
 
-// Private: the path of a request target (`/graphql?x=1` → `/graphql`).
 function pathOf(target: string | undefined): string {
   return (target ?? '').split('?', 1)[0]!;
 }
