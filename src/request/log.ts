@@ -1,19 +1,15 @@
-/**
- * A request's log line and request metrics, whichever door it came through: yoga's path
- * (plugins/operations/use-request-log.ts), the lean path (edge/lean/lean-path.ts) and the
- * WebSocket door (edge/ws/operations.ts) write the same fields from the same request object.
- */
+/** A request's log line and request metrics, the same fields from the same request object at every door. */
 import type { Clock } from '../base/clock.js';
 import type { GatewayRequest } from './request.js';
 
-/** What the log counts requests in: observability/metrics.ts's `graphqlRequest` (declared here, below it). */
+/** What the log counts requests in (the metrics' `graphqlRequest`). */
 export interface RequestMetrics {
   graphqlRequest(labels: { operation: string; ran: boolean }, outcome: 'ok' | 'error', durationMs: number): void;
 }
 
-/** Which requests get a log line: REQUEST_LOG_SAMPLE_PERCENT and REQUEST_LOG_SLOW_MS. */
+/** Which requests get a log line. */
 export interface LogSampling {
-  /** The share of successful requests answered within `slowMs` that get one, in per cent. */
+  /** The share of successful requests faster than `slowMs` that get one, in per cent (exact, not random). */
   samplePercent: number;
   slowMs: number;
 }
@@ -22,11 +18,9 @@ export interface LogSampling {
 export type EndRequest = (request: GatewayRequest, status: number) => void;
 
 /**
- * The request log of every HTTP door. A line costs a tenth of a response-cache hit's CPU
- * (README: Performance), so an operator may keep only a share of the successful, fast ones; a
- * failed or slow request is always written. The share is kept exactly, not drawn at random:
- * at 10 %, every tenth such request. A request's duration is read on `clock`, the one its door
- * read its start on.
+ * The request log of every HTTP door. A line costs enough that an operator may keep only a share
+ * of the successful, fast ones; a failed or slow request is always written. Durations are read on
+ * `clock`, the one the door read the start on.
  */
 export function createRequestLog(metrics: RequestMetrics, sampling: LogSampling, clock: Clock): EndRequest {
   let credit = 0;
@@ -44,10 +38,7 @@ export function createRequestLog(metrics: RequestMetrics, sampling: LogSampling,
   };
 }
 
-/**
- * `fields`, then what every request's log line reports of what happened, whatever carried it
- * (HTTP, WebSocket), added in place; fields left undefined are not written.
- */
+/** `fields` plus what every request's log line reports, added in place; undefined fields are not written. */
 export function withCounts(request: GatewayRequest, fields: Record<string, unknown>): Record<string, unknown> {
   fields.upstreamCalls = request.upstreamCalls;
   fields.cacheHits = request.cacheHits;
@@ -59,8 +50,7 @@ export function withCounts(request: GatewayRequest, fields: Record<string, unkno
   return fields;
 }
 
-// Private: the executed operation's name (names joined for a batch); the name the client sent
-// when nothing was executed (a parse or validation error); `unknown` when there is neither.
+// Private: the executed operation's name (joined for a batch), else the name the client sent, else `unknown`.
 function operationOf(request: GatewayRequest): string {
   const { operations } = request;
   if (operations.length === 1) return operations[0]!;

@@ -1,13 +1,6 @@
 /**
- * The async carrier of the request being served (request/request.ts), wherever the code runs on
- * its behalf, with the request id's rules and the client's key.
- *
- * The request travels in an `AsyncLocalStorage` rather than as an argument because the code that
- * counts does not know the request: the upstream client and the shared cache serve every request,
- * and a load shared in flight runs in the async context of the request that started it, so the
- * calls it makes are counted for that request, and not for those that merely joined it. The
- * door opens the context around the whole request (plugins/serving/use-request.ts does it in
- * yoga's `instrumentation.request`).
+ * The async carrier of the request being served, for code shared by every request that counts
+ * on its behalf (upstream client, shared cache); plus the request id's rules and the client's key.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
@@ -39,10 +32,7 @@ export function currentRequest(): GatewayRequest | undefined {
   return storage.getStore();
 }
 
-/**
- * `logger` for components shared by all requests (upstream client, token manager, cache): a line
- * logged on a request's behalf carries that request's `requestId`.
- */
+/** `logger` for components shared by all requests: a line logged on a request's behalf carries its `requestId`. */
 export function withRequestIds(logger: Logger): Logger {
   return logger.child({}, {
     formatters: {
@@ -54,11 +44,7 @@ export function withRequestIds(logger: Logger): Logger {
   });
 }
 
-/**
- * Who a client is, for the limits counted per client (the rate limit, the live subscriptions):
- * its accepted API key (`key:<fingerprint>`), else the address its request came from, as
- * `addressOf` reads it (the socket's, or `X-Forwarded-For`'s with `TRUST_PROXY`: client-address.ts).
- */
+/** Who a client is, for per-client limits: its accepted API key, else its address as `addressOf` reads it. */
 export function clientKey(client: string | undefined, req: IncomingMessage | undefined, addressOf: AddressOf): string {
   return client ?? `ip:${(req && addressOf(req)) ?? 'unknown'}`;
 }

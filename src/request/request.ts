@@ -1,20 +1,12 @@
 /**
- * The one per-request object: who asked (id, logger, client), what the request ran, and what
- * happened while it ran (upstream calls, cache lookups, error codes, the data's expiry). The
- * door that receives a request makes it (plugins/serving/use-request.ts for yoga's path,
- * edge/lean/lean-path.ts, edge/ws/operations.ts) and request/record.ts carries it through the
- * async work done on its behalf; the GraphQL context holds it too (graph/context.ts).
- *
- * It answers, itself, whether its answer may be stored and until when (`storable`): from its own
- * state and the result it is given, so that no plugin has to have noted the result's errors
- * first, and no answer is stored because an observer was not wired or ran in another order.
+ * The one per-request object: who asked, what it ran, and what happened meanwhile. Each door
+ * makes it; it decides itself whether its answer may be stored, so no plugin order can get that wrong.
  */
 import { infoLine, type Logger } from '../base/logger.js';
 import { codeOf } from '../base/errors.js';
 import type { LookupResult } from '../cache/cache.js';
 import { createTags, type Tags } from './tags.js';
 
-/** A result, as far as storing it goes: its errors. */
 export interface ResultErrors {
   errors?: readonly unknown[] | undefined;
 }
@@ -22,13 +14,13 @@ export interface ResultErrors {
 export interface GatewayRequest {
   /** The request id: the client's valid `x-request-id`, or a generated UUID. */
   readonly id: string;
-  /** When the request arrived, on the gateway clock's monotonic face (base/clock.ts), in ms: its deadline (`REQUEST_TIMEOUT_MS`) counts from it. */
+  /** Arrival, on the gateway clock's monotonic face, in ms: the request's deadline counts from it. */
   readonly startedAt: number;
   /** A child logger whose lines carry `requestId`. */
   readonly logger: Logger;
   /** Writes the request's own line (info), as `logger` would, without making a child logger for it. */
   logLine(fields: Record<string, unknown>, message: string): void;
-  /** A GraphQL request (its path is the GraphQL endpoint, and it is not the GraphiQL page). */
+  /** A GraphQL request (the GraphQL endpoint, not the GraphiQL page). */
   graphql: boolean;
   /** Who the client is, once an API key was accepted: `key:<fingerprint>`. */
   client: string | undefined;
@@ -43,10 +35,7 @@ export interface GatewayRequest {
   cacheHits: number;
   cacheMisses: number;
   cacheStale: number;
-  /**
-   * When the first of the data this request read stops being fresh (the shared cache's clock, ms);
-   * `-Infinity` once the answer is true only when made (`unrepeatable`).
-   */
+  /** When the first data it read stops being fresh (shared cache clock, ms); `-Infinity` if `unrepeatable`. */
   dataExpiresAt: number;
   /** Whether the whole answer came from the response cache (`hit`) or had to be made (`miss`). */
   responseCache: 'hit' | 'miss' | undefined;
@@ -58,16 +47,13 @@ export interface GatewayRequest {
   lookedUp(result: LookupResult, expiresAt: number): void;
   /** The answer reads the time now, states its data's age or comes in parts: never to be replayed. */
   unrepeatable(): void;
-  /** Names upstream data the answer is built from (`site:S000001`, `sites`: request/tags.ts). */
+  /** Names upstream data the answer is built from (`site:S000001`, `sites`). */
   tag(kind: string, code?: string): void;
-  /** The answer's tags, bounded (request/tags.ts): its `Surrogate-Key`, and what a purge finds it by. */
+  /** The answer's bounded tags: its `Surrogate-Key`, and what a purge finds it by. */
   tags(): readonly string[];
   /** Whether the answer is one operation, with no error (noted, or in `result`) and nothing stale. */
   whole(result?: ResultErrors): boolean;
-  /**
-   * Whether the answer (`result`, when the caller has it) may be stored, and until when (the
-   * shared cache's clock, ms): a whole answer made of data whose freshness is known.
-   */
+  /** Whether the answer may be stored, and until when (shared cache clock, ms). */
   storable(result?: ResultErrors): { until: number } | undefined;
 }
 
@@ -78,8 +64,7 @@ export function createRequest(id: string, logger: Logger, startedAt: number): Ga
   return new OneRequest(id, logger, startedAt);
 }
 
-// Private: a class, not an object literal with a getter: such a literal, made per request, outlived
-// it in the young generation (request/scope.ts's Scope, where it was measured).
+// Private: a class, not a per-request object literal with a getter, which outlives the request in the young generation.
 class OneRequest implements GatewayRequest {
   graphql = false;
   client: string | undefined = undefined;
@@ -94,7 +79,6 @@ class OneRequest implements GatewayRequest {
   responseCache: 'hit' | 'miss' | undefined = undefined;
   readonly errorCodes = new Set<string>();
   #tags: Tags | undefined;
-  // The child logger is made when first used: most requests log one line (logLine), or none.
   #child: Logger | undefined;
 
   constructor(

@@ -1,17 +1,9 @@
 /**
- * The tags of an answer: what upstream data it was built from, named as a CDN purges by them
- * (`Surrogate-Key`, `Cache-Tag`) and as `POST /admin/purge` takes them (README "Purging").
- *
- * An entity the answer shows is named by kind and code (`site:S000001`, `product:G00001`,
- * `city:SH`), whatever served its data (graph/resolvers/entity-tags.ts notes them); a page of a
- * list by the list (`sites`, `products`, `cities`), never by every entity on it. The header is
- * bounded (`TAGS_MAX_BYTES`): past it, the entities of the kind with the most of them are named by
- * their list instead (`product:…` → `products`), and so on until it fits. The response cache
- * remembers the same list, and a purge of an entity there drops the answers its list names too
- * (`answerTagsPurged`): every answer that shows it.
+ * The tags of an answer: the upstream data it was built from (`site:S000001`, `sites`), as a CDN
+ * purges by them and `POST /admin/purge` takes them; bounded by naming entities by their list.
  */
 
-/** The longest tag list sent, in bytes (space-separated), below the 16 KB that Fastly and Cloudflare take. */
+/** The longest tag list sent, in bytes, below what CDNs accept. */
 export const TAGS_MAX_BYTES = 2048;
 
 /** The list tag that stands for the entities of a kind, past the cap. */
@@ -28,11 +20,7 @@ export interface Tags {
   list(): readonly string[];
 }
 
-/**
- * The codes are kept as they come and named only when the list is asked for: most answers
- * (POSTs without a response cache) never are, and a site's lanes name tens of products
- * (`npm run profile -- site off`: 3.6 % of the CPU when each was named as it came).
- */
+/** Codes are kept as they come and named only when the list is asked for, which most answers never are. */
 export function createTags(): Tags {
   const lists = new Set<string>();
   const codes = new Map<string, Set<string>>();
@@ -49,8 +37,7 @@ export function createTags(): Tags {
   };
 }
 
-// Private: every tag by name. A code no header may carry (a space, a comma, a byte past ASCII) is
-// named by its list.
+// Private: every tag by name; a code no header may carry is named by its list.
 function named(lists: Set<string>, codes: Map<string, Set<string>>): string[] {
   const tags = new Set(lists);
   for (const [kind, ofKind] of codes) {
@@ -63,10 +50,7 @@ function named(lists: Set<string>, codes: Map<string, Set<string>>): string[] {
   return [...tags];
 }
 
-/**
- * The answer tags a purge of `tags` drops: each, and for an entity its list's too, since an
- * answer names by the list the entities of its pages and those past the cap.
- */
+/** The answer tags a purge of `tags` drops: each, and for an entity its list's too. */
 export function answerTagsPurged(tags: readonly string[]): string[] {
   const all = new Set(tags);
   for (const tag of tags) {
