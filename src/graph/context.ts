@@ -1,11 +1,7 @@
 /**
- * The per-request context: the request object its door made (request/request.ts: client, what
- * happened), the execution's scope (deadline, disconnect, stale serves: request/scope.ts), its
- * upstream budget and fresh DataLoaders bound to them over the shared, cache-backed sources.
- *
- * A subscription lives on past any request's deadline, and each of its events must show data as
- * fresh as a query made then would: `renew()` gives the context a new scope, new loaders and a
- * new upstream budget, and `eachEventRenewing` calls it before every event resolves.
+ * The per-request context: the request its door made, the execution's scope (deadline,
+ * disconnect, budget) and fresh DataLoaders over the shared sources. A subscription's event must
+ * show data as fresh as a query made then: `renew()`, called before each, starts all of it afresh.
  */
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Clock } from '../base/clock.js';
@@ -26,18 +22,18 @@ export interface GatewayContext {
   /** The request this runs for, as its door made it; undefined only outside every door. */
   gatewayRequest: GatewayRequest | undefined;
   loaders: Loaders;
-  /** The catalog index as this request sees it; `undefined` when it is off (`INDEX_ENABLED=false`). */
+  /** The catalog index as this request sees it; `undefined` when it is off. */
   catalog: CatalogView | undefined;
   scope: RequestScope;
-  /** The largest `pageSize` a client may ask for (`MAX_PAGE_SIZE`). */
+  /** The largest `pageSize` a client may ask for. */
   maxPageSize: number;
-  /** Reads times of day in the sites' time zone (`SITE_TIMEZONE`). */
+  /** Reads times of day in the sites' time zone. */
   siteTime: TimeReader;
   /** Live stock, behind the `Subscription` fields. */
   live: LiveStock;
-  /** Signs and checks the connections' cursors (graph/arguments/cursors.ts). */
+  /** Signs and checks the connections' cursors. */
   cursors: Cursors;
-  /** Where a request came from (`TRUST_PROXY`): the live subscriptions' per-client limit knows a client without a key by it. */
+  /** Where a request came from: how the subscriptions' per-client limit knows a client without a key. */
   addressOf: AddressOf;
   /** Starts afresh for a subscription's next event: a new scope (deadline, budget) and new loaders. */
   renew(this: GatewayContext): void;
@@ -45,27 +41,24 @@ export interface GatewayContext {
 
 export interface ContextSettings {
   maxPageSize: number;
-  /** `REQUEST_TIMEOUT_MS`. */
   requestTimeoutMs: number;
-  /** `MAX_UPSTREAM_CALLS_PER_OPERATION`: the hard stop on the upstream calls one HTTP request (a whole batch) starts. */
+  /** The hard stop on the upstream calls one HTTP request (a whole batch) starts. */
   maxUpstreamCallsPerOperation: number;
-  /** The catalog index, when on (`INDEX_ENABLED`). */
+  /** The catalog index, when on. */
   index: CatalogIndex | undefined;
   siteTime: TimeReader;
   live: LiveStock;
   cursors: Cursors;
   addressOf: AddressOf;
-  /** The gateway's clock: the requests' start times and the deadlines count on its monotonic face. */
+  /** The gateway's clock, on whose monotonic face start times and deadlines count. */
   clock: Clock;
 }
 
 export function createContextFactory(sources: Sources, settings: ContextSettings) {
   const chargesOf = createUpstreamCharges(settings.maxUpstreamCallsPerOperation);
   return ({ request }: { request: Pick<YogaInitialContext['request'], 'signal'> }): GatewayContext => {
-    // Every door runs the execution in its request's async context (request/record.ts).
     const gatewayRequest = currentRequest();
-    // The first scope's budget and deadline are the request's (a batch's operations share them,
-    // the deadline counting from its arrival); an event's are its own, from now.
+    // The first scope's budget and deadline are the request's (shared by a batch); an event's are its own.
     const start = (budgetOf: object, from?: number) => {
       const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs, { request: gatewayRequest, from, clock: settings.clock, charge: chargesOf(budgetOf) });
       return { scope, loaders: createLoaders(sources, scope), catalog: settings.index && viewOf(settings.index, scope) };
@@ -88,9 +81,8 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
 }
 
 /**
- * `events`, with `context.renew()` before each event is handed on (and so before it resolves).
- * Not an async generator: a generator's `return()` would wait behind a pending `next()`, and a
- * client leaving must reach the source at once.
+ * `events`, with `context.renew()` before each is handed on. Not an async generator, whose
+ * `return()` would wait behind a pending `next()`: a client leaving must reach the source at once.
  */
 export function eachEventRenewing<T>(events: AsyncIterable<T>, context: GatewayContext): AsyncIterableIterator<T> {
   const source = events[Symbol.asyncIterator]();

@@ -1,7 +1,6 @@
 /**
- * Global ids: `base64url(JSON.stringify([type, ...keys]))`. Opaque to clients, stable (derived
- * from upstream codes only), distinct across types, and decodable by `Query.node`. A point has
- * no upstream operation of its own, so its id carries its site's code too.
+ * Global ids: `base64url(JSON.stringify([type, ...keys]))`: opaque, stable, distinct across
+ * types. A point's id carries its site's code too, having no upstream operation of its own.
  */
 export type NodeType = 'City' | 'Site' | 'Point' | 'Product';
 

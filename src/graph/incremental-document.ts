@@ -1,7 +1,6 @@
 /**
- * Whether a document asks for an answer in parts (`@defer`, `@stream`) anywhere: such a document
- * is yoga's executor's to run (use-incremental-delivery.ts), never the lean path's nor graphql-jit's.
- * Worked out once per document (yoga's parser cache hands out one object per query text).
+ * Whether a document asks for an answer in parts anywhere: only yoga's executor runs such a
+ * document. Worked out once per document object.
  */
 import { BREAK, Kind, visit, type DocumentNode } from 'graphql';
 

@@ -1,15 +1,8 @@
 /**
- * The list entries an operation could return at most, multiplying by list bounds through
- * nesting: a list takes its size from its `first` (literal or variable, the schema's default when
- * absent), the `items` of a page from the page's `pageSize`, a connection's `edges` from its
- * window (graph/arguments/window.ts), and a list with no bound of its own
- * (a site's points, a point's lanes) counts as `UNBOUNDED_LIST_SIZE` entries. Each entry counts
- * once, at every level: `searchProducts(first: 100) { availability(first: 1000) { stock } }` is
- * 100 + 100 × 1000. A connection's edge counts as `EDGE_WEIGHT` entries: it costs that many
- * times an item of a list field (an object more, a cursor, bytes of answer), so the largest
- * operation admitted through connections costs no more than one through list fields.
- * Read by the item limit (graph/checks/items.ts) and by the
- * lean path (edge/lean/lean-path.ts), which starts a large answer in its own turn.
+ * The list entries an operation could return at most, multiplying list bounds through nesting
+ * (`first`, a page's `pageSize`, a connection's window; `UNBOUNDED_LIST_SIZE` without a bound).
+ * Each entry counts at every level: `a(first: 100) { b(first: 1000) }` is 100 + 100 × 1000. A
+ * connection's edge counts `EDGE_WEIGHT` entries, so connections admit no more work than lists.
  */
 import {
   getArgumentValues, getNamedType, getNullableType, isInterfaceType, isListType, isObjectType, Kind,
@@ -21,11 +14,7 @@ import type { RunningOperation } from './running-operation.js';
 /** Entries a list with no bound of its own counts as: more than the demo data's 3 points a site. */
 const UNBOUNDED_LIST_SIZE = 5;
 
-/**
- * What one edge of a connection counts as: the same items cost up to this many times the CPU
- * through a connection as through a list field, compressed or not, rounded up
- * (bench/connection-cost.ts measures both).
- */
+/** Entries one edge of a connection counts as: its cost against a list item (bench/connection-cost.ts). */
 export const EDGE_WEIGHT = 3;
 
 /** The bound a page or a connection gives the list directly inside it, and what each of its entries counts. */
@@ -43,9 +32,7 @@ interface Counter {
   fragments: Map<string, number>;
 }
 
-// Private: counts by running operation: the lean path asks whether an answer is large before
-// the item limit (graph/checks/items.ts) asks whether it is too large; both read
-// the same count.
+// Private: counts by running operation, read by more than one step.
 const counted = new WeakMap<RunningOperation, number>();
 // Private: the count of each operation whose bounds hold no variable: the same for every request.
 const constant = new WeakMap<OperationDefinitionNode, number>();
@@ -97,8 +84,7 @@ function itemsOfField(c: Counter, node: FieldNode, parent: GraphQLNamedType, bou
   return size * ((bound?.weight ?? 1) + inner);
 }
 
-// Private: a page's items count its `pageSize`, one each; a connection's edges its window
-// (`first`, `last` or its default), `EDGE_WEIGHT` each.
+// Private: a page's items count its `pageSize`, one each; a connection's edges its window, `EDGE_WEIGHT` each.
 function boundOf(coordinate: string, args: Record<string, unknown>): Bound | undefined {
   if (typeof args.pageSize === 'number') return { size: args.pageSize, weight: 1 };
   const window = windowSize(coordinate, args);

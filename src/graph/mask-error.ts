@@ -1,10 +1,7 @@
 /**
- * What clients see of a failure. Expected errors are `GraphQLError`s with a stable
- * `extensions.code`: `BAD_USER_INPUT` from argument checks, and the upstream layer's codes
- * (`UPSTREAM_ERROR` with `upstreamCode`, `UPSTREAM_UNAVAILABLE`, `UPSTREAM_AUTH_FAILED`), each
- * with the registry's message (base/errors.ts): the upstream's own `msg` is the upstream's to tell
- * the gateway, not the gateway's clients (it may echo what it was sent), so it stays in the log,
- * redacted. Anything else is masked by yoga's default, never with a stack, whatever NODE_ENV says.
+ * What clients see of a failure: expected errors keep their registry code and message (the
+ * upstream's own `msg` may echo what it was sent, so it stays in the log); anything else is
+ * masked by yoga's default, never with a stack.
  */
 import { maskError as yogaMaskError } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';

@@ -1,11 +1,7 @@
 /**
- * The operation an execution is about to run, as the checks before it (arguments, items, the
- * upstream budget) must see it: the operation `operationName` selects, never the document's
- * others; the fragments; and the variables coerced by graphql-js's own rules (types checked,
- * defaults applied), as execution will see them. Worked out once per execution.
- *
- * Variables that do not coerce are refused here, as graphql-js words it but with the client's
- * value cut short, `BAD_USER_INPUT`, HTTP 400: no check below ever reads a value of the wrong type.
+ * The operation an execution is about to run, as the checks before it must see it: the selected
+ * operation, its fragments and its variables coerced as execution will see them, worked out once.
+ * Variables that do not coerce are refused here (`BAD_USER_INPUT`), so no check reads a wrong type.
  */
 import {
   getOperationAST, getVariableValues, Kind, type GraphQLError, type ExecutionArgs, type ExecutionResult, type FragmentDefinitionNode,
@@ -29,10 +25,7 @@ const MAX_MESSAGE_LENGTH = 160;
 /** Coercion errors reported at most: one request's variables can be wrong in many ways. */
 const MAX_ERRORS = 10;
 
-// Private: where the arguments keep their running operation. A property of the (per-execution)
-// arguments, not a WeakMap entry: V8 promoted what a WeakMap held for a young key to the old
-// generation, which a major collection then had to clear (a sampling heap profile of objects
-// that outlived a young-generation collection: 74 bytes a request, a sixth of all).
+// Private: a property of the per-execution arguments, not a WeakMap entry, which V8 keeps longer.
 const RUNNING = Symbol('running operation');
 
 /** The running operation of these execution arguments (the same object for every plugin). */
@@ -47,8 +40,7 @@ export function isRunning(value: RunningOperationOrErrors): value is RunningOper
   return value !== undefined && 'operation' in value;
 }
 
-// Private: getOperationAST is undefined for an unknown or ambiguous operationName; execution
-// then reports that itself.
+// Private: undefined for an unknown or ambiguous operationName, which execution reports itself.
 function workOut(args: ExecutionArgs): RunningOperationOrErrors {
   const operation = getOperationAST(args.document, args.operationName);
   if (!operation) return undefined;
@@ -71,10 +63,7 @@ function refusal(error: GraphQLError): GraphQLError {
 /** What a check before an operation does: nothing (it may run), or refuse it with a result. */
 export type OperationCheck<Context> = (args: ExecutionArgs & { contextValue: Context }, refuse: (result: ExecutionResult) => void) => void;
 
-/**
- * The same check before an execution and before a subscription (a subscription's events run the
- * same fields, so a check that only hooked `onExecute` would let a subscription skip it).
- */
+/** The same check before an execution and a subscription, whose events run the same fields. */
 export function beforeEveryOperation<Context>(check: OperationCheck<Context>): {
   onExecute(payload: { args: ExecutionArgs & { contextValue: Context }; setResultAndStopExecution(result: ExecutionResult): void }): void;
   onSubscribe(payload: { args: ExecutionArgs & { contextValue: Context }; setResultAndStopExecution(result: ExecutionResult): void }): void;

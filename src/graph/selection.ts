@@ -1,10 +1,6 @@
 import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 
-/**
- * The names of the fields selected under `child` of the current field (through fragments), e.g.
- * which `Site` fields a `sites { items { … } }` query asks for. `@skip`/`@include` are not
- * evaluated: a field that might be skipped counts as selected.
- */
+/** The names of the fields selected under `child` of the current field; a field that might be skipped counts. */
 export function selectedFieldsOf(info: GraphQLResolveInfo, child: string): Set<string> {
   const names = new Set<string>();
   for (const node of info.fieldNodes) {
@@ -26,9 +22,7 @@ export function selectsPath(info: GraphQLResolveInfo, path: readonly string[]): 
   return true;
 }
 
-// Private: the fields of each selection set, worked out once: a selection set belongs to one
-// document, whose fragments its spreads always name (the budget's estimate walks the same ones
-// for every request of a document).
+// Private: the fields of each selection set, worked out once: its spreads always name the same fragments.
 const flattened = new WeakMap<SelectionSetNode, readonly FieldNode[]>();
 
 /** The fields of a selection set, fragments flattened (a validated document has no fragment cycles). */

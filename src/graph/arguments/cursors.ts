@@ -1,22 +1,11 @@
 /**
- * Cursors of the Relay connections: opaque to clients, yet checked. A cursor names a position
- * (an offset) in one list: the field, its filter arguments and its parent, digested into a tag.
- * A forged cursor, one of another list, or garbage is refused with `BAD_USER_INPUT` before it
- * can steer a read.
- *
- * What is signed is the page, not each edge: one HMAC covers the list's tag and the span of
- * offsets the page holds, and each of its cursors carries that signed head and its own offset,
- * which must lie in the span. A page of 500 edges costs one HMAC, not 500; a client can still
- * name only positions the gateway gave it a cursor for. Layout (base64url of 40 bytes):
- * version (1), tag (9), span start and end (4 + 4, end excluded), HMAC-SHA256 of those 18
- * bytes truncated to 18, offset (4). The head is 36 bytes, a whole number of base64 groups, so a
- * page encodes it once and each edge appends its offset's 6 characters.
- *
- * The HMAC key must be the same on every replica and after a restart, with nothing more to
- * configure: it is derived from the upstream client secret (`OAUTH_CLIENT_SECRET`), which every
- * replica shares, hashed with a constant label, so the key never reveals the secret. Rotating
- * that secret retires the cursors issued before (a client starts its list again), and so does a
- * new version of the format.
+ * Cursors of the Relay connections: opaque, yet checked. A cursor names an offset in one list
+ * (field, filter arguments, parent); a forged one, one of another list or garbage is refused with
+ * `BAD_USER_INPUT` before it can steer a read. One HMAC signs a page (the list's tag and its span
+ * of offsets), so a page costs one HMAC, not one per edge. Layout, base64url of 40 bytes: version
+ * (1), tag (9), span start and end (4 + 4), MAC (18), offset (4); the 36-byte head is whole base64
+ * groups, so each edge appends 6 characters. The key is derived from the upstream client secret,
+ * the same on every replica; rotating it retires issued cursors.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { badUserInput, echo } from './values.js';
@@ -33,24 +22,17 @@ const CURSOR_BYTES = HEAD_BYTES + 4;
 /** A cursor's length in characters: base64url of its bytes, unpadded. */
 const CURSOR_LENGTH = Math.ceil((CURSOR_BYTES * 4) / 3);
 
-/** Computes a MAC of `data` under `key` (HMAC-SHA256 unless a test counts the calls). */
+/** Computes a MAC of `data` under `key` (HMAC-SHA256 unless a test counts calls). */
 export type Sign = (key: Buffer, data: Buffer) => Buffer;
 
 export interface Cursors {
   /** A fingerprint of the key and the format (a hash: it tells nothing of the key or the secret). */
   id: string;
-  /**
-   * The cursors of one page of `list` (a list's identity: see `listOf`): offsets `start` to
-   * `end` (excluded), signed together once; the function gives each offset's cursor.
-   */
+  /** The cursors of one page of `list` (see `listOf`): offsets `start` to `end` (excluded), signed once. */
   page(list: string, start: number, end: number): (offset: number) => string;
   /** The cursor of `offset` in `list`, alone (a page of one). */
   encode(list: string, offset: number): string;
-  /**
-   * The offset `cursor` names, checked: signed by this key, within its page's span and, when
-   * `list` is given, of that list (a nested field's rule runs before its parent is known: then
-   * only the signature).
-   */
+  /** The offset `cursor` names, checked: signed, within its span and, when `list` is given, of that list. */
   decode(name: string, cursor: string, list: string | undefined): number;
 }
 
@@ -108,18 +90,14 @@ function tagOf(list: string): Buffer {
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-// Private: the base64url of an offset's 4 bytes (big-endian), as they follow the 36-byte head:
-// what `Buffer.toString('base64url')` makes of them, without a buffer per edge.
+// Private: the base64url of an offset's 4 bytes after the 36-byte head, without a buffer per edge.
 function offsetChars(offset: number): string {
   const b = [offset >>> 24, (offset >>> 16) & 255, (offset >>> 8) & 255, offset & 255] as const;
   return BASE64URL[b[0] >> 2]! + BASE64URL[((b[0] & 3) << 4) | (b[1] >> 4)]! + BASE64URL[((b[1] & 15) << 2) | (b[2] >> 6)]!
     + BASE64URL[b[2] & 63]! + BASE64URL[b[3] >> 2]! + BASE64URL[(b[3] & 3) << 4]!;
 }
 
-/**
- * The offset a cursor names, unchecked: for the budget's estimate, which runs after the argument
- * checks refused every bad cursor (undefined: none, or not a cursor).
- */
+/** The offset a cursor names, unchecked (the argument checks ran first), or undefined. */
 export function offsetOf(cursor: unknown): number | undefined {
   return typeof cursor === 'string' && cursor.length === CURSOR_LENGTH ? offsetIn(Buffer.from(cursor, 'base64url')) : undefined;
 }

@@ -1,10 +1,7 @@
 /**
- * The one table of argument rules: for every field of the schema that takes arguments, the rule
- * (values.ts) that checks them and turns them into what the resolver uses. The resolvers take
- * their arguments through it, and graph/checks/arguments.ts runs it over every field of an
- * operation before anything executes, so a bad argument anywhere costs no upstream call and is
- * refused the same way wherever it is. A field with arguments and no rule here fails a test
- * (test/e2e/protection/arguments-first.test.ts).
+ * The one table of argument rules: for every field that takes arguments, the rule that checks
+ * them and makes them what the resolver uses. The checks run it over every field before anything
+ * executes, so a bad argument costs no upstream call and is refused the same way everywhere.
  */
 import type { TimeReader } from '../../catalog/opening-hours.js';
 import type {
@@ -22,7 +19,7 @@ import { windowArgs, type WindowInput } from './window.js';
 
 /** What the rules need of the gateway's settings (the request context has both). */
 export interface ArgumentSettings {
-  /** `MAX_PAGE_SIZE`: the largest `pageSize`, and `first` of the index's lists. */
+  /** The largest `pageSize`, and `first` of the index's lists. */
   maxPageSize: number;
   /** Reads times of day in the sites' time zone. */
   siteTime: TimeReader;
@@ -100,10 +97,7 @@ function searchArgs(args: { text?: string | null; ipName?: string | null }) {
   return { text: textArg('text', args.text), ipName: textArg('ipName', args.ipName) };
 }
 
-/**
- * A connection's filters and its window; `list` names the list its cursors belong to (unknown,
- * and so unchecked but for their signature, while a nested field's `parent` is not known).
- */
+/** A connection's filters and window; cursors are checked against their list once `parent` is known. */
 function connectionArgs<F extends object>(coordinate: string, args: WindowInput, settings: ArgumentSettings, filters: F, parent?: string) {
   const nested = !coordinate.startsWith('Query.');
   const list = nested && parent === undefined ? undefined : listOf(coordinate, filters, parent);

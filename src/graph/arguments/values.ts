@@ -1,8 +1,6 @@
 /**
- * The rules for arguments: each function checks one kind (a page, a code, a point, a time …) and
- * returns it ready to use, or throws `BAD_USER_INPUT` naming the argument, its range and a
- * bounded echo of the value (`echo`). rules.ts says which field takes which rule; the
- * resolvers and the checks before execution (graph/checks/arguments.ts) both go through it.
+ * The rules for arguments: each checks one kind and returns it ready to use, or throws
+ * `BAD_USER_INPUT` naming the argument, its range and a bounded echo of the value.
  */
 import type { GraphQLError } from 'graphql';
 import { coded } from '../../base/graph-errors.js';
@@ -12,10 +10,7 @@ import { decodeId, type NodeType } from '../ids.js';
 
 /** Codes longer than this are not codes; they are refused before reaching the upstream. */
 export const MAX_CODE_LENGTH = 128;
-/**
- * Global ids longer than this are not ours, whatever they decode to: a point's id of two
- * 128-character codes of 3-byte characters is about 1,050 characters.
- */
+/** Global ids longer than this are not ours: a point's id of two longest codes is about half of it. */
 export const MAX_ID_LENGTH = 2048;
 /** Characters of a client's value an error message repeats at most. */
 const ECHO_LENGTH = 64;
@@ -24,10 +19,7 @@ export function badUserInput(message: string): GraphQLError {
   return coded('BAD_USER_INPUT', message);
 }
 
-/**
- * A client's value as an error message shows it: strings quoted, and anything longer than
- * `ECHO_LENGTH` characters cut there, with its length, so a refusal never repeats a long input.
- */
+/** A client's value as an error message shows it: strings quoted, cut at `ECHO_LENGTH` characters. */
 export function echo(value: unknown): string {
   const text = typeof value === 'string' || typeof value === 'number' ? String(value) : String(JSON.stringify(value) ?? value);
   const quote = (part: string) => (typeof value === 'string' ? JSON.stringify(part) : part);
@@ -115,13 +107,12 @@ export function firstArg(first: number | null | undefined, fallback: number, max
   return value;
 }
 
-/** Search text longer than this, as given or as search compares it (folded), is refused: no name is near it. */
+/** Search text longer than this, as given or folded, is refused: no name is near it. */
 export const MAX_TEXT_LENGTH = 1000;
 
 /**
- * Optional search text: trimmed, at most `MAX_TEXT_LENGTH` characters, and so once folded
- * (catalog.ts `fold`), which is what search compares, piece by piece: folding takes compatibility
- * forms apart, and one character can become many (U+FDFA becomes 18). Empty means no filter.
+ * Optional search text, trimmed, at most `MAX_TEXT_LENGTH` characters also once folded (one
+ * character can fold to many), since search compares folded text. Empty means no filter.
  */
 export function textArg(name: string, value: string | null | undefined): string | undefined {
   const text = value?.trim() ?? '';

@@ -1,9 +1,7 @@
 /**
- * The paging arguments of every Relay connection (`first`/`after`, `last`/`before`), checked as
- * the page fields' sizes are: a count is 0 to the field's maximum, `first` and `last` never
- * together, and a cursor must be one this gateway issued for the same list (cursors.ts). With
- * neither count, the field takes its page default (`CONNECTION_SIZES`), which the item limit
- * and the budget read too.
+ * The paging arguments of every Relay connection, checked: a count is 0 to the field's maximum,
+ * `first` and `last` never together, a cursor one issued for the same list; with neither count,
+ * the field's default (`CONNECTION_SIZES`).
  */
 import type { Cursors } from './cursors.js';
 import { badUserInput, echo, MAX_AVAILABILITY } from './values.js';
@@ -42,10 +40,7 @@ export interface WindowSettings {
   cursors: Cursors;
 }
 
-/**
- * The window of `coordinate`'s connection, checked. `list` is the list's identity
- * (cursors.ts `listOf`); undefined while a nested field's parent is unknown (signatures only).
- */
+/** The window of `coordinate`'s connection, checked against `list` (undefined: signatures only). */
 export function windowArgs(coordinate: string, args: WindowInput, settings: WindowSettings, list: string | undefined): Window {
   const size = CONNECTION_SIZES[coordinate]!;
   const max = size.max ?? settings.maxPageSize;

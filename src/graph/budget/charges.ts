@@ -1,19 +1,12 @@
-/**
- * The upstream budget's hard stop while an operation runs (graph/checks/budget.ts
- * refuses before it runs, by estimate.ts): each upstream call a request starts is counted, and
- * those beyond the budget are refused.
- */
+/** The upstream budget's hard stop while an operation runs (graph/checks/budget.ts refuses before). */
 import type { ErrorCode } from '../../base/errors.js';
 import { coded } from '../../base/graph-errors.js';
 
 export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED' satisfies ErrorCode;
 
-/**
- * The hard stop: counts the upstream calls a request starts; refuses those beyond `budget`.
- * One count per HTTP request (`request`, the same object for every operation of a batch).
- */
+/** Counts the upstream calls a request (a whole batch) starts; refuses those beyond `budget`. */
 export function createUpstreamCharges(budget: number): (request: object) => () => void {
-  // Kept on the request, not in a WeakMap (graph/running-operation.ts says why).
+  // Kept on the request, not in a WeakMap, as graph/running-operation.ts does.
   const CHARGE = Symbol('upstream charge');
   return (request) => {
     const carrier = request as { [CHARGE]?: () => void };

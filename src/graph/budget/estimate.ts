@@ -1,21 +1,9 @@
 /**
- * Estimates the upstream calls an operation can cause under the gateway's own plan, before it
- * runs: list pages (cut to the learnt page-size cap), per-item lookups, the walks behind
- * `Site.city` (list-with-points) and `City.cityId` (the city list), and for products the walk
- * of the product list (the plan asks for details one by one only when fewer are missing than
- * the list has pages). Calls already cached, and the same call asked twice, count nothing.
- *
- * Before the gateway has seen a list, its cap is taken to be `ASSUMED_CAP` (pages.ts) and a walk
- * counts as one call; the execution-time hard stop (the request scope's charge) covers what that misses.
- *
- * Keys, walk sizes and costs are those of the table of operations (upstream/operations.ts), and
- * arguments left out take the schema's defaults. Every root field is priced in `ROOT_FIELDS`; a
- * test runs every field against the upstream and fails where one that calls it is priced 0
- * (test/unit/graph/budget/pricing.test.ts).
- *
- * Fields answered from the catalog index cost the operation nothing: the index is shared work,
- * built at most once per refresh interval whoever asks, and not charged to whoever asks first.
- * Its sites carry their points and city, as list-with-points does.
+ * Estimates, before it runs, the upstream calls an operation can cause under the gateway's own
+ * plan: list pages, per-item lookups and the walks behind some fields, with keys and costs from
+ * the table of operations (upstream/operations.ts). Cached calls and repeats count nothing; a
+ * list not seen yet counts one call, and the hard stop covers what that misses. Fields answered
+ * from the catalog index cost nothing: the index is shared work, charged to no one.
  */
 import {
   valueFromASTUntyped, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLSchema, type OperationDefinitionNode,
@@ -52,8 +40,7 @@ export function estimateUpstreamCalls(
   const root = schema.getRootType(operation.operation);
   for (const field of fieldsOf(walker, operation.selectionSet)) {
     const coordinate = `${root?.name ?? ''}.${field.name.value}`;
-    // Only introspection (`__typename`, `__schema`) is not in the table: the schema's own fields
-    // all are (a test fails otherwise), and validation refused any other.
+    // Only introspection is missing from the table: validation refused any other field.
     if (Object.hasOwn(ROOT_FIELDS, coordinate)) ROOT_FIELDS[coordinate]!(walker, field, argumentsOf(walker, field, root?.getFields()[field.name.value]));
   }
   let calls = 0;
@@ -100,9 +87,7 @@ export const ROOT_FIELDS: Record<string, RootPricing> = {
   'Query.sitesNearConnection': (w, field) => siteFields(w, nodeFields(w, field), 'sitesWithPoints'),
   'Query.searchProductsConnection': (w, field) => productFields(w, nodeFields(w, field)),
   'Query.node': (w, field, args) => nodeField(w, field, String(args.id)),
-  // A subscription is priced per event: what resolving one event's selection costs, plus the
-  // named sites only it may make the poller read each round (a walk of every site is shared by
-  // all watchers, like the catalog index, and charged to none).
+  // Priced per event: one event's selection, plus the named sites only it makes the poller read.
   'Subscription.siteStock': (w, field, args) => {
     watch(w, String(args.code));
     siteFields(w, fieldsOf(w, field.selectionSet), 'detail');
@@ -189,8 +174,7 @@ function walkOnce(w: Walker, kind: ListKind, builtKey?: string): void {
   if (w.planner.isCached(walkKey) || (builtKey !== undefined && w.planner.isCached(builtKey))) return;
   const { cap, total } = w.planner.facts(kind);
   const size = Math.min(cap ?? walkPageSize, walkPageSize);
-  // As many pages as a walk would ask for (it stops at MAX_WALK_CALLS whatever `total` says: an
-  // upstream answering a total of a billion must not make every estimate count ten million).
+  // As many pages as a walk would ask for, bounded as the walk is, whatever `total` says.
   const pages = total === undefined ? 1 : Math.min(MAX_WALK_CALLS, Math.max(1, Math.ceil(total / size)));
   for (let p = 1; p <= pages; p += 1) lookup(w, key(p, size), cost);
 }

@@ -1,8 +1,4 @@
-/**
- * The upstream pages behind a client page or a connection's window, as the estimate
- * (estimate.ts) plans them: one call per uncached upstream page, pages cut to the learnt
- * page-size cap, the same page counted once.
- */
+/** The upstream pages behind a client page or a window: one call per uncached page, cut to the learnt cap. */
 import type { ListFacts } from '../../data/sources.js';
 import { LISTS, type ListKind } from '../../upstream/operations.js';
 import { offsetOf } from '../arguments/cursors.js';
@@ -21,7 +17,7 @@ export interface Plan {
   calls: Map<string, number>;
 }
 
-/** The page-size cap assumed until the upstream shows its own (the mock's default; the real one is not documented). */
+/** The page-size cap assumed until the upstream shows its own. */
 const ASSUMED_CAP = 50;
 
 /** The upstream pages behind one client page. */
@@ -35,10 +31,7 @@ export function listPages(w: Plan, kind: ListKind, page: number, pageSize: numbe
   }
 }
 
-/**
- * The upstream pages behind a connection's window: pages of the window's size that cover it
- * (graph/connections/upstream-window.ts); `last` without `before` reads page 1 first.
- */
+/** The upstream pages of the window's size that cover it; `last` without `before` reads page 1 first. */
 export function windowPages(w: Plan, kind: ListKind, coordinate: string, args: Record<string, unknown>): void {
   const size = windowSize(coordinate, args) ?? 0;
   if (size === 0) return listPages(w, kind, 1, CONNECTION_SIZES[coordinate]?.fallback ?? 10);

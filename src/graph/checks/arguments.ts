@@ -1,12 +1,8 @@
 /**
- * Every argument of the operation that runs (a query's, or a subscription's), checked before it runs, by the rules the resolvers
- * use (graph/arguments/rules.ts): root fields and nested ones (`Product.availability`,
- * `City.sites`, `Site.isOpen`, which would otherwise be reached only after their parent was
- * loaded), literals and variables alike. This check comes before the item limit and the
- * upstream budget (app/gateway.ts), so a bad argument is named as such (`BAD_USER_INPUT`), never
- * priced, and costs no upstream call: the operation is refused with the error of every bad
- * argument, and nothing runs. Variables that do not coerce to their types are refused first
- * (running-operation.ts), HTTP 400.
+ * Every argument of the running operation, root and nested fields alike, checked before it runs
+ * by the rules the resolvers use (graph/arguments/rules.ts). It comes before the item limit and
+ * the budget, so a bad argument is named as such (`BAD_USER_INPUT`), never priced, and costs no
+ * upstream call; the refusal lists every bad argument.
  */
 import {
   getArgumentValues, getNamedType, GraphQLError, isInterfaceType, isObjectType, Kind, type GraphQLNamedType,

@@ -1,15 +1,8 @@
 /**
- * The upstream budget: an operation whose estimated upstream calls (estimate.ts) exceed
- * `MAX_UPSTREAM_CALLS_PER_OPERATION` is refused before it runs, with a message naming the
- * estimate; while it runs, the request scope counts the calls it starts and refuses those
- * beyond the budget (the hard stop, for what the estimate could not foresee).
- *
- * The budget holds per HTTP request: the operations of a batch (`BATCHING_LIMIT`) share it, both
- * the estimates (each operation is admitted only while the batch's estimates so far, its own
- * included, fit) and the hard stop. Otherwise a batch of ten would cost ten budgets.
- *
- * It runs after the argument checks and the item limit (app/gateway.ts): a bad argument is named as
- * such, not priced.
+ * The upstream budget: an operation whose estimated upstream calls exceed the budget is refused
+ * before it runs, naming the estimate (the scope's hard stop catches what it could not foresee).
+ * The budget holds per HTTP request, so a batch's operations share it. It runs after the argument
+ * checks, so a bad argument is named as such, not priced.
  */
 import { coded } from '../../base/graph-errors.js';
 import type { RequestScope } from '../../request/scope.js';

@@ -1,14 +1,8 @@
 /**
- * The item limit: an operation that could return more list entries than
- * `MAX_ITEMS_PER_OPERATION` is refused before it runs (`ITEM_LIMIT_EXCEEDED`, naming its count),
- * whatever answers it. The upstream budget prices what an operation costs the upstream; fields
- * answered from the catalog index cost it nothing, yet fifteen aliased `searchProducts(first: 100)
- * { availability(first: 1000) }` ask for 1.5 million entries, megabytes of answer and seconds of
- * CPU. The static cost (plugins/protection/use-query-limits.ts) cannot see that: it does not multiply by list sizes.
- *
- * The count is graph/items.ts's (a connection's edge counts as `EDGE_WEIGHT` entries). Runs
- * after the argument checks, so every bound it reads is within its own range. A subscription is
- * counted per event, before it starts: each event resolves its whole selection.
+ * The item limit: an operation that could return more list entries (graph/items.ts) than the
+ * limit is refused before it runs (`ITEM_LIMIT_EXCEEDED`), whatever answers it: fields served
+ * from the catalog index cost the upstream nothing, yet can ask for millions of entries. Runs
+ * after the argument checks, so every bound it reads is in range.
  */
 import { coded } from '../../base/graph-errors.js';
 import { countItems, EDGE_WEIGHT } from '../items.js';

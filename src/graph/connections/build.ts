@@ -1,8 +1,6 @@
 /**
- * A page of a Relay connection from a window (graph/arguments/window.ts) over a list: the span
- * the window covers, and the edges, cursors and page info of that span. A list held in memory
- * (the catalog index) is sliced (`sliceConnection`); a list read from the upstream page by page
- * asks for the span's items only (upstream-window.ts), then builds the same way.
+ * A page of a Relay connection from a window over a list: the span it covers, and that span's
+ * edges, cursors and page info, whether the list is in memory or read from the upstream.
  */
 import type { Cursors } from '../arguments/cursors.js';
 import type { Window } from '../arguments/window.js';
@@ -29,10 +27,7 @@ export function spanOf(window: Window, total: number): Span {
   return { start, end };
 }
 
-/**
- * The page of edges `edges` (the items of `span`, in order, each a new object of this page's),
- * given their cursors in `list` in place: one signature for the page, and no copy of an edge.
- */
+/** The page of `edges` (new objects, in order), given their cursors in place under one signature. */
 export function connectionOf<E extends object>(edges: E[], start: number, total: number, list: string, cursors: Cursors): ConnectionModel<E> {
   const cursorAt = cursors.page(list, start, start + edges.length);
   const withCursors = edges as (E & { cursor: string })[];

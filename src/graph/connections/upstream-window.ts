@@ -1,10 +1,7 @@
 /**
- * A connection's window over a list the upstream pages (`sites`, `products`), read with the
- * fewest upstream calls: the window's items are read as pages of the window's own size, so a
- * window on page boundaries (paging on with the same `first`) is one upstream page, shared with
- * the page fields of that size, and any other window straddles two at most: two calls cold,
- * none warm (each page is cached, data/sources.ts). Only `last` without `before` must learn the
- * list's length first: page 1 at that size, which is also the whole answer of a short list.
+ * A connection's window over an upstream-paged list, read as pages of the window's own size: a
+ * window on page boundaries is one cached upstream page, any other straddles two at most. Only
+ * `last` without `before` must first learn the list's length, from page 1.
  */
 import type { Loaders } from '../../data/loaders.js';
 import type { KindRecord } from '../../data/sources.js';

@@ -1,7 +1,7 @@
 /**
- * graphql-jit's errors made what graphql-js makes them (compile.ts says why each matters): located
- * by their AST nodes, a non-null violation as a plain error, one per nullable field, in the
- * order of the document.
+ * graphql-jit's errors made what graphql-js makes them, so that masking and the answer's bytes do
+ * not depend on the executor: located by their AST nodes (from which yoga rebuilds errors), a
+ * non-null violation as a plain error, one per nullable field, in the order of the document.
  */
 import {
   getNamedType, getNullableType, getOperationAST, GraphQLNonNull, isInterfaceType, isListType, isNonNullType,
@@ -11,11 +11,8 @@ import {
 } from 'graphql';
 
 /**
- * graphql-jit's errors as graphql-js reports them. Where a non-null field fails, the
- * null goes up to the nearest nullable field, and graphql-js reports only the first error to get
- * there (the others are lost in a Promise.all); graphql-jit reports every one, after the others.
- * Here one per nullable field is kept, placed among the others in the order of the document
- * (the order graphql-js meets them in, unless upstream calls answer out of order).
+ * graphql-jit's errors as graphql-js reports them: of the non-null failures that null one
+ * nullable field, only the first is kept, placed in the order of the document.
  */
 export function asGraphQLJsErrors(errors: readonly GraphQLError[], args: ExecutionArgs): GraphQLError[] {
   const shape = shapeOf(args);
@@ -38,8 +35,7 @@ export function asGraphQLJsErrors(errors: readonly GraphQLError[], args: Executi
   return placed.map(({ error }) => relocated(error, fields));
 }
 
-// Private: a graphql-jit error as graphql-js locates it. graphql-js reports a non-null violation
-// as a plain Error, so that is what such an error (the one kind without an original) becomes.
+// Private: a graphql-jit error as graphql-js locates it; a non-null violation becomes a plain Error, as there.
 function relocated(error: GraphQLError, fields: Map<string, FieldNode>): GraphQLError {
   const nodes = error.locations?.map((location) => fields.get(key(location))).filter((node) => node !== undefined);
   return locatedError(error.originalError ?? new Error(error.message), nodes?.length ? nodes : undefined, error.path);

@@ -1,8 +1,6 @@
 /**
- * The catalog index as resolvers reach it: through the request's view of it, or a
- * `FEATURE_DISABLED` error when the gateway runs without it (`INDEX_ENABLED=false`). An answer
- * read from it is tagged by the list the index walks (`sites`, `products`: request/tags.ts), which
- * names the items of its pages (graph/resolvers/entity-tags.ts).
+ * The catalog index as resolvers reach it: the request's view, or `FEATURE_DISABLED` without it.
+ * An answer read from it is tagged by the list the index walks.
  */
 import type { GraphQLError } from 'graphql';
 import { coded } from '../../base/graph-errors.js';

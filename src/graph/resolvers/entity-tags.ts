@@ -1,19 +1,10 @@
 /**
- * An answer's tags from what it shows (request/tags.ts, README "Purging"): each field that hands
- * out an entity names it on the execution's scope, whatever cache level its data came from (a
- * loader's fetch, the shared cache, a per-request memo, the catalog index). Derived once from the
- * schema, so that no resolver has to remember to:
- *
- * - The entity types are those Query looks up by a code: `site(code:)` makes Site an entity
- *   tagged `site:<its code>`, `product(goodsCode:)` Product `product:<its goodsCode>`.
- * - A lookup names the code asked for, found or not: an answer saying there is no such entity is
- *   reached by a purge of it, once it exists.
- * - Every other field whose type is an entity type (`Site.city`, `CargoLane.product`,
- *   `Point.site`, …) names each entity it resolves to.
- * - The items of a list (a page's `items`, an edge's `node`) are named by the list instead,
- *   which the field making the page names (data/loaders.ts `page`, graph/resolvers/catalog.ts).
- *
- * The code is read from the model, never from the answer: a query need not select it.
+ * An answer's tags from what it shows (README "Purging"): each field that hands out an entity
+ * names it on the scope, whatever cache level its data came from, derived once from the schema so
+ * that no resolver has to remember to. Entity types are those Query looks up by one code
+ * (`site(code:)` tags `site:<code>`); a lookup names the code asked for, found or not, so a purge
+ * reaches "not found" answers; list items are named by their list. Codes are read from the model,
+ * never the answer, which need not select them.
  */
 import {
   defaultFieldResolver, getNamedType, getNullableType, isObjectType, type GraphQLField, type GraphQLFieldResolver,
@@ -21,10 +12,7 @@ import {
 } from 'graphql';
 import type { GatewayContext } from '../context.js';
 
-/**
- * Makes every field of `schema` that hands out an entity name it (see above): its resolvers are
- * wrapped in place, before the schema serves. Returns `schema`.
- */
+/** Wraps, in place, the resolver of every field of `schema` that hands out an entity. Returns `schema`. */
 export function tagEntitiesShown(schema: GraphQLSchema): GraphQLSchema {
   const entities = entityTypes(schema);
   const queryType = schema.getQueryType();
@@ -46,8 +34,7 @@ interface EntityTag {
   codeField: string;
 }
 
-// Private: the entity types by name, from Query's lookups by code (one argument, named as a field
-// of the type they answer).
+// Private: the entity types by name, from Query's lookups by one argument named as a field of the type.
 function entityTypes(schema: GraphQLSchema): Map<string, EntityTag> {
   const entities = new Map<string, EntityTag>();
   for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) {
@@ -59,8 +46,7 @@ function entityTypes(schema: GraphQLSchema): Map<string, EntityTag> {
   return entities;
 }
 
-// Private: a page (`items`, `hasNextPage`) or a Relay edge (`node`, `cursor`): its entities are
-// named by the list.
+// Private: a page or a Relay edge, whose entities are named by the list.
 function isListItems(type: GraphQLObjectType): boolean {
   const fields = type.getFields();
   return (fields.items !== undefined && fields.hasNextPage !== undefined) || (fields.node !== undefined && fields.cursor !== undefined);

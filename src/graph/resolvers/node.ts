@@ -6,11 +6,7 @@ import type { CityModel, PointModel } from '../../data/models.js';
 
 type NodeModel = CityModel | SiteRecord | PointModel | ProductRecord;
 
-/**
- * `Query.node`: the object behind a global id, decoded and checked by its argument rule
- * (`nodeIdArg`: its codes pass the same rules as `site(code:)` and the others); null when it
- * no longer exists.
- */
+/** `Query.node`: the object behind a checked global id; null when it no longer exists. */
 export async function resolveNode(decoded: { type: NodeType; keys: string[] }, loaders: Loaders): Promise<NodeModel | null> {
   const [key, pointCode] = decoded.keys as [string, string?];
   switch (decoded.type) {
@@ -28,10 +24,7 @@ export async function resolveNode(decoded: { type: NodeType; keys: string[] }, l
   }
 }
 
-/**
- * The tag of the object behind a global id, found or not (a lookup: graph/resolvers/entity-tags.ts):
- * a point's is its site's, whose data it is.
- */
+/** The tag of the object behind a global id, found or not; a point's is its site's. */
 export function tagOfNode({ type, keys }: { type: NodeType; keys: string[] }): [kind: string, code: string] {
   return [type === 'Point' ? 'site' : type.toLowerCase(), keys[0]!];
 }

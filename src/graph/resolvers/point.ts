@@ -15,9 +15,8 @@ export const CargoLane: CargoLaneResolvers = {
 
   stock: (lane) => checkedInt(lane, 'stock'),
 
-  // Only list-with-points reports a lane's price; elsewhere it is the product's, whose tag the
-  // answer then carries. Not an async function: a price at hand is answered as it is, without a
-  // promise per lane.
+  // Only list-with-points reports a lane's price; elsewhere it is the product's. Not async: a price
+  // at hand is answered without a promise per lane.
   guidePrice(lane, _, { loaders, scope }) {
     if (lane.guidePrice !== null || lane.goodsCode === null) return lane.guidePrice;
     checkedInt(lane, 'guidePrice');

@@ -24,11 +24,9 @@ export async function filteredSites(context: GatewayContext, field: string, city
 }
 
 /**
- * The upstream site list that answers `size` sites selected under `items` (`sites`' `items`,
- * `sitesConnection`'s `edges.node`): one call either way, the plain list when it suffices, else
- * list-with-points (never a detail call per site). When many lanes' products will be wanted, the
- * product list's size is learnt alongside the sites, not after them, so the plan for products is
- * ready when the lanes are.
+ * The upstream site list that answers `size` sites selected under `items`: the plain list when it
+ * suffices, else list-with-points, never a detail call per site. When many lanes' products will
+ * be wanted, the product list's size is learnt alongside the sites.
  */
 export function siteList(context: GatewayContext, info: GraphQLResolveInfo, items: readonly string[], size: number): 'sites' | 'sitesWithPoints' {
   if (size >= PREFETCH_MIN_SITES && selectsPath(info, [...items, 'points', 'cargoLanes', 'product'])) context.loaders.prefetchProducts(size);
@@ -74,8 +72,7 @@ export const Query: QueryResolvers = {
     return { ...(await loaders.page('products', page, pageSize)), page, pageSize };
   },
 
-  // At once when the cache holds it fresh, as a lane's: no batch, no promise (an allocation
-  // profile of one executed product: the loader's turn was a tenth of what it allocated).
+  // At once when the cache holds it fresh: no batch, no promise.
   product: (_, args, { loaders }) => loaders.product(RULES['Query.product'](args)),
 
   async sitesNear(_, args, context) {

@@ -1,8 +1,7 @@
 /**
- * The live stock fields (live/live-stock.ts streams them): `subscribe` checks the arguments by
- * their rules and opens the stream, each event of which resolves with fresh loaders, deadline and
- * budget (context.ts); `resolve` turns each event into the field's value, or throws its error,
- * which the transport sends as an event with `errors`: the subscription goes on.
+ * The live stock fields: `subscribe` checks the arguments and opens the stream, each event
+ * resolving with a renewed context; an event's error is sent as an event with `errors`, and the
+ * subscription goes on.
  */
 import type { IncomingMessage } from 'node:http';
 import { eachEventRenewing, type GatewayContext } from '../context.js';
@@ -36,8 +35,7 @@ function valueOf<T>(event: LiveEvent<T>): T {
   return event.value;
 }
 
-// Private: who holds the subscription, for its limit, as the rate limit knows its client (the
-// SSE request, or the WebSocket's upgrade request, is the context's `req`).
+// Private: who holds the subscription, for its limit, as the rate limit knows its client.
 function clientOf(context: GatewayContext & { req?: IncomingMessage }): string {
   return clientKey(context.gatewayRequest?.client, context.req, context.addressOf);
 }

@@ -1,10 +1,4 @@
-/**
- * Whole numbers from the upstream that the schema cannot carry (out of GraphQL's 32-bit `Int`, or
- * a negative stock) were turned into `null` by normalisation, which listed the field in the
- * record's `invalid`. Such a field is answered with an `UPSTREAM_DATA_INVALID` error on that field
- * alone: the client sees that the upstream's value was unusable, not that none was given, and
- * the rest of the record still serves.
- */
+/** Upstream values normalisation found unusable: the field alone gets an error, the rest still serves. */
 import { coded } from '../../base/graph-errors.js';
 import type { InvalidFields } from '../../upstream/records.js';
 
