@@ -1,14 +1,8 @@
 /**
- * The GraphiQL page cut in two: what `@graphql-yoga/render-graphiql` would inline (about 9 MB of
- * script, style and favicon) becomes three files with hashed names under `/graphql/assets/`,
- * cached by browsers for a year, and the page itself a shell of 3.5 KB (0.9 KB in brotli) that
- * names them and carries the options (the example tabs), revalidated on every visit. A second
- * visit downloads the shell, or gets 304 for it, and nothing else.
- *
- * The script is render-graphiql's own inline script, the same text, but for the options: it reads
- * them from the shell's JSON block, so its hash (and a browser's cached copy) outlives a change of
- * the examples. No script runs inline, so the shell's content security policy allows only scripts
- * from the gateway, and workers from the `blob:` URLs the script makes of Monaco's workers.
+ * The GraphiQL page cut in two: what render-graphiql would inline becomes immutable assets with
+ * hashed names, and the page a small revalidated shell carrying the options, so a second visit
+ * fetches only the shell. The script reads the options from the shell's JSON block, so its hash
+ * outlives a change of the examples and no script runs inline.
  */
 import type * as Parts from '@graphql-yoga/render-graphiql/graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
@@ -18,11 +12,7 @@ import { createStaticAsset, IMMUTABLE, type StaticAsset } from './static-asset.j
 /** Where the assets are served: `/graphql/assets/<hash>.js`, `.css` and `.ico`. */
 export const GRAPHIQL_ASSETS_PATH = ROUTES.graphiqlAssets;
 
-/**
- * The shell's policy: scripts and styles from the gateway only (GraphiQL sets inline `style`
- * attributes, and its icons are `data:` URLs), Monaco's workers from `blob:`, requests to the
- * gateway only.
- */
+/** The shell's policy: the gateway only, but GraphiQL's inline styles, `data:` icons and `blob:` workers. */
 export const GRAPHIQL_CONTENT_SECURITY_POLICY = [
   "default-src 'self'", "script-src 'self'", "worker-src 'self' blob:", "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:", "font-src 'self' data:", "connect-src 'self'",
@@ -39,10 +29,7 @@ export interface GraphiQLFiles {
   assets: Map<string, StaticAsset>;
 }
 
-/**
- * Builds the shell and its assets for `options`, compressed as asked unless `compress` is false
- * (`COMPRESSION`). The renderer's code (9 MB) is loaded here, on the first page view.
- */
+/** Builds the shell and its assets for `options` (identity only when `compress` is false). */
 export async function buildGraphiQLFiles(options: GraphiQLOptions, compress = true): Promise<GraphiQLFiles> {
   const parts = await import('@graphql-yoga/render-graphiql/graphiql');
   const script = asset(scriptOf(parts), 'text/javascript; charset=utf-8', compress);

@@ -1,17 +1,8 @@
 /**
- * GraphiQL on `/graphql` (when `GRAPHIQL` is on), served whole by the gateway. Yoga's own page
- * loads GraphiQL's scripts, styles, editor workers and favicon from unpkg.com and GitHub;
- * `@graphql-yoga/render-graphiql` holds them all instead (about 9 MB), so the explorer works
- * offline and behind a firewall, and the page runs no code from a CDN. They are served as a small
- * revalidated page and hashed, immutable, compressed assets (graphiql-assets.ts).
- *
- * It opens with one tab per example of example-query.ts.
- *
- * The page is served by this plugin rather than by yoga's `graphiql` option: yoga answers it
- * before any plugin's `onRequest`, so the API keys and the rate limit never saw it (9 MB a load,
- * for anyone, as fast as they asked). Put the plugin after `useRateLimit`: the page and each
- * asset count like any request. They stay open without a key (a browser's address bar sends none;
- * the page's queries need one), so `useApiKeys` lets exactly `isGraphiQLRequest` through.
+ * GraphiQL on `/graphql`, served whole by the gateway from `@graphql-yoga/render-graphiql`, so the
+ * explorer works offline and runs no code from a CDN (assets: graphiql-assets.ts). A plugin, not
+ * yoga's `graphiql` option, so that the rate limit counts it; it needs no API key (a browser's
+ * address bar sends none), so `useApiKeys` lets exactly `isGraphiQLRequest` through.
  */
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { EXAMPLE_QUERIES, EXAMPLE_QUERY } from './example-query.js';
@@ -23,12 +14,8 @@ import { ROUTES } from '../../edge/routes.js';
 export const GRAPHIQL_PATH = ROUTES.graphql;
 
 /**
- * yoga's `graphiql` option. The tabs are GraphiQL's first-visit state; it then keeps the user's
- * own (in localStorage). `defaultQuery` is what a new tab starts with.
- *
- * `query` (passed through to yoga's GraphiQL component, though its options type omits it) is what
- * the open tab shows: without it, yoga's page shows its own welcome text there, whatever the tabs
- * hold, and adds a tab of that text on each later visit. It also outranks a `?query=` address.
+ * yoga's `graphiql` option: one first-visit tab per example. `query` (passed through, though the
+ * type omits it) replaces yoga's welcome text in the open tab, which would otherwise add a tab.
  */
 export const GRAPHIQL_OPTIONS: GraphiQLOptions & { query: string } = {
   title: 'vending-graph',
@@ -37,12 +24,7 @@ export const GRAPHIQL_OPTIONS: GraphiQLOptions & { query: string } = {
   defaultTabs: EXAMPLE_QUERIES.map((query) => ({ query })),
 };
 
-/**
- * Whether `request` asks for the page: a GET of the endpoint's exact path that accepts HTML
- * (yoga's own test, less its looser match of any path ending in the endpoint), or a HEAD of it,
- * answered as the GET without its body. Such a request gets the page, never a GraphQL result,
- * whatever its query string says.
- */
+/** Whether `request` asks for the page: a GET or HEAD of the endpoint's exact path that accepts HTML. */
 function isGraphiQLPageRequest(request: Request, url: URL): boolean {
   return (request.method === 'GET' || request.method === 'HEAD') && url.pathname === GRAPHIQL_PATH && (request.headers.get('accept') ?? '').includes('text/html');
 }
@@ -52,14 +34,10 @@ export function isGraphiQLRequest(request: Request, url: URL): boolean {
   return isGraphiQLPageRequest(request, url) || isAssetRequest(request, url);
 }
 
-/**
- * Serves the page and its assets with `options` (`GRAPHIQL_OPTIONS`); `false` (GRAPHIQL off) serves
- * nothing. `compress` is `COMPRESSION`: false sends them identity.
- */
+/** Serves the page and its assets with `options`; `false` serves nothing. `compress` false sends them identity. */
 export function useGraphiQLPage(options: GraphiQLOptions | false, { compress = true } = {}): Plugin {
   if (options === false) return {};
-  // Built on the first request for them, not at start-up: the renderer's 9 MB of script (some
-  // 40 MB of memory, 0.3 s to load) are of no use to a gateway nobody browses.
+  // Built on the first request, not at start-up: a gateway nobody browses need not hold them.
   let files: Promise<GraphiQLFiles> | undefined;
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {

@@ -1,14 +1,8 @@
 /**
- * One static file as the explorer serves it (the GraphiQL page and its assets, the example
- * page's files): negotiated with `negotiate()` (edge/compression/negotiate.ts), each coding
- * compressed once, on its first ask, and kept, so that the 9 MB GraphiQL script costs one
- * brotli run per process, not one per visit. The ETag is the content's hash with the coding
- * (RFC 9110 §8.8.3: each encoding is its own representation); `If-None-Match` gets 304.
- * With `COMPRESSION=false` (a proxy in front compresses) a file is always sent identity.
- *
- * Compression runs in libuv's thread pool (zlib's asynchronous calls): a first ask waits for it
- * (brotli at quality 9 makes the GraphiQL script 1.8 MB in about 0.9 s; quality 11 saves 8 %
- * more in some 20 s), the event loop does not.
+ * One static file as the explorer serves it: each coding compressed once, on its first ask, off
+ * the event loop, and kept, so a large script costs one compression per process, not per visit.
+ * The ETag is the content's hash with the coding (each encoding is its own representation);
+ * `If-None-Match` gets 304.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -27,7 +21,7 @@ export interface StaticOptions {
   headers?: Record<string, string>;
   /** What else the answer at this URL depends on, named in `Vary` before `Accept-Encoding`. */
   vary?: string;
-  /** Whether to compress at all (`config.compression`); false: identity always, no `Accept-Encoding` in `Vary`. */
+  /** Whether to compress at all; false: identity always, no `Accept-Encoding` in `Vary`. */
   compress?: boolean;
 }
 
@@ -48,7 +42,7 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export type Compressors = Record<Exclude<Coding, 'identity'>, (body: Buffer) => Promise<Buffer>>;
 
 const { constants } = zlib;
-/** zlib's, at the levels above: brotli 9, gzip 9, zstd 10 (2.4 MB gzip, 1.9 MB zstd for GraphiQL's script). */
+/** zlib's: brotli 9, gzip 9, zstd 10. */
 export const COMPRESSORS: Compressors = {
   br: (body) => promisify(zlib.brotliCompress)(body, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },

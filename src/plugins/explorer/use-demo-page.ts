@@ -1,25 +1,9 @@
 /**
- * `/demo`: the example client page (examples/web), as built into a directory (dist/web by
- * `npm run build`) that main.ts hands over in demo mode. Static files, nothing else:
- *
- * - GET and HEAD only; any other method gets 405 with `Allow: GET, HEAD`.
- * - `/demo` and `/demo/` answer index.html; `/demo/<path>` the file at `<path>` in the
- *   directory; anything else (a directory, a missing file) gets 404.
- * - No way out of the directory: the path is percent-decoded, then resolved, and must stay inside
- *   it (`/demo/..%2fpackage.json` gets 404, as do NUL bytes and undecodable escapes). The URL
- *   parser has already removed plain `..` segments, so `/demo/../x` never reaches this plugin.
- * - A content type by extension, with `nosniff`; the page's HTML gets a content security policy
- *   allowing nothing but its own origin. Vite's hashed assets (`/demo/assets/…`) are immutable for
- *   a year; index.html is `no-cache`, revalidated with its ETag (304).
- * - Compressed as the client asks (static-asset.ts: br, zstd or gzip, each once per file), unless
- *   `COMPRESSION` is false.
- * - Without a build (no index.html), every /demo path answers 404 saying to run `npm run build`.
- * - A 404 or 405 is `no-store`: a cache in front must not keep a file's absence past a rebuild.
- *
- * Open like GraphiQL: the files need no API key (with `GATEWAY_API_KEYS` set, the page's own
- * queries get 401) and count against no rate limit. Each request looks the file up; it is read
- * (and its encodings dropped) again when its size or time of change differs, so a rebuild shows
- * at once.
+ * `/demo`: the built example client page, as static files only (GET and HEAD; 405 otherwise).
+ * The decoded, resolved path must stay inside the directory, or it is 404. HTML gets a content
+ * security policy allowing only its own origin; hashed assets are immutable, index.html
+ * revalidated; a 404 or 405 is `no-store`, so a cache keeps no absence past a rebuild. A file is
+ * read again when its size or time of change differs, so a rebuild shows at once.
  */
 import { readFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
@@ -86,8 +70,7 @@ async function answer(root: string, files: FileMemo, request: Request, path: str
 
 type FileMemo = (file: string, stats: Stats, hashed: boolean) => Promise<StaticAsset>;
 
-// Private: each file's StaticAsset (and so its encodings), kept while its size and time of change hold.
-// Only files that exist are kept: the build's own, a bounded set.
+// Private: each existing file's StaticAsset, kept while its size and time of change hold.
 function createFileMemo(compress: boolean): FileMemo {
   const memo = new Map<string, { version: string; asset: Promise<StaticAsset> }>();
   return (file, stats, hashed) => {

@@ -1,8 +1,6 @@
 /**
- * `GET /schema.graphql`: the schema's SDL, the text of schema.graphql, for client tooling
- * (graphql-codegen's `schema: http://host:4000/schema.graphql`, editors, linters). It tells no
- * more than introspection does, and follows it: when `INTROSPECTION` is off, the path is not
- * served (404). Behind the API keys when they are set (put it after `useApiKeys`).
+ * `GET /schema.graphql`: the schema's SDL for client tooling. It tells no more than introspection
+ * and follows it: with introspection off, 404.
  */
 import type { Plugin } from 'graphql-yoga';
 import { ROUTES } from '../../edge/routes.js';

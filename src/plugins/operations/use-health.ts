@@ -1,29 +1,16 @@
 /**
- * `GET /healthz`: the process is alive (answers at once, checks nothing).
- *
- * `GET /readyz`: this replica can answer requests: 200 `{ status: 'ready', upstream, breakers }`
- * until the gateway stops (SIGTERM: `Gateway.drain`), then 503 `{ status: 'stopping', … }`. It
- * says nothing of the upstream's health on purpose: every replica shares the one upstream and its
- * token endpoint, so an upstream failure would take the whole fleet out of the load balancer at
- * once, though cached data, the catalog index and every operation that needs no new upstream
- * call could still be served. What the upstream is doing is in the details, and in the metrics:
- *
- * - `upstream.token`: `ok` (a token is held), `pending` (one is being requested), `none`, or
- *   `failing` with the `code` of the last failed token request (`UPSTREAM_UNAVAILABLE`, or
- *   `UPSTREAM_AUTH_FAILED` when the credentials or fresh tokens are refused). Answered from the
- *   token manager's state, without waiting for the token endpoint; a probe that finds no token
- *   held asks for one in the background (shared with any request in flight, and never while the
- *   token manager backs off), so a new replica holds one before its first request.
- * - `breakers`: the circuit state of every upstream operation called so far.
- * - With Redis configured, `redis: 'up' | 'down'` (Redis down: in-process cache, own token).
+ * `GET /healthz`: the process is alive. `GET /readyz`: 200 `ready` until the gateway drains, then
+ * 503 `stopping`, with the upstream token's state, the breakers and Redis's state as details.
+ * Readiness ignores the upstream's health on purpose: every replica shares it, so a failure would
+ * take the whole fleet out of the load balancer while cached data could still be served.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { UpstreamClient } from '../../upstream/contracts.js';
 import { ROUTES } from '../../edge/routes.js';
 
-/** Liveness: answers at once, checks nothing (the Kubernetes liveness probe and the image's HEALTHCHECK). */
+/** Liveness: answers at once, checks nothing. */
 export const HEALTH_PATH = ROUTES.health;
-/** Readiness: this replica can answer; 503 once it is stopping (the Kubernetes readiness probe). */
+/** Readiness: this replica can answer; 503 once it is stopping. */
 export const READINESS_PATH = ROUTES.readiness;
 
 export interface HealthSources {
@@ -51,8 +38,7 @@ export function useHealth(client: Pick<UpstreamClient, 'tokens' | 'breakerStates
   };
 }
 
-// Private: the token's state; when none is held, one is asked for first (`warm`), not waited
-// for (its failure is logged and backed off by the token manager).
+// Private: the token's state; with none held, one is asked for (`warm`) but not waited for.
 function tokenState(tokens: UpstreamClient['tokens'], warm: boolean): { upstream?: object } {
   if (tokens.state === undefined) return {};
   const { token } = tokens.state();

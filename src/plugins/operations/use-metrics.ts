@@ -1,7 +1,4 @@
-/**
- * `GET /metrics`: the Prometheus text exposition (observability/metrics.ts). Behind the API keys
- * when they are set (put it after `useApiKeys`), never rate limited.
- */
+/** `GET /metrics`: the Prometheus text exposition; behind the API keys when set, never rate limited. */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayMetrics } from '../../observability/metrics.js';
 import { ROUTES } from '../../edge/routes.js';

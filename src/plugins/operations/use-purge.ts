@@ -1,13 +1,7 @@
 /**
- * `POST /admin/purge` (README "Purging"): a JSON body `{"tags": ["site:S000001", …]}`, answered
- * `{"purged": <copies dropped>}` (this replica's and Redis's) once the purge is done here and in
- * Redis (response-cache/purge.ts).
- *
- * Off (404 `NOT_FOUND`) without `ADMIN_API_KEYS`. The admin key is presented as a client key is
- * (`Authorization: Bearer` or `x-api-key`, checked in constant time by edge/admission/api-key.ts),
- * and only an admin key will do: none or a wrong one (a client key included) is 401
- * `UNAUTHENTICATED`; another method or a body that is not a list of tags is 400 `BAD_REQUEST`.
- * Put it before the client-key check: an operator's request carries no client key.
+ * `POST /admin/purge` (README "Purging"): `{"tags": [...]}`, answered `{"purged": n}` once done
+ * here and in Redis. Off without admin keys; only an admin key will do, presented as a client key
+ * is. Runs before the client-key check: an operator's request carries none.
  */
 import type { Plugin } from 'graphql-yoga';
 import { ERRORS } from '../../base/errors.js';

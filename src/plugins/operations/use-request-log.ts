@@ -1,16 +1,7 @@
 /**
- * Every GraphQL request's log line and request metrics, on yoga's path (request/log.ts writes
- * them, `REQUEST_LOG_SAMPLE_PERCENT` of the successful ones; the request object, made by
- * plugins/serving/use-request.ts, holds what they report).
- *
- * - One info line per GraphQL request (`msg: 'graphql request'`) with the operation, HTTP status,
- *   outcome, duration, upstream calls made for it, cache hits/misses/stale serves and the error
- *   codes of the response; for an answer in parts (`@defer`, `@stream`), of all its parts, written
- *   once the last is sent (or the client left). Health checks, metrics scrapes and the GraphiQL page get no line.
- * - `gateway_graphql_requests_total` / `_duration_seconds` (whether the operation ran decides
- *   whether its name may get a label of its own), and `gateway_rejected_requests_total`.
- *
- * Nothing else depends on it: without it, answers are served and stored exactly as with it.
+ * Ends every GraphQL request on yoga's path with its log line and request metrics (written by
+ * request/log.ts); an answer in parts ends once its last part is sent or the client left.
+ * Nothing else depends on it.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayMetrics } from '../../observability/metrics.js';

@@ -1,16 +1,8 @@
 /**
- * The two outer spans of a request's trace (observability/tracing.ts has the whole tree):
- *
- * - the HTTP request, a server span (its trace and the client's `traceparent`: tracing.ts's
- *   `requestSpan`): method, path
- *   (never the query string, which may carry variables), status, request id, the upstream calls
- *   and shared-cache hits, misses and stale serves counted for it, and the response cache's
- *   verdict; the `extensions.code` of every error in the response;
- * - each GraphQL operation (one per operation of a batch): its type, name and the SHA-256 of its
- *   document, never its variables; the codes of the errors its execution returned.
- *
- * Without tracing (`undefined`) the plugin is empty. Put it first among the plugins, so its
- * request span encloses every other plugin's work (and their log lines carry its ids).
+ * The two outer spans of a request's trace: the HTTP request (never its query string, which may
+ * carry variables) with its counts and error codes, and each GraphQL operation with its type,
+ * name and document hash (never its variables). First among the plugins, so its span encloses
+ * every other's work. Without tracing, empty.
  */
 import { createHash } from 'node:crypto';
 import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
@@ -53,8 +45,7 @@ export function useTracing(tracing: Tracing | undefined): Plugin {
       return {
         onExecuteDone({ result }) {
           if (!(Symbol.asyncIterator in result)) return recordErrors(span, result.errors);
-          // An incremental response is one operation: its span lasts until the last part, and
-          // carries each part's errors, those of its deferred and streamed pieces included.
+          // An incremental response is one operation: its span lasts until the last part, with every part's errors.
           streaming.add(span);
           return {
             onNext: ({ result: part }) => {

@@ -1,10 +1,7 @@
 /**
  * The API-key check (edge/admission/api-key.ts) on yoga's HTTP path: a request without a valid
- * key gets its 401 before any other plugin reads it. Open whatever the keys: `/healthz` and
- * `/readyz`, CORS preflights (use-cors.ts answers them before this plugin runs), and what `isOpen` says
- * (the GraphiQL page, whose own queries need a key). An open request with a valid key is still
- * known by it (its rate-limit budget is the key's). `/metrics` needs a key when keys are set: it
- * reveals operation names and traffic.
+ * key gets its 401 before any other plugin reads it, but the open paths and what `isOpen` says.
+ * An open request with a valid key is still known by it, for its rate limit.
  */
 import type { Plugin } from 'graphql-yoga';
 import { OPEN_PATHS } from '../../edge/routes.js';

@@ -1,16 +1,8 @@
 /**
- * Automatic persisted queries, as Apollo Client's persisted-queries link and urql's
- * `persistedExchange` speak them (`extensions.persistedQuery: { version: 1, sha256Hash }`, by
- * POST or GET):
- *
- * 1. hash only, unknown → `PersistedQueryNotFound` (`PERSISTED_QUERY_NOT_FOUND`, HTTP 404);
- * 2. hash and query → the query runs, and is registered under the hash once it has passed
- *    validation (limits included), so the store never holds a document that cannot run;
- * 3. hash only, known → the registered query runs.
- *
- * A hash that is not the query's sha256 is `PERSISTED_QUERY_MISMATCH` (HTTP 400). The store is
- * an LRU bounded in entries and in characters, so unique documents cannot exhaust memory. Off in
- * allow-list mode (`PERSISTED_OPERATIONS_FILE`), where nothing registers.
+ * Automatic persisted queries (`extensions.persistedQuery`): an unknown hash alone is
+ * `PERSISTED_QUERY_NOT_FOUND`; a hash with its query registers it once it passes validation, so
+ * the store never holds a document that cannot run; a hash that is not the query's sha256 is
+ * `PERSISTED_QUERY_MISMATCH`. The store is an LRU bounded in entries and characters.
  */
 import type { Plugin } from 'graphql-yoga';
 import { coded } from '../../base/graph-errors.js';

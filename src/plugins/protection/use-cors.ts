@@ -1,16 +1,8 @@
 /**
- * CORS on yoga's path (edge/headers/cors.ts says which headers), in two plugins, because their
- * two jobs need two places among the others (app/gateway.ts):
- *
- * - `useCorsPreflight` answers every `OPTIONS` request with 204 and an empty body (Safari waits
- *   for a body without `Content-Length: 0`). Put it first, where yoga's own CORS answered them:
- *   a preflight carries no API key, counts for no rate limit and writes no request log line.
- * - `useCorsHeaders` adds the CORS headers and `Origin` to `Vary` on every answer, preflights
- *   included. Put it last: it reads the `Cache-Control` and `Vary` every other plugin wrote (the
- *   stored answer's, HTTP caching's, compression's, a static file's) and adds to them.
- *
- * With CORS off (`CORS_ORIGINS=none`) both are empty: an `OPTIONS` request is then answered as
- * any other method is.
+ * CORS on yoga's path (headers: edge/headers/cors.ts), in two plugins for two places:
+ * `useCorsPreflight`, first, answers `OPTIONS` with 204 and `Content-Length: 0` before any key or
+ * rate limit; `useCorsHeaders`, last, adds its headers to the `Cache-Control` and `Vary` every
+ * other plugin wrote. With CORS off both are empty.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Cors } from '../../edge/headers/cors.js';

@@ -1,8 +1,7 @@
 /**
- * `INTROSPECTION=false` (the default when `NODE_ENV=production`): `__schema` and `__type` are
- * refused with `INTROSPECTION_DISABLED` before execution, and validation errors lose their
- * "Did you mean …" suggestions, which would otherwise spell the schema out field by field.
- * `__typename` stays: clients (Apollo Client adds it everywhere) need it to tell types apart.
+ * Introspection off: `__schema` and `__type` are refused with `INTROSPECTION_DISABLED` before
+ * execution, and validation errors lose the "Did you mean …" suggestions that would spell the
+ * schema out. `__typename` stays: clients need it to tell types apart.
  */
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { getNamedType, isIntrospectionType, type ValidationRule } from 'graphql';
@@ -28,10 +27,7 @@ export function useIntrospectionPolicy(enabled: boolean): Plugin {
   };
 }
 
-/**
- * graphql-js's `NoSchemaIntrospectionCustomRule` (what yoga's disable-introspection plugin adds),
- * with a code, and one error per introspection field rather than one per field below it.
- */
+/** graphql-js's `NoSchemaIntrospectionCustomRule` with a code, one error per introspection field. */
 export const introspectionDisabled: ValidationRule = (context) => ({
   Field(node) {
     const type = getNamedType(context.getType());

@@ -1,9 +1,6 @@
 /**
- * An operation of a type the schema has no root for (a `mutation`: the graph is read-only) is
- * refused at validation, with `GRAPHQL_VALIDATION_FAILED` like every validation error, over HTTP
- * and WebSocket alike (both validate with yoga's enveloped `validate`). graphql-js 16 lets it
- * through to execution, whose "Schema is not configured to execute mutation operation." carries
- * no code; graphql-js 17's `KnownOperationTypesRule` refuses it the same way, in the same words.
+ * An operation of a type the schema has no root for (a `mutation`) is refused at validation,
+ * `GRAPHQL_VALIDATION_FAILED`, as graphql-js 17's `KnownOperationTypesRule` words it.
  */
 import type { ValidationRule } from 'graphql';
 import { coded } from '../../base/graph-errors.js';

@@ -1,9 +1,6 @@
 /**
- * Allow-list mode (`PERSISTED_OPERATIONS_FILE`) on yoga's path: the rule is the admission's
- * (edge/admission/persisted.ts); a listed request runs its listed document, which is still
- * parsed and validated, limits included, like any other. The id parameters go with it, as
- * yoga's parameter check refuses names it does not know; a GET's come from its URL, which
- * yoga's GET parser reads only four names of (one given twice is refused).
+ * Allow-list mode on yoga's path, by the admission's rule (edge/admission/persisted.ts): a listed
+ * request runs its listed document, still parsed and validated like any other.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Admission } from '../../edge/admission/admission.js';

@@ -1,8 +1,6 @@
 /**
- * What protects the graph from its clients, assembled from the configuration (README
- * "Security"): CSRF prevention and the allow-list (their rules are the admission's,
- * edge/admission/), automatic persisted queries, the introspection policy, query limits; and
- * yoga's batching option. CORS is use-cors.ts's.
+ * What protects the graph from its clients, from the configuration (README "Security"): CSRF
+ * prevention, the allow-list, persisted queries, the introspection policy and query limits.
  */
 import type { BatchingOptions, Plugin } from 'graphql-yoga';
 import type { Config } from '../../base/config/config.js';
@@ -16,7 +14,7 @@ import { useQueryLimits, type QueryLimits } from './use-query-limits.js';
 export type ProtectionConfig = QueryLimits &
   Pick<Config, 'persistedOperations' | 'csrfPrevention' | 'batchingLimit' | 'introspection'>;
 
-/** The plugins, in the order they must see a request (the admission's checks: edge/admission/admission.ts). */
+/** The plugins, in the order they must see a request. */
 export function protectionPlugins(config: ProtectionConfig, admission: Pick<Admission, 'csrf' | 'persisted'>): Plugin[] {
   return [
     ...(config.csrfPrevention ? [useCsrfHeaders(admission)] : []),
@@ -26,8 +24,7 @@ export function protectionPlugins(config: ProtectionConfig, admission: Pick<Admi
   ];
 }
 
-// Private: the admission's CSRF rule (edge/admission/csrf.ts), where yoga reads a request's
-// parameters. The lean path serves only JSON POSTs, which the rule never refuses.
+// Private: the admission's CSRF rule, where yoga reads a request's parameters.
 function useCsrfHeaders(admission: Pick<Admission, 'csrf'>): Plugin {
   return {
     onRequestParse({ request }) {

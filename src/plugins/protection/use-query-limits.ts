@@ -1,25 +1,10 @@
 /**
- * Limits on the shape of a document, checked before anything executes (so a refused operation
- * costs no upstream call): tokens while parsing, then depth, aliases, directives and cost while
- * validating. graphql-armor counts; this module gives each refusal a stable `extensions.code`
- * and, unless `EXPOSE_QUERY_LIMITS` is set, a message that does not tell the limit.
- *
- * Depth counts fields only (`flattenFragments`): a fragment, named or inline, adds no level, so
- * clients that compose queries from fragments (Apollo, Relay) get the same limit as those that
- * do not. Introspection (a `__schema` *field*) is exempt from depth and cost, so GraphiQL's
- * introspection query runs. Older armor exempted any node *named* `__schema`, so an operation or
- * a fragment of that name escaped both limits; the versions graphql-armor 3.2 pins (max-depth
- * 2.4.2, cost-limit 2.4.3) exempt only a field, and test/e2e/protection/limits.test.ts holds them to it.
- *
- * Aliases are counted by armor's rule with one change: armor exempts every node whose alias *or*
- * name is `__typename`, so `__typename: cities { total }` escaped the count. Only an alias *on* the
- * `__typename` field is exempt here (Apollo Client adds `__typename` to every selection, and it
- * costs nothing); an alias named `__typename` on any other field counts like any alias.
- *
- * Cost is armor's, with one change: armor multiplies a selection's cost by a literal `first` or
- * `last` argument (but not by one given as a variable, nor by `pageSize`). Here `first` bounds
- * how many results come back, checked against its own maximum (`BAD_USER_INPUT` beyond it), as
- * `pageSize` does; so armor is shown each operation without those arguments.
+ * Limits on the shape of a document, checked before anything executes: tokens while parsing,
+ * then depth, aliases, directives and cost while validating. graphql-armor counts; each refusal
+ * gets a stable `extensions.code` and, unless the limits are exposed, a message without the limit.
+ * Depth counts fields only, so fragments add no level; a `__schema` field is exempt from depth
+ * and cost. Two views differ from armor's: only an alias on the `__typename` field escapes the
+ * alias count, and cost ignores `first`/`last`, which are bounded by their own argument maximum.
  */
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
@@ -33,7 +18,7 @@ import type { Config } from '../../base/config/config.js';
 import { ERRORS } from '../../base/errors.js';
 import { coded } from '../../base/graph-errors.js';
 
-/** The limits, as configured (see config.ts for each one's unit and default). */
+/** The limits, as configured (units and defaults: config.ts). */
 export type QueryLimits = Pick<
   Config,
   'maxQueryDepth' | 'maxAliases' | 'maxQueryTokens' | 'maxDirectives' | 'maxQueryCost' | 'exposeQueryLimits'
@@ -96,8 +81,7 @@ const withoutTypenameAliases: ASTVisitor = {
   [Kind.FIELD]: (field) => (field.name.value === '__typename' && field.alias ? { ...field, alias: undefined } : undefined),
 };
 
-// Private: an armor rule shown each operation and fragment as `view` rewrites it. Armor's rules
-// read an operation on entering it and its fragments through `context.getFragment`.
+// Private: an armor rule shown each operation and fragment (read through `getFragment`) as `view` rewrites it.
 function withView(rule: ValidationRule, view: ASTVisitor): ValidationRule {
   return (context) => {
     const fragments = new Map<string, FragmentDefinitionNode | undefined>();
@@ -126,8 +110,7 @@ function reportWith(code: QueryLimitCode) {
   return (context: ValidationContext | null, error: GraphQLError) => context?.reportError(recoded(error, code));
 }
 
-// Private: the token limit is checked by the parser, which has no context to report to: the
-// coded error is thrown in place of armor's and ends parsing at once.
+// Private: the parser has no context to report to, so the token limit throws the coded error.
 function throwWith(code: QueryLimitCode) {
   return (_context: ValidationContext | null, error: GraphQLError) => {
     throw recoded(error, code);

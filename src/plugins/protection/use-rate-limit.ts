@@ -1,8 +1,7 @@
 /**
- * The rate limit (edge/admission/rate-limit.ts) on yoga's HTTP path. Every request counts one
- * when it arrives, after the API key (put this plugin after use-api-keys.ts) and before the
- * GraphiQL page; a request the lean path already counted is not counted again. A batch counts
- * its other operations once its body is parsed, and is refused whole when they do not fit.
+ * The rate limit (edge/admission/rate-limit.ts) on yoga's HTTP path: every request counts one on
+ * arrival, after the API key, unless the lean path counted it; a batch counts its other operations
+ * once parsed and is refused whole when they do not fit.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';

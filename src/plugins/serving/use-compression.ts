@@ -1,12 +1,7 @@
 /**
- * Compressed answers on yoga's path (README "Compression"), as edge/compression/answer.ts
- * decides for every door: a whole JSON answer made here is sent in the negotiated coding, a
- * stored one in the form its entry keeps (made once). A stored answer served from the response
- * cache was encoded already, by use-response-cache.ts, with its 304 per coding.
- *
- * Put it after use-response-cache.ts: its `onResponse` must read the answer as made (identity)
- * to store it before this one replaces the body; and after use-http-caching.ts, whose `Vary`
- * this one extends.
+ * Compressed answers on yoga's path, as edge/compression/answer.ts decides for every door. Runs
+ * after the response cache, which must store the answer as made, and after HTTP caching, whose
+ * `Vary` it extends; a stored answer served is encoded by the response cache already.
  */
 import type { Plugin } from 'graphql-yoga';
 import { codingHeaders, type Compression } from '../../edge/compression/answer.js';
@@ -22,7 +17,7 @@ export function useCompression(compression: Compression): Plugin {
       // Known small (yoga states the length of what it serialised): not read, not rebuilt.
       const length = Number(response.headers.get('content-length') ?? NaN);
       if (length < compression.minBytes) return;
-      // An answer just stored was read once already, by use-response-cache.ts: its bytes are the entry's.
+      // An answer just stored was read once already: its bytes are the entry's.
       const stored = storedAnswerOf(request);
       const body = stored?.body ?? new Uint8Array(await response.arrayBuffer());
       const sent = compression.answer(request.headers.get('accept-encoding'), contentType, body, stored);

@@ -1,7 +1,6 @@
 /**
- * GraphQL on exactly one path, on yoga's path: the admission's rule (edge/admission/route.ts).
- * yoga treats a request as GraphQL when its URL merely *ends* with the endpoint; here such a
- * request gets 404, before anything that looks at the path (request log, metrics, response cache).
+ * GraphQL on exactly one path (edge/admission/route.ts): yoga would serve any URL that merely
+ * ends with the endpoint; such a request gets 404 before anything reads the path.
  */
 import type { Plugin } from 'graphql-yoga';
 import { pathRefusal } from '../../edge/admission/route.js';

@@ -1,42 +1,15 @@
 /**
- * What HTTP caches downstream (browsers, CDNs, a caching proxy) are told about each answer on the
- * GraphQL endpoint (README "HTTP caching and CDNs"). One rule, in one place:
+ * What HTTP caches downstream are told about each answer on the GraphQL endpoint, in one place
+ * (README "HTTP caching and CDNs"):
  *
- * - A GET answered `200` (or `304` from the response cache) with plain JSON, made of one
- *   operation with no error, nothing stale and data whose freshness is known, is cacheable:
- *   `Cache-Control: public, max-age=N` (`private` when `GATEWAY_API_KEYS` is set, so a shared
- *   cache never serves it to a client without a key), where N is the whole seconds until the first
- *   of its data stops being fresh (the data cache reports each lookup's expiry on the request
- *   record, whether or not the response cache is on). Served from the response cache it also
- *   carries `Age`, the whole seconds since it was stored. N is the time left *now*, not the
- *   stored answer's lifetime: a cache that honours `Age` keeps it N − Age seconds, shorter than it
- *   could, never longer; one that ignores `Age` (nginx does) keeps it exactly N.
- * - `Vary` names what else changes the answer: `Accept` (it chooses the media type) and the API
- *   key headers when keys are set, added to what is there (edge/headers/vary.ts); compression
- *   adds `Accept-Encoding`, and CORS, last, `Origin` (edge/headers/cors.ts).
- * - Everything else gets `Cache-Control: no-store`: POSTs, answers with errors or stale data,
- *   answers made of the time now (`isOpen` without `at`) or stating their data's age (the catalog
- *   index's `dataAge`, true when made, false when replayed: the request scope marks both as
- *   already expired), answers that read no cached data (introspection: no freshness to go by),
- *   less than a second of freshness left, batches, ambiguous requests, incremental responses
- *   (`multipart/mixed`, `text/event-stream`), and refusals before GraphQL runs (401, 413, 415,
- *   429…).
- * - An answer in parts (`multipart/mixed`, `text/event-stream`: subscriptions, `@defer`) also
- *   gets `X-Accel-Buffering: no`: nginx (deploy/nginx.conf) then sends each part on as it comes
- *   and keeps the client's pace, instead of reading ahead into its buffers; whole answers stay
- *   buffered there, which its cache needs.
+ * - A GET answered whole (`200` plain JSON or `304`), with no error, nothing stale and known
+ *   freshness gets `Cache-Control: public, max-age=N` (`private` with API keys), N the whole
+ *   seconds of freshness left now, plus `Age` when served stored, `Vary`, and its data's tags
+ *   (`Surrogate-Key`, `Cache-Tag`) so that it can be purged.
+ * - Everything else gets `no-store`, as does any error status without a `Cache-Control` of its own.
+ * - An answer in parts gets `X-Accel-Buffering: no`, so nginx passes each part on as it comes.
  *
- * - Any other answer the gateway writes with an error status and no `Cache-Control` of its own
- *   (yoga's bare 404 off every route) gets `no-store`: a cache would keep a 404 or 405 otherwise.
- *
- * Whether an answer is whole is the request object's to say (request/request.ts), from the result
- * this plugin saw: nothing else has to have noted its errors.
- *
- * `ETag` and the `304` answer to `If-None-Match` stay the response cache's (use-response-cache.ts).
- *
- * Every answer a shared cache may keep (made or stored) also names the data it was built from, in
- * `Surrogate-Key` and `Cache-Tag` (request/tags.ts, README "Purging"); a `no-store` one does not:
- * no cache could purge it (the lean path, POSTs only, sends none either).
+ * `ETag` and `304` stay the response cache's (use-response-cache.ts).
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../base/clock.js';
@@ -49,9 +22,9 @@ import { ambiguousRequest } from '../../response-cache/key.js';
 import { storedAnswerServed } from '../../response-cache/store.js';
 
 export interface HttpCachingOptions {
-  /** The shared data cache's clock (the record's expiry times and the response cache's come from it). */
+  /** The shared data cache's clock, against which expiry times are read. */
   clock: Clock;
-  /** Whether clients authenticate with API keys (`GATEWAY_API_KEYS`): answers are then `private`. */
+  /** Whether clients authenticate with API keys: answers are then `private`. */
   apiKeys: boolean;
 }
 
@@ -121,9 +94,7 @@ function mediaType(response: Response): string {
   return response.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
 }
 
-// Private: sets a header, replacing any value. @whatwg-node's Headers, built from an object whose
-// names are capitalised (yoga's SSE answer sets `Cache-Control: no-cache`), would otherwise keep
-// that one beside the new one: delete finds it whatever its case.
+// Private: sets a header, replacing any value whatever the case of its name (set alone keeps a capitalised one).
 function replaceHeader(response: Response, name: string, value: string): void {
   response.headers.delete(name);
   response.headers.set(name, value);

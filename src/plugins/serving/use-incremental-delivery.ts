@@ -1,24 +1,9 @@
 /**
- * Incremental delivery: `@defer` on fragments and `@stream` on lists, with graphql-yoga's own
- * plugin (it adds both directives to the schema and their validation rules; yoga's executor runs
- * them and answers in parts over `multipart/mixed` or server-sent events).
- *
- * An operation that would answer in parts to a client that accepts neither of those media types
- * is refused before it runs, `NOT_ACCEPTABLE` with HTTP 406 and a GraphQL error naming what to
- * send, instead of yoga's empty 406 after execution (which had already cost upstream calls).
- * Directives whose `if` is false do not count: such an operation answers in one piece. In a
- * batch (`BATCHING_LIMIT`), whose answer is one JSON array, such an operation is refused the same
- * way (yoga would put `{}` in its place and drop its data).
- *
- * Errors in the later parts (`incremental[].errors`) are masked as the first part's are (yoga's
- * masking, and envelop's under it, only see a part's top-level `errors`): without this a
- * deferred field's upstream failure reached the client with the gateway's own wording.
- *
- * How the rest treats an answer in parts (as one operation): the request scope keeps the deadline
- * until the last part and marks the answer as not to be replayed (no response cache entry, no
- * HTTP caching); the request log writes its line when the last part is sent; the budget's
- * estimate walks deferred fragments like any other, and its hard stop counts calls made while
- * streaming (one count per request).
+ * Incremental delivery (`@defer`, `@stream`) with graphql-yoga's own plugin. An operation that
+ * would answer in parts to a client accepting neither `multipart/mixed` nor event streams, or
+ * inside a batch, is refused before it runs (`NOT_ACCEPTABLE`, 406) rather than after costing
+ * upstream calls; a directive whose `if` is false does not count. Errors in later parts are
+ * masked as the first part's are, which yoga's masking does not reach.
  */
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { BREAK, valueFromASTUntyped, visit, type ASTNode, type DirectiveNode, type ExecutionArgs } from 'graphql';
@@ -56,8 +41,7 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
       if (options) ({ maskError: mask, errorMessage: message } = options);
     },
     onExecute({ args, setResultAndStopExecution }) {
-      // Most documents never ask for parts (known once per document): they need neither the
-      // Accept header read nor a hook on their result.
+      // Most documents never ask for parts (known once per document): no Accept read, no hook.
       if (!documentAsksForParts(args.document)) return undefined;
       const { request, scope } = args.contextValue;
       const batched = request !== undefined && batches.has(request);
@@ -89,10 +73,7 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
   };
 }
 
-/**
- * Whether an `Accept` header admits an answer in parts, read as yoga's result processors read it
- * (no header is `*∕*`; wildcards match; only UTF-8).
- */
+/** Whether an `Accept` header admits an answer in parts, read as yoga's result processors read it. */
 export function acceptsIncremental(accept: string | null): boolean {
   for (const entry of (accept ?? '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
     const [mediaType = '', ...params] = entry.split(';');
@@ -117,8 +98,7 @@ export function maskIncrementalErrors<T extends object>(part: T, mask: (error: E
   };
 }
 
-// Private: a `@defer` or `@stream` whose `if` is not false in the operation that runs or the
-// fragments it spreads (another operation of the document does not count).
+// Private: a `@defer` or `@stream` whose `if` is not false in the running operation or its fragments.
 function asksForParts(args: ExecutionArgs): boolean {
   const running = runningOperation(args);
   if (!isRunning(running)) return false; // execution reports why it cannot run

@@ -1,17 +1,8 @@
 /**
  * A GraphQL request whose body or parameters the gateway cannot read gets a coded refusal, not
- * yoga's bare one:
- *
- * - 415 `UNSUPPORTED_MEDIA_TYPE` with the media types it reads (JSON, `application/graphql`, a
- *   form, or a GET). yoga answers such a request with an empty 415, and a multipart body (file
- *   uploads, which this read-only graph has none of; yoga's multipart reading is off) with a 500.
- * - 400 `BAD_REQUEST` for `variables` or `extensions` that are not JSON, in a GET's query string
- *   or a form: yoga's parser lets `JSON.parse` throw, which it answers with a 500 and an
- *   error-level log line with a stack, for what is the client's mistake.
- * - yoga's own 400 for a body that is not JSON, without the `extensions.originalError` it adds:
- *   the parser's message, which quotes the client's bytes back.
- *
- * Put it after CSRF prevention, whose 403 for a cross-site-capable body comes first.
+ * yoga's bare one (an empty 415, or a 500 for the client's mistake): 415 `UNSUPPORTED_MEDIA_TYPE`
+ * for a media type it does not read, 400 `BAD_REQUEST` for parameters that are not JSON, without
+ * the `originalError` that would quote the client's bytes back. Runs after CSRF prevention.
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -30,7 +21,7 @@ export function useReadableBody(): Plugin {
   };
 }
 
-// Private: `parse`, with its failures turned into what the client is told (see above).
+// Private: `parse`, with its failures turned into what the client is told.
 function readable(parse: RequestParser): RequestParser {
   return (request) => {
     let params: unknown;
@@ -52,8 +43,7 @@ function unreadable(error: unknown): unknown {
   return badRequest(error.message);
 }
 
-// Private: 400 whatever the `Accept`: a request that is not well-formed GraphQL over HTTP gets a
-// 4xx even as `application/json` (the spec's `http.spec` flag, which yoga sets, would make it 200).
+// Private: 400 whatever the `Accept`: a malformed GraphQL-over-HTTP request gets a 4xx even as JSON.
 function badRequest(message: string): GraphQLError {
   return coded('BAD_REQUEST', message);
 }

@@ -1,8 +1,4 @@
-/**
- * Ends each execution's request scope (request/scope.ts) and reports stale data in the answer's
- * `extensions.stale`, and the catalog index's age in `extensions.dataAge`. Whether the answer may
- * be stored is not its business: the scope tells the request object itself (request/request.ts).
- */
+/** Ends each execution's request scope and reports its notes (`extensions.stale`, `dataAge`). */
 import type { Plugin } from 'graphql-yoga';
 import type { RequestScope } from '../../request/scope.js';
 import { withNotes } from '../../graph/execution/run.js';
@@ -15,8 +11,7 @@ export function useRequestScope(): Plugin<{ scope?: RequestScope }> {
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result) {
-            // An answer in parts (@defer, @stream) is one operation: the deadline holds until its
-            // last part, which carries the notes.
+            // An answer in parts is one operation: the deadline holds until its last part.
             return {
               onNext({ result: part, setResult: setPart }) {
                 if (!('hasNext' in part) || part.hasNext !== false) return;

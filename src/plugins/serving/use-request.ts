@@ -1,9 +1,7 @@
 /**
- * yoga's door to the request object (request/request.ts): makes it when a request arrives
- * (`instrumentation.request`, around the whole request, so put it first among the plugins but
- * tracing), carries it (request/record.ts), and notes on it what yoga's hooks see: whether it is
- * a GraphQL request, the operation asked for and run, and the codes of the answer's errors. The
- * response carries its id in `x-request-id`. The request log only reads it.
+ * yoga's door to the request object (request/request.ts): makes it around the whole request (so
+ * first among the plugins but tracing), and notes on it what yoga's hooks see: whether it is
+ * GraphQL, the operation, the codes of the answer's errors. Its id goes out in `x-request-id`.
  */
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -40,8 +38,7 @@ export function useRequest(logger: Logger, clock: Clock): Plugin {
       return {
         onExecuteDone({ result }) {
           if (!(Symbol.asyncIterator in result)) return undefined;
-          // An answer in parts (@defer, @stream) is never replayed, whole or in parts. Its parts
-          // reach this hook before they are masked: the code noted is the one the client gets.
+          // An answer in parts is never replayed. Its parts reach this hook unmasked, with the codes the client gets.
           request.unrepeatable();
           return {
             onNext({ result: part }) {

@@ -1,24 +1,9 @@
 /**
- * The response cache on yoga's path, over its store (response-cache/store.ts): whole answers,
- * as the bytes sent, reused for identical operations.
- *
- * - Key: the operation that executes, as yoga parsed and graphql-js coerced it
- *   (response-cache/key.ts), never the request's own text. Ambiguous requests (a URL parameter
- *   given twice, a non-JSON body, a batch) are never looked up nor stored.
- * - A hit is answered when execution would start: after every guard has run (API keys, rate
- *   limit, CSRF prevention, the request parser's own checks, persisted operations, parsing,
- *   validation and the query limits), and before execution and serialisation. The bytes stored
- *   replace the result's serialisation.
- * - A miss offers its answer to the store, which asks the request object whether it may be
- *   stored and until when, with the result this plugin saw: nothing else has to have run.
- * - `ETag` on every stored answer; a GET whose `If-None-Match` matches it (RFC 9110's weak
- *   comparison, a list or `*`) gets 304. A hit is sent in the coding `Accept-Encoding` gets
- *   (edge/compression/answer.ts), with that form's ETag: a 304 per coding.
- * - What the HTTP caches downstream are told (`Cache-Control`, `Age`, `Vary`) is
- *   use-http-caching.ts's job; it learns when a served answer was stored from `storedAnswerServed`.
- *
- * Put it after the request scope (whose end must run on a hit too) and before the argument
- * checks and the upstream budget (a stored answer passed them when it was made).
+ * The response cache on yoga's path: whole answers, as the bytes sent, reused for identical
+ * operations, keyed by the operation as coerced, never the request's text (ambiguous requests and
+ * batches are neither looked up nor stored). A hit answers when execution would start, after
+ * every guard, with the stored bytes, an `ETag` and 304 for a matching `If-None-Match`. A miss
+ * offers its answer to the store, which asks the request object whether it may be kept.
  */
 import type { Plugin } from 'graphql-yoga';
 import { currentRequest } from '../../request/record.js';
@@ -91,9 +76,7 @@ export function useResponseCache(cache: ResponseCache, compression: Compression)
       const gatewayRequest = currentRequest();
       const result = results.get(request);
       if (gatewayRequest === undefined) return;
-      // An answer with errors or stale data is never offered: it is this request's failure, not
-      // its document's (response-cache/unstorable.ts). A whole one declined without reading it is
-      // offered all the same: the document learns it.
+      // Errors or stale data are this request's failure, not its document's: never offered.
       if (!worthOffering(gatewayRequest, response.status, result)) return;
       if (gatewayRequest.storable(result) === undefined) {
         return void storeAnswer(response.status, NO_BYTES, 'application/json', result);
