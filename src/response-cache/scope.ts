@@ -14,7 +14,7 @@ export interface AnswerSettings {
   cursorKey: string;
 }
 
-// Two levels up, from src/ and dist/ alike.
+// Two levels up, from the sources and the build alike.
 const RELEASE = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The scope of this replica's answers: the same text on every replica that makes the same answers. */
