@@ -1,13 +1,9 @@
-/**
- * The upstream's common answer: `{ code, msg, result }`. `code` 0 means success, whatever the
- * HTTP status; anything else is an error the upstream describes in `msg`.
- */
+/** The upstream's common answer: `code` 0 means success, whatever the HTTP status. */
 export interface Envelope {
-  /** The return code, normalised to a number (the upstream may send `0` or `'0'`). */
+  /** The return code, normalised to a number (`'0'` is 0). */
   code: number;
-  /** The return message; `''` when absent. */
+  /** `''` when absent. */
   msg: string;
-  /** The payload of a successful answer (may be `undefined` or `null`). */
   result: unknown;
 }
 
@@ -18,10 +14,7 @@ const MENTIONS_TIMEOUT = /time ?out|expired?/i;
 /** The documented token-expiry code (`{code: 500, msg: 'token is timeout. please retry.'}`). */
 export const TOKEN_TIMEOUT_CODE = 500;
 
-/**
- * Reads `value` (already parsed JSON) as an envelope. Returns `undefined` when it is not one:
- * not an object, or no `code` that is a number or a numeric string.
- */
+/** `value` (parsed JSON) as an envelope; `undefined` without a numeric `code`. */
 export function parseEnvelope(value: unknown): Envelope | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const record = value as Record<string, unknown>;
@@ -40,11 +33,7 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/**
- * True for the upstream's "your token expired" answer. The wording is matched loosely
- * ("token is timeout. please retry.", "token expired", "Token time out") because only the
- * form, not the exact text, is documented.
- */
+/** The upstream's "token expired" answer, its wording matched loosely: only its form is documented. */
 export function isTokenTimeout(envelope: Envelope): boolean {
   return envelope.code === TOKEN_TIMEOUT_CODE
     && MENTIONS_TOKEN.test(envelope.msg)

@@ -16,11 +16,9 @@ import type {
 type Raw = Record<string, unknown>;
 
 /**
- * The range every whole number must fit to be served: GraphQL's `Int` is 32-bit signed. A stock
- * must also be 0 or more. A value outside its range is not clamped, which would invent a
- * number: it becomes `null`, and its field name goes into the record's `invalid`, so that the
- * field is answered with an `UPSTREAM_DATA_INVALID` error (graph/resolvers/upstream-data.ts) while the
- * rest of the record serves, and counts and sums take such a stock as none (catalog/catalog.ts).
+ * GraphQL's `Int` range, which every whole number must fit (a stock must also be 0 or more). A
+ * value outside it is not clamped but becomes `null`, named in the record's `invalid`, so the
+ * field answers `UPSTREAM_DATA_INVALID` (graph/resolvers/upstream-data.ts) and the rest serves.
  */
 export const INT_RANGE = { min: -2_147_483_648, max: 2_147_483_647 } as const;
 const STOCK_RANGE = { min: 0, max: INT_RANGE.max } as const;
@@ -161,11 +159,7 @@ export function normaliseSite(raw: Raw, report: DefectReporter): SiteRecord | nu
   }, invalid);
 }
 
-/**
- * A list operation's `result`: `{items, total}`. Returns `null` when the shape is wrong (the
- * caller reports a malformed answer). A missing or broken `total` (not a whole number from 0 to
- * the largest Int) falls back to what is known.
- */
+/** A list's `result`, `{items, total}`, or `null` when malformed; a broken `total` falls back to what is known. */
 export function normalisePage<T>(
   result: unknown,
   one: (raw: Raw, report: DefectReporter) => T | null,

@@ -1,20 +1,12 @@
 /**
- * The one table of the upstream's GET operations: for each, its paths and parameters, how one
- * record of its answer is read, the cache key of one call, which TTL keeps its answers (its
- * freshness class), the page size of a walk (lists) and what one call costs the budget.
- * upstream/api.ts calls them, data/sources.ts caches them, graph/budget/estimate.ts prices them;
- * none of them spells a path, a key or a walk size of its own.
- *
- * It sits in upstream/, not data/, because api.ts needs it and nothing in upstream/ imports from
- * a layer above; data/ and graph/ read it from here. It knows nothing of GraphQL.
- *
- * The two plain site lists are one operation: the second path stands in for the first where that
- * one answers 404.
+ * The one table of the upstream's GET operations: paths, parameters, how a record is read, cache
+ * keys, freshness class, walk page size and budget cost. Nobody else spells a path or a key. It
+ * sits in upstream/ because api.ts needs it and upstream/ imports nothing above it.
  */
 import { normaliseCity, normaliseProduct, normaliseSite, type DefectReporter } from './normalise.js';
 import type { CityRecord, ProductRecord, SiteRecord } from './records.js';
 
-/** Which TTL keeps an operation's answers: `SourceTtls` in data/sources.ts (`CACHE_TTL_<CLASS>_S`). */
+/** Which TTL keeps an operation's answers (`SourceTtls` in data/sources.ts). */
 export type Freshness = 'cities' | 'sites' | 'products';
 
 interface Operation<T> {
@@ -49,7 +41,6 @@ interface DetailOperation<T> extends Operation<T> {
   codeOf(record: T): string;
 }
 
-/** Page size of a walk: the most records one upstream page is asked for. */
 const WALK_PAGE_SIZE = 100;
 
 function list<T>(
@@ -71,9 +62,7 @@ function detail<T>(
 /** Detail keys kept per kind, at most; past it they are made afresh. */
 const KEYS_KEPT = 16_384;
 
-// Private: each code's key made once, so that the same string (its hash computed once) serves
-// every lookup: a site's answer looks up tens of products by the codes its lanes hold, and making
-// and hashing a new key each time was a quarter of those lookups (`npm run profile -- site off`).
+// Private: each code's key made once, so its string hash is computed once across many lookups.
 function keysOf(name: string): (code: string) => string {
   let keys = new Map<string, string>();
   return (code) => {

@@ -1,13 +1,6 @@
-/**
- * The upstream's data after normalisation: consistent types whatever the wire carried
- * (numbers as strings, coordinates as decimal strings, missing optional fields). Produced by
- * `normalise.ts`, consumed by the loaders and resolvers.
- */
+/** The upstream's data after normalisation (normalise.ts): consistent types whatever the wire carried. */
 
-/**
- * Fields of a record whose upstream value was out of the schema's range (see `INT_RANGE` in
- * normalise.ts), now `null`; absent when there are none.
- */
+/** Fields whose upstream value was out of the schema's range, now `null`; absent when none. */
 export interface InvalidFields {
   invalid?: string[];
 }
@@ -78,8 +71,5 @@ export interface PageResult<T> {
   total: number;
 }
 
-/**
- * A list page as the upstream sent it: `null` marks an item too broken to use (no code), kept
- * so that positions stay right when pages are cut and joined.
- */
+/** A list page as sent: `null` marks an unusable item, kept so positions stay right when pages are joined. */
 export type UpstreamPage<T> = PageResult<T | null>;

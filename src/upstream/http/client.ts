@@ -18,50 +18,24 @@ interface Call {
   /** Path and query on the wire. */
   target: string;
   signal: AbortSignal | undefined;
-  /** The call's client span, when tracing is on: each attempt carries its `traceparent`. */
+  /** The call's client span, when tracing is on. */
   span?: UpstreamSpan;
-  /** Attempts sent so far (retries and the retry after a token refresh included). */
+  /** Attempts sent so far. */
   attempts: number;
 }
 
-/**
- * An answer that is not worth a retry: a success, or a failure to hand back (`tokenRejected`
- * asks for one more try with a fresh token). Transient failures are thrown instead.
- */
+/** An answer not worth a retry (transient failures are thrown); `tokenRejected` asks for a fresh token. */
 type Answer =
   | { ok: true; result: unknown }
   | { ok: false; tokenRejected: boolean; status: number; envelope: Envelope | undefined; error: UpstreamError };
 
 /**
- * The upstream API over undici: GET only, the shared token in `Authorization: Bearer`, the
- * `{code, msg, result}` envelope unwrapped. Every failure is an `UpstreamError`:
- *
- * - `UPSTREAM_ERROR`: an envelope with a code other than 0, at any HTTP status.
- * - `UPSTREAM_UNAVAILABLE`: network error, timeout, caller abort, an answer without an envelope
- *   (5xx, 4xx, non-JSON, no numeric `code`), a body over `maxBodyBytes`, an open circuit, a full
- *   queue.
- * - `UPSTREAM_AUTH_FAILED`: from the token manager; or a second HTTP 401 without an envelope,
- *   i.e. the API refuses a token just issued, which no retry will fix.
- *
- * The road of one call, outermost first:
- *
- * 1. token: the shared token (the token manager has its own single flight and backoff; token
- *    requests never wait in the bulkhead nor count for a circuit).
- * 2. retries: a transient failure (`UpstreamError.transient`: network error, timeout, HTTP 5xx
- *    or a 2xx that is not an envelope) is retried up to `retries` times after a full-jitter
- *    backoff. Nothing else is retried, and nothing once the caller's signal aborted.
- * 3. circuit breaker of the path: each attempt asks it first; an open circuit fails the attempt
- *    at once, which also ends the retries. Only transient failures count against it.
- * 4. bulkhead: the attempt waits for one of `maxConcurrency` slots, in a queue of `maxQueue`.
- * 5. the HTTP exchange, bounded by `timeoutMs`.
- *
- * A token-timeout envelope (code 500, "token is timeout. please retry.") or HTTP 401 invalidates
- * the token used (only if still current, so 50 callers failing together cause one refresh),
- * gets a token once more and runs steps 2–5 once more. The second failure is returned as is: an
- * envelope as `UPSTREAM_ERROR` with its code (500 for a token timeout, 401 for the mock's
- * "invalid token"), a bare 401 as `UPSTREAM_AUTH_FAILED`. The refused fresh token is invalidated
- * too, and the token manager backs off from such refusals as from failed token requests (see
- * `TokenManager.invalidate`); every answer tells it which token the upstream accepted.
+ * The upstream API over undici: GET with the shared bearer token, the `{code, msg, result}`
+ * envelope unwrapped, every failure an `UpstreamError`. A call's road, outermost first: token
+ * (its own single flight and backoff) → retries of transient failures → the path's circuit
+ * breaker → bulkhead → the HTTP exchange, bounded by `timeoutMs`. A token-timeout envelope or
+ * HTTP 401 invalidates the token and runs the road once more with a fresh one; a second bare 401
+ * is `UPSTREAM_AUTH_FAILED`.
  *
  * @example
  * const client = createUpstreamClient({ baseUrl, timeoutMs: 5000, tokens, clock: systemClock });
@@ -109,10 +83,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return tokens.redact?.(scrubbed) ?? scrubbed;
   }
 
-  // Private: one attempt through the path's circuit breaker and the bulkhead. The outcome is
-  // settled inside the slot, before the slot passes to the next queued call (whose recheck must
-  // see it), and again outside for calls that never got a slot (a pass takes the first verdict).
-  // The observer hears of every attempt: from inside the slot once it is sent, else as refused.
+  // Private: one attempt through the breaker and the bulkhead. The verdict is settled inside the
+  // slot, so the next queued call's recheck sees it, and outside for calls that never got one.
   function guardedExchange(call: Call, token: string): Promise<Answer> {
     let sent = false;
     const refused = (error: unknown): never => {
@@ -181,25 +153,21 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const freshToken = await abortable(() => tokens.getToken(), call.signal, path);
       const second = await exchangeWithRetries(call, freshToken);
       if (second.ok) return accepted(freshToken, second.result);
-      // Refused too: the token manager counts a fresh token refused as a failed token request.
       if (second.tokenRejected) tokens.invalidate(freshToken);
       if (second.status === 401 && second.envelope === undefined) {
         throw new UpstreamError('UPSTREAM_AUTH_FAILED', `upstream refused a freshly issued token for ${path} (HTTP 401)`, { path, status: 401 });
       }
       throw second.error;
     } catch (error) {
-      // One warning per call that failed for good (each retried attempt has its own line above);
-      // a caller that gave up is no news about the upstream.
       const { code, status, upstreamCode, upstreamMsg } = error as UpstreamError;
       const outcome = outcomeOf(error);
-      // The upstream's own words (redacted) are for this line: clients get only the codes.
       const msg = upstreamMsg?.slice(0, MAX_LOGGED_MSG);
       logger?.[outcome === 'aborted' ? 'debug' : 'warn']({ path, code, status, upstreamCode, upstreamMsg: msg, outcome }, 'upstream call failed');
       throw error;
     }
   }
 
-  // Tells the token manager that the upstream took `token` (which ends a row of refusals).
+  // Private: tells the token manager the upstream took `token`.
   function accepted(token: string, result: unknown): unknown {
     tokens.accepted?.(token);
     return result;
@@ -217,13 +185,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   };
 }
 
-/** Characters of the upstream's (redacted) `msg` written to the log. */
+/** Characters of the upstream's redacted `msg` written to the log. */
 const MAX_LOGGED_MSG = 200;
 
-// Private: the error for an answer that is not a success; `redact` scrubs the token used and the
-// client secret, in every form, from `msg`, in case the upstream echoes them. An answer without an envelope is transient with HTTP 2xx (a
-// garbled or truncated body) or 5xx (an overloaded proxy), not with a 3xx or 4xx, which a retry
-// would only repeat.
+// Private: the error for an answer that is not a success. Without an envelope it is transient
+// with a 2xx (a garbled body) or 5xx, not with a 3xx or 4xx, which a retry would only repeat.
 function failure(path: string, status: number, envelope: Envelope | undefined, redact: (text: string) => string): UpstreamError {
   if (envelope === undefined) {
     const transient = status >= 500 || (status >= 200 && status < 300);
@@ -250,8 +216,7 @@ async function settling<T>(pass: BreakerPass, signal: AbortSignal | undefined, r
 function verdictOn(error: unknown, signal: AbortSignal | undefined): Verdict {
   if (signal?.aborted) return 'ignore'; // the caller left: no news about the upstream
   if (isUpstreamError(error) && error.transient) return 'failure';
-  // An answer, just not a useful one (a body over the cap): the upstream is up. No status: the
-  // gateway refused the attempt itself (open circuit, full queue): no news either.
+  // A status (a body over the cap) means the upstream is up; none means the gateway refused itself.
   return isUpstreamError(error) && error.status !== undefined ? 'success' : 'ignore';
 }
 

@@ -1,27 +1,18 @@
 /**
- * Hooks through which the gateway watches the upstream layer (metrics, per-request counts)
- * without this layer knowing of Prometheus, GraphQL or requests. Every hook is optional and is
- * called synchronously; it must not throw.
- *
- * An outcome is a short, bounded label: `ok`; `envelope_<code>` (an error envelope);
- * `http_<status>` (a non-2xx answer without an envelope); `malformed` (a 2xx answer without an
- * envelope); or an `UpstreamFailureReason`: `timeout`, `network`, `aborted`, `too_large`,
- * `circuit_open`, `queue_full`.
+ * Hooks through which the gateway watches the upstream layer without this layer knowing of
+ * metrics or requests; optional, synchronous, never throwing. An outcome is a bounded label:
+ * `ok`, `envelope_<code>`, `http_<status>`, `malformed` or an `UpstreamFailureReason`.
  */
 import type { Clock } from '../../base/clock.js';
 import { isUpstreamError } from '../errors.js';
 
 /** One attempt of an API call, as it ended. */
 export interface AttemptEnd {
-  /** The operation's path, e.g. `/api/site/detail`. */
   path: string;
   outcome: string;
   /** From the start of the exchange to its end, in ms; 0 for an attempt never sent. */
   durationMs: number;
-  /**
-   * False for an attempt that never reached the wire: refused by the gateway (`circuit_open`,
-   * `queue_full`) or abandoned by its caller while it waited for a slot (`aborted`).
-   */
+  /** False for an attempt refused by the gateway or abandoned before it reached the wire. */
   sent: boolean;
 }
 
@@ -32,7 +23,7 @@ export interface UpstreamObserver {
   onAttemptEnd?(attempt: AttemptEnd): void;
 }
 
-/** Watches the token requests of `createTokenManager` (not the calls answered from the cached token). */
+/** Watches the token requests of `createTokenManager`. */
 export interface TokenObserver {
   onTokenRequest?(request: { outcome: string; durationMs: number }): void;
 }
@@ -53,10 +44,7 @@ export function envelopeOutcome(code: number): string {
   return Math.abs(code) <= MAX_LABELLED_CODE ? `envelope_${code}` : 'envelope_other';
 }
 
-/**
- * Runs `run` and tells `end` its outcome (`outcomeOfValue` for a value, `outcomeOf` for a
- * rejection) and its duration in ms on `clock`'s monotonic face, then settles as `run` did.
- */
+/** Runs `run`, tells `end` its outcome and duration (monotonic ms), then settles as `run` did. */
 export async function observed<T>(
   clock: Clock,
   run: () => Promise<T>,

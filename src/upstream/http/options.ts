@@ -1,8 +1,4 @@
-/**
- * The options of `createUpstreamClient`, their defaults and their checks. Timing options are in
- * milliseconds; each attempt of a call is bounded by `timeoutMs`, the whole call only by the
- * caller's `signal` (see `UpstreamClient.get`).
- */
+/** The options of `createUpstreamClient`, their defaults and checks; times in ms. */
 import type { Clock } from '../../base/clock.js';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../../base/logger.js';
@@ -16,38 +12,23 @@ import type { UpstreamTracer } from './tracer.js';
 export interface UpstreamClientOptions {
   /** The upstream's base address, e.g. `https://api.example.com` (a path prefix is kept). Required. */
   baseUrl: string;
-  /**
-   * Bounds connect, headers and body of each attempt together, in ms. Required. A call makes at
-   * most 2 × (1 + `retries`) attempts (the second half only after a token refresh) plus two token
-   * requests and the backoff pauses; pass a `signal` to bound the whole call.
-   */
+  /** Bound on each attempt (connect, headers, body), in ms; a `signal` bounds the whole call. Required. */
   timeoutMs: number;
   /** Supplies the bearer token; a token the upstream rejects is invalidated here. Required. */
   tokens: TokenManager;
-  /** Dispatcher for API calls. Default: an own keep-alive undici `Pool` on `baseUrl`, closed by `close()`. */
+  /** Dispatcher for API calls. Default: an own keep-alive undici `Pool`, closed by `close()`. */
   dispatcher?: Dispatcher;
-  /** Receives retries, circuit changes and failures (never a token or a header). Default: silent. */
+  /** Receives retries, circuit changes and failures. Default: silent. */
   logger?: Logger;
-  /** Told of every attempt and its outcome (metrics). Default: none. */
+  /** Told of every attempt and its outcome. Default: none. */
   observer?: UpstreamObserver;
-  /**
-   * Opens a client span per call (all its attempts), whose `traceparent` each attempt sends to
-   * the upstream. Default: none, no tracing work.
-   */
+  /** Opens a client span per call, whose `traceparent` each attempt sends. Default: none. */
   tracer?: UpstreamTracer;
   /** A body longer than this many bytes fails with `UPSTREAM_UNAVAILABLE`, never retried. Default: 10 MiB. */
   maxBodyBytes?: number;
-  /**
-   * Extra attempts after a transient failure (network error, timeout, HTTP 5xx or a 2xx that is
-   * not an envelope); never after an envelope error, a 4xx, a body over `maxBodyBytes`, an open
-   * circuit, a full queue or the caller's abort. 0 turns retries off. Default: 2.
-   */
+  /** Extra attempts after a transient failure (network, timeout, 5xx, a 2xx not an envelope). Default: 2. */
   retries?: number;
-  /**
-   * Ceiling of the pause before the first retry, in ms; it doubles with each further retry up to
-   * `retryMaxDelayMs`. The pause is random below the ceiling ("full jitter") and ends at once
-   * when the caller's signal aborts. Default: 50.
-   */
+  /** Ceiling of the first retry's jittered pause, in ms, doubling per retry. Default: 50. */
   retryBaseDelayMs?: number;
   /** The pause ceiling never grows beyond this, in ms. Default: 1000. */
   retryMaxDelayMs?: number;
@@ -57,26 +38,17 @@ export interface UpstreamClientOptions {
   breakerWindowMs?: number;
   /** Calls of a path within the window below which its circuit never opens. Default: 5. */
   breakerMinimumCalls?: number;
-  /**
-   * Share (0–1] of transient failures among a path's calls in the window from which its circuit
-   * opens. Envelope errors, 4xx answers and caller aborts never count as failures. Default: 0.5.
-   */
+  /** Share (0–1] of transient failures in the window from which a path's circuit opens. Default: 0.5. */
   breakerFailureRatio?: number;
   /** How long an open circuit fails calls fast before one probe call goes through, in ms. Default: 5000. */
   breakerCooldownMs?: number;
-  /**
-   * API calls in flight at most (token requests apart); also the keep-alive connections of the
-   * own pool. Default: `connections` when that is set, else 32.
-   */
+  /** API calls in flight at most; also the own pool's connections. Default: `connections`, else 32. */
   maxConcurrency?: number;
-  /**
-   * API calls waiting for a free slot at most; one more fails at once with `UPSTREAM_UNAVAILABLE`.
-   * 0: none wait. Default: 1000.
-   */
+  /** API calls waiting for a slot at most; one more fails with `UPSTREAM_UNAVAILABLE`. Default: 1000. */
   maxQueue?: number;
-  /** @deprecated Use `maxConcurrency`, which also sizes the pool. Keep-alive connections of the own pool. */
+  /** @deprecated Use `maxConcurrency`, which also sizes the pool. */
   connections?: number;
-  /** The clock (base/clock.ts): the circuit breakers' and the calls' durations, on its monotonic face. */
+  /** Breakers and durations use its monotonic face. */
   clock: Clock;
 }
 

@@ -1,8 +1,4 @@
-/**
- * The hook through which the gateway traces the upstream layer (OpenTelemetry client spans and
- * the W3C `traceparent` header) without this layer knowing of OpenTelemetry. Like the observers,
- * it is optional: without one, the client and the token manager do no tracing work at all.
- */
+/** The optional hook through which the gateway traces the upstream layer without it knowing of OpenTelemetry. */
 
 /** Values a span attribute may take; never a token, a secret or a header. */
 export type SpanAttributes = Record<string, string | number | boolean>;
@@ -17,9 +13,6 @@ export interface UpstreamSpan {
 
 /** Opens client spans for `createUpstreamClient` and `createTokenManager`. */
 export interface UpstreamTracer {
-  /**
-   * Runs `run` in a client span named `name`, a child of the caller's active span, and ends the
-   * span when `run` settles; a rejection is recorded on it with its error `code`.
-   */
+  /** Runs `run` in a client span, a child of the active one, ended (with any error `code`) when it settles. */
   clientSpan<T>(name: string, attributes: SpanAttributes, run: (span: UpstreamSpan) => Promise<T>): Promise<T>;
 }

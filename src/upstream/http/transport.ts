@@ -2,13 +2,9 @@ import type { Dispatcher } from 'undici';
 import { UpstreamError, abortedByCaller, type UpstreamFailureReason } from '../errors.js';
 
 /**
- * One HTTP exchange with the upstream (API or token endpoint), shared by the client and the
- * token manager: a whole-call deadline, a bounded body, and transport failures turned into
- * `UPSTREAM_UNAVAILABLE` errors that cannot carry a request header.
- *
- * undici's `headersTimeout`/`bodyTimeout` are idle timeouts (reset by every chunk), so a body
- * trickling one byte every 500 ms would never trip them; the deadline here bounds the whole
- * exchange, from connect to the last body byte.
+ * One HTTP exchange with the upstream (API or token endpoint): a deadline on the whole exchange
+ * (undici's own timeouts are idle timeouts a trickling body never trips), a bounded body, and
+ * failures as `UPSTREAM_UNAVAILABLE` errors that cannot carry a request header.
  */
 export interface TransportRequest {
   dispatcher: Dispatcher;
@@ -54,8 +50,7 @@ export async function send(request: TransportRequest): Promise<TransportResponse
       headers: request.headers,
       body: request.body,
       signal: deadline.signal,
-      // A backstop only: undici's idle timers tick coarsely and may fire hundreds of ms early
-      // (seen under load: 530 ms into a 700 ms call), so the deadline above must come first.
+      // A backstop only: undici's coarse idle timers may fire early, so the deadline must come first.
       headersTimeout: request.timeoutMs + UNDICI_TIMER_SLACK_MS,
       bodyTimeout: request.timeoutMs + UNDICI_TIMER_SLACK_MS,
     });
@@ -70,11 +65,7 @@ export async function send(request: TransportRequest): Promise<TransportResponse
   }
 }
 
-/**
- * Runs `start` and races its promise against `signal`: rejects with `UPSTREAM_UNAVAILABLE` as
- * soon as the caller gives up, even while waiting on a token request other callers share.
- * With a signal already aborted, `start` is not called at all.
- */
+/** `start`'s promise raced against `signal` (`UPSTREAM_UNAVAILABLE` on abort); not started if already aborted. */
 export function abortable<T>(start: () => Promise<T>, signal: AbortSignal | undefined, path: string): Promise<T> {
   if (signal === undefined) return start();
   if (signal.aborted) return Promise.reject(abortedByCaller(path));
@@ -92,9 +83,8 @@ interface Deadline {
   clear(): void;
 }
 
-// Private: one controller aborted by a timer or by the caller. A plain timer (cleared when the
-// exchange ends) rather than AbortSignal.timeout + AbortSignal.any, so nothing outlives the
-// call. The abort reason is a fresh DOMException: the caller's reason never reaches undici.
+// Private: one controller aborted by a cleared-at-end timer or by the caller, so nothing outlives
+// the call; the caller's abort reason never reaches undici.
 function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
   const controller = new AbortController();
   let timedOut = false;
@@ -141,9 +131,8 @@ function bodyTooLarge(request: TransportRequest, status: number): UpstreamError 
     { path: request.path, status, reason: 'too_large' });
 }
 
-// Private: the message and cause carry only the failure's name and code, never undici's own
-// message, which for some errors quotes request headers. Every failure but the caller's own
-// abort is transient: the same request may well succeed a moment later.
+// Private: only the failure's name and code, never undici's message, which may quote request
+// headers. Every failure but the caller's abort is transient.
 function transportFailure(error: unknown, request: TransportRequest, timedOut: boolean, status: number | undefined): UpstreamError {
   const { name, code } = describe(error);
   const label = `${request.method} ${request.path}`;

@@ -1,11 +1,7 @@
 /**
- * The bulkhead: at most `maxConcurrency` API calls in flight, the rest waiting in a bounded
- * queue (first come, first served). It keeps a burst of cold GraphQL requests from opening
- * hundreds of upstream connections, and the bounded queue turns overload into fast failures
- * instead of unbounded memory and latency.
- *
- * An own one rather than cockatiel's `bulkhead`: in cockatiel 3.2.1 a queued call whose caller
- * aborts stays in the queue, holding its place, until its turn comes.
+ * At most `maxConcurrency` API calls in flight, the rest in a bounded first-come queue, so a
+ * burst of cold requests cannot open hundreds of connections and overload fails fast. A queued
+ * call whose caller aborts leaves the queue at once.
  */
 import { UpstreamError, abortedByCaller } from '../errors.js';
 
@@ -17,11 +13,7 @@ export interface BulkheadOptions {
 }
 
 export interface Bulkhead {
-  /**
-   * Runs `task` as soon as a slot is free and settles as it does. Rejects with
-   * `UPSTREAM_UNAVAILABLE` at once when the queue is full, and as soon as `signal` aborts while
-   * the call waits (the call then leaves the queue; a running task is the task's business).
-   */
+  /** Runs `task` once a slot is free; rejects with `UPSTREAM_UNAVAILABLE` when the queue is full or `signal` aborts a wait. */
   run<T>(task: () => Promise<T>, signal: AbortSignal | undefined, path: string): Promise<T>;
   /** Calls running now. */
   readonly running: number;
@@ -31,8 +23,7 @@ export interface Bulkhead {
 
 export function createBulkhead(options: BulkheadOptions): Bulkhead {
   let running = 0;
-  // Each entry starts one waiting call; a Set keeps arrival order and lets an aborted call leave
-  // from the middle.
+  // A Set keeps arrival order and lets an aborted call leave from the middle.
   const queue = new Set<() => void>();
 
   // Private: a finished call hands its slot straight to the longest-waiting one.

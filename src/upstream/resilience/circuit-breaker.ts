@@ -1,26 +1,9 @@
 /**
- * One circuit breaker per upstream operation (path): when most recent calls of an operation
- * failed, further calls fail fast instead of piling onto a broken upstream, and one probe call
- * per cool-down finds out whether it is back.
- *
- * - closed: calls go through; each settled call counts in a rolling window of `windowMs`. When a
- *   failure leaves at least `minimumCalls` calls in the window, `failureRatio` or more of them
- *   failures, the circuit opens.
- * - open: calls fail at once (no network) for `cooldownMs`.
- * - half-open: the first call after the cool-down is the one probe; others fail fast while it
- *   runs. Its success closes the circuit (with an empty window); its failure opens it again. A
- *   probe that says nothing about the upstream (the caller left) lets the next call probe.
- *
- * Calls settled in an earlier state (e.g. a slow call admitted while closed that fails after
- * the circuit opened) do not count. A call admitted while closed that waited in the bulkhead
- * queue until the circuit opened fails fast when its turn comes (`recheck`), so opening also
- * drains the queue.
- *
- * An own breaker rather than cockatiel's `circuitBreaker`: its `SamplingBreaker` asks for a
- * minimum rate (`minimumRps`), not a minimum count of calls; while half-open it makes the other
- * calls wait for the probe (not honouring their signal) instead of failing fast; a probe ending
- * in an error its filter does not handle (here: the caller's abort) closes the circuit; and it
- * reads `Date.now`, which tests cannot replace.
+ * One circuit breaker per upstream path, so calls fail fast instead of piling onto a broken
+ * upstream. Closed: settled calls count in a rolling window, and enough failures open it. Open:
+ * calls fail at once for `cooldownMs`. Half-open: one probe goes through, the others fail fast;
+ * it closes or reopens the circuit. Calls settled in an earlier state do not count, and queued
+ * calls fail fast once it opens (`recheck`).
  */
 import type { Clock } from '../../base/clock.js';
 import { UpstreamError } from '../errors.js';
@@ -39,7 +22,7 @@ export interface BreakerOptions {
   failureRatio: number;
   /** How long an open circuit refuses calls before it lets one probe through, in ms. */
   cooldownMs: number;
-  /** The clock (its monotonic face): the window and the cooldown. */
+  /** Its monotonic face times the window and the cooldown. */
   clock: Clock;
   /** Told of every state change. */
   onStateChange?(path: string, state: BreakerState): void;
@@ -80,8 +63,7 @@ interface PathBreaker {
   enter(): BreakerPass;
 }
 
-// Private: the breaker of one path. `generation` changes with every state change; a pass
-// remembers the generation it was let through in, so stale outcomes are told apart.
+// Private: one path's breaker; a pass keeps the `generation` it entered in, so stale outcomes are ignored.
 function createPathBreaker(path: string, options: BreakerOptions): PathBreaker {
   const window = createOutcomeWindow(options.windowMs, options.clock);
   let state: BreakerState = 'closed';
@@ -153,8 +135,7 @@ interface Bucket {
   failures: number;
 }
 
-// Private: counts of the calls settled within the last `windowMs` (to a tenth of it), kept in
-// ten buckets so memory stays the same however busy the path is.
+// Private: calls settled within the last `windowMs`, in ten buckets so memory stays constant.
 function createOutcomeWindow(windowMs: number, clock: Clock) {
   const bucketMs = windowMs / BUCKETS;
   let buckets: Bucket[] = [];

@@ -13,17 +13,10 @@ const OAUTH_ERROR_CODE = /^[a-z_]{1,64}$/;
 const NUMERIC = /^\d+(\.\d+)?$/;
 
 /**
- * Reads the token endpoint's answer: the RFC 6749 JSON (`{access_token, token_type, expires_in?}`)
- * or the same inside the upstream envelope (`{code: 0, result: {access_token, …}}`).
- *
- * - `UPSTREAM_AUTH_FAILED`: credentials refused, i.e. HTTP 401/403, HTTP 400 with an OAuth
- *   `error` (`invalid_client`, `invalid_scope`, …), or an envelope with a non-zero code at any
- *   HTTP status below 500.
- * - `UPSTREAM_UNAVAILABLE` (transient): anything else that is not a token: 5xx, non-JSON, no
- *   `access_token`.
- *
- * The endpoint's own words (an envelope's `msg`) go into the error with every one of
- * `secretForms` (see `credentialForms`) redacted, whatever form of the secret it echoes.
+ * Reads the token endpoint's answer, RFC 6749 JSON or the same in the upstream envelope. Refused
+ * credentials (401/403, a 400 OAuth `error`, an error envelope below 500) are
+ * `UPSTREAM_AUTH_FAILED`; anything else that is not a token is a transient `UPSTREAM_UNAVAILABLE`.
+ * The endpoint's `msg` is quoted with every one of `secretForms` redacted.
  */
 export function parseTokenAnswer(response: TransportResponse, path: string, secretForms: readonly string[]): TokenAnswer {
   const { status } = response;
@@ -62,8 +55,7 @@ function readGrant(grant: Record<string, unknown>, path: string, status: number)
   return { accessToken, expiresInS: readExpiresIn(grant.expires_in) };
 }
 
-// Private: a number or numeric string of seconds; anything else counts as absent (the reactive
-// path still replaces a token the upstream rejects).
+// Private: a number or numeric string of seconds; anything else counts as absent.
 function readExpiresIn(raw: unknown): number | undefined {
   if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0) return raw;
   if (typeof raw === 'string' && NUMERIC.test(raw.trim())) return Number(raw.trim());

@@ -19,54 +19,34 @@ export interface TokenManagerOptions {
   clientSecret: string;
   /** Sent as the `scope` form field when set. Default: no scope. */
   scope?: string;
-  /**
-   * How the client authenticates: `'basic'` sends `Authorization: Basic` with the form-urlencoded
-   * id and secret (RFC 6749 §2.3.1); `'post'` sends `client_id` and `client_secret` in the body.
-   */
+  /** `'basic'`: `Authorization: Basic` (RFC 6749 §2.3.1); `'post'`: id and secret in the body. */
   clientAuth: 'basic' | 'post';
-  /**
-   * Bounds connect, headers and body of each token request together, in milliseconds, so a
-   * hanging token endpoint costs each waiting caller at most this long. Required.
-   */
+  /** Bound on each whole token request (connect, headers, body), in ms. Required. */
   timeoutMs: number;
   /**
-   * After a failed token request (endpoint down, hanging, garbled, or credentials refused; or
-   * its token refused by the upstream right after a refused one, see `TokenManager.invalidate`),
-   * `getToken` fails at once with that failure's code, making no request, for this many ms; each
-   * further failure in a row doubles the pause up to `maxFailureBackoffMs`. Then the next
-   * `getToken` makes one request (shared by concurrent callers); a success ends the backoff.
-   * Keeps a down token endpoint or wrong credentials from causing a request storm. 0 turns the
-   * backoff off. Measured on the clock's wall face. Default: 1000 ms.
+   * After a failed token request, `getToken` fails fast with its code for this long, in ms,
+   * doubling per failure in a row up to `maxFailureBackoffMs`, so a down endpoint or wrong
+   * credentials cause no request storm. 0 turns it off. Default: 1000 ms.
    */
   failureBackoffMs?: number;
   /** The backoff after failed token requests never grows beyond this, in ms. Default: 30 000 ms. */
   maxFailureBackoffMs?: number;
   /**
-   * A token counts as used up this many milliseconds before `expires_in` runs out: from then on
-   * it is still handed out while one background request replaces it, so it is replaced before
-   * the upstream would reject it, and a failing token endpoint costs nothing until the token
-   * really expires. Never more than 10 % of the token's lifetime (a 2 s token is refreshed
-   * 200 ms early). Default: 30 000 ms. Has no effect when the answer carries no `expires_in`:
-   * such a token is kept until `invalidate`.
+   * How long before `expires_in` runs out a token is refreshed in the background while still
+   * served, in ms; at most 10 % of its lifetime. Default: 30 000 ms.
    */
   refreshSkewMs?: number;
-  /** The clock (base/clock.ts): lifetimes and backoff on its wall face (a store's tokens carry those times). */
+  /** Lifetimes and backoff on its wall face, which a store's tokens share. */
   clock: Clock;
-  /**
-   * Where replicas share the token (Redis). With one, a refresh first takes a token another
-   * replica stored, and a token request happens under the store's lock, so the fleet makes one;
-   * a refused token is removed from the store too. A token in memory is still used without
-   * asking the store, and the guarantees above (single flight, proactive refresh, backoff) hold
-   * per process; while backing off, only a stored token is taken. Default: none (this process alone).
-   */
+  /** Where replicas share the token, so the fleet makes one request per refresh. Default: none. */
   store?: TokenStore;
   /** Dispatcher for token requests. Default: an own keep-alive undici `Pool`, closed by `close()`. */
   dispatcher?: Dispatcher;
-  /** Receives token fetches and failures (never the token or the secret). Default: silent. */
+  /** Receives token fetches and failures, never the token or secret. Default: silent. */
   logger?: Logger;
-  /** Told of every token request and its outcome (metrics); never of the token. Default: none. */
+  /** Told of every token request and its outcome. Default: none. */
   observer?: TokenObserver;
-  /** Opens a client span per token request (its path, status, outcome; never the token or the secret). Default: none. */
+  /** Opens a client span per token request. Default: none. */
   tracer?: UpstreamTracer;
 }
 
@@ -85,15 +65,9 @@ interface LastFailure {
 }
 
 /**
- * The one upstream token for the whole gateway (OAuth 2.0 client_credentials).
- *
- * Concurrent `getToken()` calls while no valid token exists share one token request, and so do
- * their failures. After a failure, calls fail fast until a backoff has passed (1 s, doubling up
- * to 30 s by default); then the next call tries once more, and one success ends the backoff.
- * An upstream that refuses every token it is given counts as failing too: the pauses grow
- * until a token is `accepted`, so it costs a few token requests a minute, not one per call.
- * Nothing runs while idle: expiry and backoff are checked when a token is asked for, not by a
- * timer. With a `store`, replicas share the token and its refreshes (see the option).
+ * The one upstream token for the gateway (OAuth 2.0 client_credentials). Concurrent callers share
+ * one token request and its failure; failures back off. An upstream that refuses every fresh
+ * token counts as failing until one is `accepted`. No timer runs while idle.
  *
  * @example
  * const tokens = createTokenManager({ tokenUrl, clientId, clientSecret, clientAuth: 'basic', timeoutMs: 5000, clock: systemClock });
@@ -111,14 +85,13 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
   let inFlight: Promise<string> | undefined;
   let lastFailure: LastFailure | undefined;
   let failuresInRow = 0;
-  // Tokens in a row the upstream refused before accepting any (see `refuse`).
   let unprovenRefusals = 0;
   let tokenRequests = 0;
   let closing: Promise<void> | undefined;
   const { store } = options;
   // The last token the upstream refused: never taken back from the store.
   let rejected: string | undefined;
-  // The last token obtained, expired or not: redacted from what the token endpoint writes back.
+  // The last token obtained: redacted from what the token endpoint writes back.
   let last: string | undefined;
 
   const { tracer } = options;
@@ -159,13 +132,12 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     }
   }
 
-  // The secret's forms and the tokens known here (the last obtained, the last refused), longest first.
+  // Private: the secret's forms and the known tokens, longest first.
   function secretsNow(): string[] {
     const tokens = [last, rejected].filter((token): token is string => token !== undefined && token !== '');
     return [...secretForms, ...tokens].sort((a, b) => b.length - a.length);
   }
 
-  // Starts (or lengthens) the backoff after a failure; returns its length in ms.
   function backOff(error: UpstreamError): number {
     const backoffMs = failureBackoff(options, failuresInRow);
     failuresInRow += 1;
@@ -173,9 +145,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     return backoffMs;
   }
 
-  // A token obtained (requested here or taken from the store) ends the backoff's pause, but
-  // while the upstream refuses every new token it does not shorten the next pause: only a token
-  // the upstream accepted proves that token requests are worth making again.
+  // A token obtained ends the pause, but only one the upstream accepted resets its length.
   function settle(token: StoredToken): string {
     current = token;
     last = token.value;
@@ -184,11 +154,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     return token.value;
   }
 
-  // The second token in a row refused without any accepted in between: the token endpoint
-  // issues tokens the API will not take (wrong audience, clock skew, a broken upstream), which
-  // no new request fixes. It counts as a failed token request: the backoff starts or grows, and
-  // `getToken` fails fast with `UPSTREAM_AUTH_FAILED` meanwhile (`state()` says so). A single
-  // refusal is the ordinary expiry of a token and costs one new request at once.
+  // One refusal is an ordinary expiry; a second in a row means the endpoint issues tokens the API
+  // will not take, which no new request fixes: it counts as a failed token request.
   function refuse(): void {
     unprovenRefusals += 1;
     if (unprovenRefusals < 2) return;
@@ -197,8 +164,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     options.logger?.warn({ code: error.code, refusedInRow: unprovenRefusals, tokenRequests, backoffMs }, 'upstream refused a fresh token; backing off');
   }
 
-  // One token request at a time, none while backing off after a failure (though a token another
-  // replica stored is taken then); with a store, one request for the whole fleet.
+  // One token request at a time, none while backing off (a stored token is taken then).
   function refresh(): Promise<string> {
     if (inFlight !== undefined) return inFlight;
     const failure = lastFailure !== undefined && clock.wall() < lastFailure.retryAt ? lastFailure : undefined;
@@ -220,8 +186,7 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
       if (current !== undefined && (current.usedUpAt === undefined || at < current.usedUpAt)) {
         return Promise.resolve(current.value);
       }
-      // Used up but not expired: refresh in the background and keep serving the current token,
-      // so a slow or failing token endpoint costs callers nothing until the token really ends.
+      // Used up but not expired: refreshed in the background while still served.
       if (current?.expiresAt !== undefined && at < current.expiresAt) {
         refresh().catch(() => {}); // failures are logged and backed off in fetchToken
         return Promise.resolve(current.value);
@@ -275,8 +240,7 @@ function failureBackoff(options: TokenManagerOptions, failuresInRow: number): nu
   return Math.min(max, base * 2 ** failuresInRow);
 }
 
-// Private: the fast failure while backing off: the last failure's code and details, and a
-// message that says no request was made.
+// Private: the fast failure while backing off, saying no request was made.
 function backingOff(last: LastFailure, nowMs: number): UpstreamError {
   const { error } = last;
   const waitMs = Math.ceil(last.retryAt - nowMs);

@@ -1,18 +1,8 @@
 /**
- * The fleet's one upstream token, in Redis. One key holds the token and its two deadlines as
- * JSON; a refresh runs under a Redis lock (redis/fill.ts), so N
- * replicas reaching the refresh point, or refused at once after a token expiry, make one token
- * request, and the others take the token it stored. A refused token is deleted only if it is
- * still the stored one (compare-and-delete in Lua), so a late refusal of the old token never
- * deletes its replacement.
- *
- * The key has no expiry: under the `maxmemory-policy` the gateway needs (`volatile-lru`, README
- * "Running several replicas") Redis evicts only keys that have one, and the token is read rarely
- * (at a refresh), so an LRU would take it first. Its deadlines in the value do what an expiry
- * would: a token past its expiry is no token, and the next refresh replaces it.
- *
- * Redis holds the token in clear, as the gateway's memory does: it must be as private as the
- * gateway (a password, TLS with `rediss://`, no outside access).
+ * The fleet's one upstream token in Redis, as JSON with its deadlines. A refresh runs under a
+ * lock (redis/fill.ts), so the fleet makes one token request; a refused token is deleted only
+ * if still stored, so a late refusal never deletes its replacement. The key has no expiry, so
+ * `volatile-lru` never evicts it. The token is in clear: Redis must be as private as the gateway.
  */
 import type { Clock } from '../../base/clock.js';
 import type { RedisConnection } from '../../redis/connection.js';
@@ -21,14 +11,11 @@ import type { StoredToken, TokenStore } from './store.js';
 
 export interface RedisTokenStoreOptions {
   connection: RedisConnection;
-  /** The token's Redis key, e.g. `vg:v1:token:<hash of token URL, client id and scope>`. */
+  /** The token's Redis key. */
   key: string;
-  /**
-   * Life of the refresh lock, and how long other replicas wait for that refresh before
-   * requesting a token themselves, in ms: a token request's timeout and a margin.
-   */
+  /** Life of the refresh lock, in ms: a token request's timeout and a margin. */
   waitMs: number;
-  /** The token manager's clock: its wall face, which replicas share, dates the tokens. */
+  /** Its wall face, which replicas share, dates the tokens. */
   clock: Clock;
 }
 
@@ -71,8 +58,7 @@ export function createRedisTokenStore(options: RedisTokenStoreOptions): TokenSto
         await store(token); // stored before the lock is released, so waiters find it
         return token;
       };
-      // Alone only when Redis cannot be reached: a replica too busy to read Redis in time (a
-      // paused connection) would otherwise fetch a second fleet token.
+      // Alone only when Redis is unreachable, not merely paused: else a busy replica fetches a second token.
       if (!connection.reachable) return produce();
       const shared = await current(rejected);
       if (shared !== undefined) return shared;

@@ -35,11 +35,8 @@ export function tokenRequestBody(options: ClientCredentials): string {
 }
 
 /**
- * Every form the client secret travels in, for redaction of text the token endpoint writes back:
- * the secret plain, form-encoded (as in a `post` body and inside Basic), URL-encoded, escaped
- * as in a JSON string, and the base64 of `id:secret` (Basic) both form-encoded and plain, with
- * its padding dropped so an echo without it matches too. Longest first, so no form is left half
- * redacted by a shorter one inside it. Empty when the secret is.
+ * Every form the client secret travels in (plain, form- and URL-encoded, JSON-escaped, the Basic
+ * base64 without padding), longest first so none is left half redacted. Empty when the secret is.
  */
 export function credentialForms(options: Pick<ClientCredentials, 'clientId' | 'clientSecret'>): string[] {
   const secret = options.clientSecret;
@@ -56,8 +53,7 @@ export function credentialForms(options: Pick<ClientCredentials, 'clientId' | 'c
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-// Private: RFC 6749 §2.3.1 asks for the application/x-www-form-urlencoded encoding of id and
-// secret before base64, which is what URLSearchParams serialises (space as `+`, `:` escaped).
+// Private: RFC 6749 §2.3.1 form-encodes id and secret before base64, as URLSearchParams does.
 function formEncode(value: string): string {
   return new URLSearchParams([['', value]]).toString().slice(1);
 }
