@@ -14,6 +14,8 @@ import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { buildPage, type BuiltPage } from './built-page.js';
 
 const POLL_S = 0.5;
+/** The upstream circuit's cool-down, in ms: the test moves the gateway's clock past it once the upstream answers again. */
+const BREAKER_COOLDOWN_MS = 5000;
 const DETAIL = '/api/site/detail';
 
 describe("the example page's live stock in a browser", () => {
@@ -23,7 +25,7 @@ describe("the example page's live stock in a browser", () => {
 
   beforeAll(async () => {
     built = await buildPage();
-    h = await startGateway({ demoPageDirectory: built.directory, env: { LIVE_POLL_S: String(POLL_S) } });
+    h = await startGateway({ demoPageDirectory: built.directory, env: { LIVE_POLL_S: String(POLL_S), UPSTREAM_BREAKER_COOLDOWN_MS: String(BREAKER_COOLDOWN_MS) } });
     browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
@@ -71,6 +73,8 @@ describe("the example page's live stock in a browser", () => {
       await browser.screenshot('demo-live-stock-error');
     } finally {
       h.mock.clearFaults();
+      // The failures opened the upstream's circuit; its cool-down runs on the gateway's clock.
+      h.clock.advance(BREAKER_COOLDOWN_MS);
     }
     const { point, laneIndex, stock } = laneToChange(site);
     h.mock.setStock(site.code, point.code, laneIndex, stock + 3);
