@@ -35,7 +35,7 @@ export const SERVING_WARMUP_SECONDS = 5;
 /** The same for the bare server, whose one handler has nothing more to settle, in s. */
 export const BARE_WARMUP_SECONDS = 2;
 /**
- * The ratios to the bare server (issue 25's targets 1, 2 and 4) come from slices of each server
+ * The ratios to the bare server (the req/s targets of hits of one product and one site, and one product executed) come from slices of each server
  * in turn (scenarios/interleaved.ts says why): this many pairs, half with the gateway first,
  * of this many seconds each.
  */
@@ -114,10 +114,9 @@ export const CHECK_CONCURRENCY = 32;
 /** The mix: one deep page (response cache off) to every this many small queries, over the same connections. */
 export const MIX_SMALL_PER_DEEP = 20;
 /**
- * The lean-serving issue's baselines, in req/s: the 50-site deep page with the response cache off
- * (issue 14's table), and `sitesNear` under load at random coordinates (`bench/RESULTS.md` of
- * 2026-11-21, the run the issue quotes). Its targets were multiples of these; issue 25 holds the
- * first's, 150 req/s (`report/serving.ts`).
+ * The serving baselines, in req/s: the 50-site deep page with the response cache off, and
+ * `sitesNear` under load at random coordinates (`bench/RESULTS.md` of 2026-11-21). The serving
+ * targets were multiples of these; the deep page's is 150 req/s (`report/serving.ts`).
  */
 export const SERVING_BASELINE = { deepPageOffRps: 50, sitesNearRps: 1466 } as const;
 /** Sites the live scenario's subscribers watch: every 40th of the catalog's 2,000, spread over its list pages. */

@@ -1,5 +1,5 @@
 /**
- * Profile one serving scenario (issue 14: "let a profile lead every optimisation"): the built
+ * Profile one serving scenario (a profile leads every optimisation): the built
  * gateway under `node --cpu-prof`, pinned as in the bench, one checked serving run on it, then
  * its CPU per request (from /proc), the hottest functions and packages of the profile, and what
  * the garbage collector did (load/gc-trace.ts).

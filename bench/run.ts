@@ -11,11 +11,11 @@
  *                                      # no report written (the reports need every scenario)
  *   BENCH_ONLY=index npm run bench     # the catalog index alone, the same way
  *   BENCH_ONLY=tracing npm run bench   # tracing off and on (10 % sampled), warm and executed paths
- *   BENCH_ONLY=serving BENCH_SECONDS=3 npx tsx bench/run.ts   # distinct keys, deep page off, mix (issues 14, 25)
- *   BENCH_ONLY=start npm run bench     # npm start to the first answer, first and second (issue 27)
- *   BENCH_ONLY=compression npm run bench   # the deep page per coding, its hits in br and identity (issue 26; about 30 s)
- *   BENCH_ONLY=live npm run bench      # live stock: 1,000 SSE subscribers, 50 sites, 60 s of changes (issue 16;
- *                                      # BENCH_SECONDS=3 makes it 12 s)
+ *   BENCH_ONLY=serving BENCH_SECONDS=3 npx tsx bench/run.ts   # distinct keys, deep page off, mix, ratios to the bare server
+ *   BENCH_ONLY=start npm run bench     # npm start to the first answer, first and second
+ *   BENCH_ONLY=compression npm run bench   # the deep page per coding, its hits in br and identity (about 30 s)
+ *   BENCH_ONLY=live npm run bench      # live stock: 1,000 SSE subscribers, 50 sites, 60 s of changes
+ *                                      # (BENCH_SECONDS=3 makes it 12 s)
  *
  * The driver re-executes itself under `taskset -c 1`: autocannon runs here (wrk, for the serving
  * scenarios when it is installed, is pinned there too), and the load generator must not share a

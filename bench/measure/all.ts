@@ -3,7 +3,7 @@
  * on one process (cold first, then warm, mixed, and a catalog walk for memory after load), a
  * fresh one for memory with just the catalog, another (short cache TTLs) for token expiry, one
  * for the catalog index (`catalog-index.ts`, then the index in-process), the scale-out
- * replicas sharing one Redis (`scale-out.ts`), the serving scenarios of issue 14 (`serving.ts`:
+ * replicas sharing one Redis (`scale-out.ts`), the serving scenarios (`serving.ts`:
  * two gateways, Tailcall, their own bare server), the bare server, the REST clients and Mesh.
  * Only one system under test runs at a time, on its core. The live scenario (`live.ts`, 70 s)
  * runs alone (`BENCH_ONLY=live`), so that the whole run stays under 15 minutes.
@@ -42,15 +42,15 @@ export interface Measurements {
   catalogIndex: CatalogIndexResult;
   /** 1, 2 and 4 replicas sharing one Redis (`SCALE_OUT_REPLICAS`). */
   scaleOut: ScaleOutResult[];
-  /** Issue 14: distinct keys, the deep page with the response cache off, the mix; gateway, Tailcall, bare server. */
+  /** Serving: distinct keys, the deep page with the response cache off, the mix; gateway, Tailcall, bare server. */
   serving: ServingResult;
   bare: { deep: LoadResult; small: LoadResult };
   mesh: { cold: ColdResult; warmDeep: WarmResult; warmSmall: WarmResult; mixed: MixedResult; rssMbAfterRuns: number; versions: Record<string, string> };
   restClients: RestClientResult[];
-  /** Issue 16: 1,000 SSE subscribers over 50 sites while their stock changes; absent: not run (`BENCH_ONLY=live` runs it). */
+  /** Live stock: 1,000 SSE subscribers over 50 sites while their stock changes; absent: not run (`BENCH_ONLY=live` runs it). */
   live?: LiveResult;
   coldDeepMinimum: { sitePages: number; distinctProducts: number; productListPages: number; total: number };
-  /** Issue 27: `npm start` to the first answer, with everything to build and with nothing. */
+  /** Start: `npm start` to the first answer, with everything to build and with nothing. */
   start: StartResult;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Compressed answers (issue 26, points 1 and 6; `BENCH_ONLY=compression` alone, and within the
+ * Compressed answers (`BENCH_ONLY=compression` alone, and within the
  * serving scenarios of a full run): the 50-site deep page's bytes in each coding the gateway
  * makes, each decoded and compared with the identity answer, then response-cache hits of that
  * page under load with `Accept-Encoding: br` beside the same without (identity). A stored answer

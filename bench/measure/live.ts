@@ -1,5 +1,5 @@
 /**
- * The live scenario (issue 16; `BENCH_ONLY=live` alone): a freshly started gateway with
+ * The live scenario (`BENCH_ONLY=live` alone): a freshly started gateway with
  * `LIVE_POLL_S` short, 1,000 SSE subscribers to `siteStock` over 50 sites (20 each), and the mock
  * changing random lanes of those sites (`mutateStock`) every second for `LIVE_SECONDS`.
  *

@@ -1,5 +1,5 @@
 /**
- * The serving scenarios of issues 14 and 25 (`BENCH_ONLY=serving` alone), each peer in turn on the
+ * The serving scenarios (`BENCH_ONLY=serving` alone), each peer in turn on the
  * system-under-test core:
  *
  * 1. the gateway with its defaults (response cache on): small, site, cities, sitesNear;
@@ -55,11 +55,11 @@ export interface ServingResult {
   loadGenerator?: string;
   loadAverage: { atStart: number; atEnd: number };
   /**
-   * Issue 25's ratios to the bare server, from slices of each in turn (scenarios/interleaved.ts):
+   * The serving targets' ratios to the bare server, from slices of each in turn (scenarios/interleaved.ts):
    * hits of one product and one site, executed one product. Absent in results from before them.
    */
   interleaved?: Partial<Record<InterleavedName, InterleavedResult>>;
-  /** Issue 26: the deep page per coding, its hits in br beside identity. Absent in results from before it. */
+  /** Compressed answers: the deep page per coding, its hits in br beside identity. Absent in results from before it. */
   compression?: CompressionResult;
 }
 
@@ -67,7 +67,7 @@ export interface ServingResult {
 export type InterleavedName = 'smallHit' | 'siteHit' | 'smallExecuted';
 
 const GATEWAY_SCENARIOS: ServingScenario[] = ['small', 'site', 'cities', 'sitesNear'];
-/** With the response cache off: what issue 25's targets need. */
+/** With the response cache off: what the serving targets need. */
 const CACHE_OFF_SCENARIOS: ServingScenario[] = ['small', 'site', 'deep'];
 /** Why the others are not run with the response cache off (each would add about 17 s to the bench). */
 const CACHE_OFF_SKIPPED: Partial<Record<ServingScenario, string>> = {

@@ -1,5 +1,5 @@
 /**
- * Issue 27's fast first start: seconds from `npm start` to the first answer, in demo mode, on a
+ * The fast first start: seconds from `npm start` to the first answer, in demo mode, on a
  * copy of the project with no dist/ (the first start after `npm ci`: it builds everything), then
  * again (the second start: nothing to build). The copy shares node_modules, so the figure is
  * the build and the start, not an install; the run's own dist/ is never touched.

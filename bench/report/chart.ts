@@ -66,7 +66,7 @@ function rowsOf(r: Results): Row[] {
       load('sitesNear (index) · gateway', 'gateway', r.raw.catalogIndex.sitesNear.load),
       load('availability (index) · gateway', 'gateway', r.raw.catalogIndex.availability.load),
     ]),
-    // Likewise the serving scenarios (issue 14); both gateways in the gateway's colour.
+    // Likewise the serving scenarios; both gateways in the gateway's colour.
     ...(r.raw.serving === undefined ? [] : servingChartRows(r.raw.serving)
       .map((x) => load(x.label, x.peer === 'bare' ? 'bare' : x.peer === 'tailcall' ? 'tailcall' : 'gateway', x))),
     { label: 'cold 50-site deep · gateway', server: 'gateway', single: g.cold.latencyMs },

@@ -1,5 +1,5 @@
 /**
- * Compressed answers in the reports (issue 26, point 6): the target (a br hit at least 0.9× an
+ * Compressed answers in the reports: the target (a br hit at least 0.9× an
  * identity hit, in req/s), the console's rows, and RESULTS.md's part of the serving section.
  */
 import { round } from '../load/load.js';
@@ -9,7 +9,7 @@ import type { Target } from './target.js';
 /** A br hit's req/s ÷ an identity hit's, at least: the compression was paid once, when stored. */
 const BR_OVER_IDENTITY = 0.9;
 
-/** Issue 26's target, judged on this run; nothing when the run has no compression figures. */
+/** The compressed-hit target, judged on this run; nothing when the run has no compression figures. */
 export function compressionTargets(c: CompressionResult | undefined): Target[] {
   if (c === undefined) return [];
   const what = '50-site deep page, response-cache hits: req/s with Accept-Encoding: br ÷ identity';

@@ -1,5 +1,5 @@
 /**
- * The live scenario in RESULTS.md (issue 16): its section and its "How it is measured" bullet.
+ * The live scenario in RESULTS.md: its section and its "How it is measured" bullet.
  * Apart from its targets (`live.ts`): these read the whole results file, which gathers those
  * targets, so one file would both import `results.ts` and be imported by it.
  */

@@ -1,5 +1,5 @@
 /**
- * The live scenario's targets (issue 16) and its one-line summary for the console. Its
+ * The live scenario's targets and its one-line summary for the console. Its
  * RESULTS.md section and "How it is measured" bullet are in `live-markdown.ts`.
  */
 import { RSS_BUDGET_MB } from '../config.js';

@@ -173,7 +173,7 @@ function callsSpread(runs: ScaleOutResult[]): number | null {
   return min === 0 ? null : round(max / min, 3);
 }
 
-// Private: the scale-out targets (issues 8 and 17).
+// Private: the scale-out targets (upstream calls flat across replica counts, one token request at expiry, no Redis errors).
 function scaleOutTargets(runs: ScaleOutResult[], spread: number | null): Target[] {
   const each = (figure: (x: ScaleOutResult) => string | number): string => runs.map((x) => `${x.replicas}: ${figure(x)}`).join(', ');
   const tokens = runs.map((x) => x.expiry.tokenRequestsAfterExpiry);

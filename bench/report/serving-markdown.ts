@@ -1,5 +1,5 @@
 /**
- * RESULTS.md's serving section (issues 14 and 25): every distinct-key and deep-page scenario side by
+ * RESULTS.md's serving section: every distinct-key and deep-page scenario side by
  * side on every peer, each run's details, the mix, compressed answers (compression.ts), and how it is measured.
  */
 import { BARE_WARMUP_SECONDS, SERVING_WARMUP_SECONDS } from '../config.js';
@@ -24,7 +24,7 @@ const IN_TURN_LABELS: Record<InterleavedName, string> = {
   smallHit: 'one product, response-cache hit', siteHit: 'one site, response-cache hit', smallExecuted: 'one product, executed (response cache off)',
 };
 
-// Private: the slices of the gateway and the bare server in turn, which issue 25's ratios to the bare server are judged on.
+// Private: the slices of the gateway and the bare server in turn, which the serving targets' ratios to the bare server are judged on.
 function inTurn(s: ServingResult): string {
   const sets = Object.entries(s.interleaved ?? {}) as Array<[InterleavedName, InterleavedResult]>;
   if (sets.length === 0) return '';

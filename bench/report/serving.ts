@@ -1,5 +1,5 @@
 /**
- * The serving scenarios' targets (issue 25, exactly its list, and issue 26's compressed hit: compression.ts), their figures per peer in brief
+ * The serving scenarios' targets (ratios to the bare server and Tailcall, the deep page's req/s and spread, the mix, and the compressed hit: compression.ts), their figures per peer in brief
  * (the console and the chart), and the labels both use. RESULTS.md's tables are in
  * `serving-markdown.ts`.
  */
@@ -33,10 +33,10 @@ export const PEER_LABELS: Record<ServingPeerName, string> = {
  * ratio over such a run would measure the generator, so none is given.
  */
 const SATURATED_CPU = 90;
-/** The 50-site deep page with the response cache off, in req/s: issue 14's target, held by issue 25. */
+/** The 50-site deep page with the response cache off, in req/s: the serving target, three times the baseline (`SERVING_BASELINE`). */
 const DEEP_OFF_RPS = 150;
 
-/** Issue 25's targets, judged on this run. A gateway figure from wrong answers meets nothing. */
+/** The serving targets, judged on this run. A gateway figure from wrong answers meets nothing. */
 export function servingTargets(s: ServingResult): Target[] {
   const x = s.scenarios;
   const deep = x.deep.gatewayCacheOff;

@@ -1,8 +1,8 @@
-/** Issue 27's fast first start, judged (the figures: ../measure/start.ts). */
+/** The fast first start, judged (the figures: ../measure/start.ts). */
 import type { StartResult } from '../measure/start.js';
 import type { Target } from './target.js';
 
-/** Issue 27 point 5's targets: a second start answering within 3 s, a first within half of the issue's 29 s. */
+/** The start targets: a second start answering within 3 s, a first within half of the 29 s a first start took before. */
 export function startTargets(x: StartResult): Target[] {
   return [
     { what: 'Second `npm start` to its first answer (nothing to build)', target: '≤ 3 s', actual: `${x.secondS} s`, met: x.secondS <= 3 },

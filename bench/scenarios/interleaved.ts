@@ -1,6 +1,6 @@
 /**
- * A gateway and the bare server loaded in turn, in short slices, for the ratios issue 25 sets
- * against the bare server. This machine's speed moves by a third within seconds: the same bare
+ * A gateway and the bare server loaded in turn, in short slices, for the serving targets' ratios
+ * to the bare server. This machine's speed moves by a third within seconds: the same bare
  * server, at 100 % of its core in every run, served 11.9k to 21.6k req/s in eight runs of 4 s
  * back to back (46 to 84 µs of CPU a request), and in one bench run its one-product runs a few
  * minutes apart gave 10.7k and 15.8k req/s. So each pair is two slices seconds apart, the order

@@ -1,5 +1,5 @@
 /**
- * The mix (issue 14): one deep page to every `MIX_SMALL_PER_DEEP` small queries (random goods
+ * The mix: one deep page to every `MIX_SMALL_PER_DEEP` small queries (random goods
  * codes), over the same `CONNECTIONS` connections, and the small queries' latency in it beside
  * their latency alone (the same run without the deep pages).
  *

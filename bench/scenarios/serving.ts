@@ -1,5 +1,5 @@
 /**
- * One serving scenario on one peer (issue 14): a checked warm-up (every key once, each answer's
+ * One serving scenario on one peer: a checked warm-up (every key once, each answer's
  * `data` compared with the mock's, which also fills the peer's caches), an unmeasured load
  * warm-up (`SERVING_WARMUP_SECONDS`), then `SECONDS` of load with a random key each request
  * (the pages: the same request each time). Upstream calls are counted during the measured run: warm data makes none.

@@ -1,5 +1,5 @@
 /**
- * The serving scenarios' requests (issue 14): each names a key, the variables it stands for,
+ * The serving scenarios' requests: each names a key, the variables it stands for,
  * and the gateway's spelling of the query. The same key and variables go to every peer (each
  * spells the query for its own schema, see `../peers/tailcall-adapter.ts`), and to the mock, which
  * answers with the `data` a correct answer must carry (`expected.ts`).
