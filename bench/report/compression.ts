@@ -43,7 +43,7 @@ export function compressionMarkdown(c: CompressionResult | undefined): string {
   const hitRow = (name: string, run: HitRun): string => ('notRun' in run ? `| ${name} | not run: ${run.notRun} | | | | |`
     : `| ${name} | ${run.requestsPerSecond} | ${run.latencyP50Ms} | ${run.latencyP99Ms} | ${run.bytesPerResponse} | ${run.clientErrors} | ${run.upstreamCalls} | ${run.loadGeneratorCpuPercent} % |`);
   return [
-    '**Compressed answers** (issue 26): the 50-site deep page in each coding the gateway negotiates (brotli at quality 5), each decoded and compared with the identity answer; '
+    '**Compressed answers**: the 50-site deep page in each coding the gateway negotiates (brotli at quality 5), each decoded and compared with the identity answer; '
       + 'then response-cache hits of that page, with `Accept-Encoding: br` and without. A stored answer is compressed once, on its first ask in a coding.', '',
     '| Coding | bytes | smaller by | decodes to the identity JSON |', '| --- | --- | --- | --- |', ...pageRows, '',
     '| Deep-page hits | req/s | p50 ms | p99 ms | bytes/answer (headers included) | client errors | upstream calls | load generator CPU |',

@@ -15,7 +15,7 @@ const CALLS_SLACK = 1.1;
  */
 export function liveTargets(x: LiveResult | undefined): Target[] {
   if (x === undefined) {
-    return [{ what: 'Live stock (issue 16): upstream calls per poll interval, delivery latency, RSS, events lost', target: 'see `BENCH_ONLY=live npm run bench`',
+    return [{ what: 'Live stock: upstream calls per poll interval, delivery latency, RSS, events lost', target: 'see `BENCH_ONLY=live npm run bench`',
       actual: 'not run in the full bench: it runs alone', met: 'unmeasured' }];
   }
   const u = x.upstream;
