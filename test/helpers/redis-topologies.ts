@@ -21,7 +21,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
-import { freePort } from './redis.js';
+import { freePorts } from './redis.js';
 import { makeTestCertificates, tlsServerArgs } from './test-certificates.js';
 
 /** A Redis the fleet's replicas share, whatever its topology (redis.ts's TestRedis is one too). */
@@ -62,7 +62,7 @@ export interface TopologyOptions {
 export async function startRedisSentinel(options: TopologyOptions = {}): Promise<TestSentinel> {
   const group = await startGroup('vg-sentinel-');
   try {
-    const [primary, replica, ...sentinels] = (await Promise.all(Array.from({ length: 5 }, () => freePort()))) as [number, number, ...number[]];
+    const [primary, replica, ...sentinels] = (await freePorts(5)) as [number, number, ...number[]];
     const tls = await group.tls(options, ['--tls-replication', 'yes']);
     // In the folder: a replica writes the primary's snapshot to disk while it syncs.
     const auth = ['--requirepass', PASSWORD, '--masterauth', PASSWORD, '--dir', group.dir, ...NO_PERSISTENCE];
@@ -118,20 +118,37 @@ export async function startRedisSentinel(options: TopologyOptions = {}): Promise
   }
 }
 
+/** Tries to start a cluster: a port found free may be taken again before its server binds it. */
+const CLUSTER_ATTEMPTS = 3;
+
 export async function startRedisCluster(options: TopologyOptions = {}): Promise<TestTopology> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startClusterOnce(options);
+    } catch (error) {
+      if (attempt === CLUSTER_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startClusterOnce(options: TopologyOptions): Promise<TestTopology> {
   const group = await startGroup('vg-cluster-');
   try {
-    const ports = await Promise.all(Array.from({ length: 3 }, () => freePort()));
+    // Each node's bus port is chosen too (port + 10000, the default, may be taken or out of range).
+    const free = await freePorts(6);
+    const [ports, busPorts] = [free.slice(0, 3), free.slice(3)];
     const tls = await group.tls(options, ['--tls-cluster', 'yes']);
     const user = ['--user', 'default', 'off', '--user', CLUSTER_USER, 'on', `>${CLUSTER_PASSWORD}`, '~*', '&*', '+@all'];
-    for (const port of ports) {
-      // The bus port is chosen too: port + 10000, the default, may be taken or out of range.
-      group.spawn('redis-server', [...tls.listen(port), '--cluster-enabled', 'yes', '--cluster-port', String(await freePort()),
-        '--cluster-config-file', join(group.dir, `nodes-${port}.conf`), '--dir', group.dir, ...user, ...NO_PERSISTENCE]);
-    }
+    const servers = ports.map((port, i) => group.spawn('redis-server', [...tls.listen(port), '--cluster-enabled', 'yes', '--cluster-port', String(busPorts[i]),
+      '--cluster-config-file', join(group.dir, `nodes-${port}.conf`), '--dir', group.dir, ...user, ...NO_PERSISTENCE]));
     const credentials = { username: CLUSTER_USER, password: CLUSTER_PASSWORD, ...tls.client };
     const nodes = ports.map((port) => group.client({ port, ...credentials }));
-    await until('the nodes to start', async () => (await Promise.all(nodes.map((node) => node.ping()))).every((pong) => pong === 'PONG'));
+    // A server that exits (its port taken meanwhile) fails the attempt at once, not after the timeout.
+    const exited = Promise.race(servers.map((server) => once(server, 'exit').then(() => {
+      throw new Error('a cluster node exited while starting');
+    })));
+    exited.catch(() => {});
+    await Promise.race([exited, until('the nodes to start', async () => (await Promise.all(nodes.map((node) => node.ping()))).every((pong) => pong === 'PONG'))]);
     await group.run('redis-cli', [...tls.cli, '--user', CLUSTER_USER, '--pass', CLUSTER_PASSWORD, '--no-auth-warning', '--cluster', 'create',
       ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes']);
     await until('cluster_state:ok on every node', async () =>

@@ -113,6 +113,18 @@ function pings(port: number): Promise<boolean> {
   });
 }
 
+/** `count` TCP ports free now on 127.0.0.1, all different (each held until all are found). */
+export async function freePorts(count: number): Promise<number[]> {
+  const probes = await Promise.all(Array.from({ length: count }, () => new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => resolve(probe));
+  })));
+  const ports = probes.map((probe) => (probe.address() as { port: number }).port);
+  await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
+  return ports;
+}
+
 /** A TCP port free now on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
