@@ -5,11 +5,22 @@
  * `WWW-Authenticate: Bearer`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { refusal, type Admitted, type Refusal } from './refusal.js';
 
 /** What the key check reads of a request: Fetch's `Headers`, or a door's own reader. */
 export interface HeaderReader {
   get(name: string): string | null;
+}
+
+/** Node's headers of `req` as Fetch's `Headers` reads them (repeated values joined), for a door outside yoga. */
+export function nodeHeaders(req: IncomingMessage): HeaderReader {
+  return {
+    get(name) {
+      const value = req.headers[name];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;

@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Admission } from './admission.js';
 import { OPEN_PATHS, ROUTES, UNLIMITED_PATHS } from '../routes.js';
-import { createKeyCheck, type HeaderReader } from './api-key.js';
+import { createKeyCheck, nodeHeaders } from './api-key.js';
 import { isRefusal, type Admitted } from './refusal.js';
 
 export interface BodyAdmissionOptions {
@@ -24,7 +24,7 @@ export function createBodyAdmission(admission: Pick<Admission, 'key' | 'rate'>, 
   const nobody: Admitted = Object.freeze({ client: undefined });
   return (req) => {
     const path = pathOf(req.url);
-    const headers = headersOf(req);
+    const headers = nodeHeaders(req);
     if (path === ROUTES.purge) {
       const checked = admin?.(headers);
       return checked === undefined || isRefusal(checked) ? undefined : checked;
@@ -53,14 +53,4 @@ function pathOf(url: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-// Private: the headers as Fetch's `Headers` reads Node's (repeated values joined).
-function headersOf(req: IncomingMessage): HeaderReader {
-  return {
-    get(name) {
-      const value = req.headers[name];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
 }

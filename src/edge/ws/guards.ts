@@ -13,7 +13,7 @@ import type { GatewayContext } from '../../graph/context.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
 import type { AddressOf } from '../../request/client-address.js';
 import type { Admission } from '../admission/admission.js';
-import { keyRefusal, presentsKey, type HeaderReader } from '../admission/api-key.js';
+import { keyRefusal, nodeHeaders, presentsKey, type HeaderReader } from '../admission/api-key.js';
 import { isRefusal, refusalError } from '../admission/refusal.js';
 
 export type WebSocketConfig = Pick<Config, 'maxRequestBodyBytes' | 'webSocket'>;
@@ -35,7 +35,7 @@ export type ConnectionVerdict = { client: string | undefined } | { refused: stri
 export function createConnectionCheck(admission: Pick<Admission, 'key' | 'keys'>): (request: IncomingMessage, connectionParams: unknown) => ConnectionVerdict {
   if (!admission.keys) return () => ({ client: undefined });
   return (request, connectionParams) => {
-    const sources = [upgradeHeaders(request), paramsHeaders(connectionParams)];
+    const sources = [nodeHeaders(request), paramsHeaders(connectionParams)];
     for (const headers of sources) {
       const keyed = admission.key(headers);
       if (!isRefusal(keyed)) return keyed;
@@ -51,16 +51,6 @@ export function admittedQuery(payload: SubscribePayload, admission: Pick<Admissi
   const listed = admission.persisted(payload);
   if (listed === undefined) return payload.query;
   return isRefusal(listed) ? refusalError(listed) : listed.query;
-}
-
-/** The upgrade request's headers, as the key check reads them (a header given twice counts as none). */
-export function upgradeHeaders(request: IncomingMessage): HeaderReader {
-  return {
-    get(name) {
-      const value = request.headers[name];
-      return typeof value === 'string' ? value : null;
-    },
-  };
 }
 
 // Private: `connectionParams` read as headers, names in any case.

@@ -10,7 +10,8 @@ import { clientKey } from '../../request/record.js';
 import type { TakeResult } from '../rate-limit/token-buckets.js';
 import { isRefusal, refusal } from '../admission/refusal.js';
 import { writeRawRefusal } from '../refusal-writer.js';
-import { upgradeHeaders, type WebSocketConfig, type WebSocketGateway } from './guards.js';
+import { type WebSocketConfig, type WebSocketGateway } from './guards.js';
+import { nodeHeaders } from '../admission/api-key.js';
 
 /** Whether an upgrade may go on (false: it has been answered); a promise of it when the fleet's rate limit decides. */
 export type UpgradeAdmission = (request: IncomingMessage, socket: Duplex) => boolean | Promise<boolean>;
@@ -36,7 +37,7 @@ export function createUpgradeAdmission(gateway: Pick<WebSocketGateway, 'admissio
   };
 
   return (request, socket) => {
-    const keyed = admission.key(upgradeHeaders(request));
+    const keyed = admission.key(nodeHeaders(request));
     const key = isRefusal(keyed) ? undefined : keyed.client;
     const client = clientKey(key, request, gateway.addressOf);
     if ((held.get(client) ?? 0) >= max) {

@@ -24,12 +24,12 @@ export const GRAPHIQL_OPTIONS: GraphiQLOptions & { query: string } = {
   defaultTabs: EXAMPLE_QUERIES.map((query) => ({ query })),
 };
 
-/** Whether `request` asks for the page: a GET or HEAD of the endpoint's exact path that accepts HTML. */
+/** Whether `request` asks for the page: a GET of the endpoint's exact path that accepts HTML (a HEAD arrives as its GET: edge/server.ts). */
 function isGraphiQLPageRequest(request: Request, url: URL): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && url.pathname === GRAPHIQL_PATH && (request.headers.get('accept') ?? '').includes('text/html');
+  return request.method === 'GET' && url.pathname === GRAPHIQL_PATH && (request.headers.get('accept') ?? '').includes('text/html');
 }
 
-/** Whether `request` asks for the page, or GETs or HEADs one of its assets: what needs no API key. */
+/** Whether `request` asks for the page, or GETs one of its assets: what needs no API key. */
 export function isGraphiQLRequest(request: Request, url: URL): boolean {
   return isGraphiQLPageRequest(request, url) || isAssetRequest(request, url);
 }
@@ -54,9 +54,9 @@ export function useGraphiQLPage(options: GraphiQLOptions | false, { compress = t
   };
 }
 
-// Private: a GET or HEAD under the assets' path.
+// Private: a GET under the assets' path.
 function isAssetRequest(request: Request, url: URL): boolean {
-  return (request.method === 'GET' || request.method === 'HEAD') && url.pathname.startsWith(GRAPHIQL_ASSETS_PATH);
+  return request.method === 'GET' && url.pathname.startsWith(GRAPHIQL_ASSETS_PATH);
 }
 
 // Private: an asset name that is not (or no longer) one of ours.
