@@ -28,7 +28,7 @@ export interface StaticOptions {
 export interface StaticAsset {
   /** The content's hash, hex (16 digits): the hashed name of an asset. */
   hash: string;
-  /** The answer to a GET of this file (a HEAD arrives as its GET), in the coding its `Accept-Encoding` asks for. */
+  /** The answer to a GET or HEAD of this file, in the coding its `Accept-Encoding` asks for. */
   respond(request: Request, fetchAPI: { Response: typeof Response }): Promise<Response>;
 }
 
@@ -81,7 +81,7 @@ export function createStaticAsset(body: Buffer, options: StaticOptions, compress
       const bytes = await encodedAs(coding);
       const headers: Record<string, string> = { ...base, etag, 'content-length': String(bytes.length) };
       if (coding !== 'identity') headers['content-encoding'] = coding;
-      return new fetchAPI.Response(new Uint8Array(bytes), { status: 200, headers });
+      return new fetchAPI.Response(request.method === 'HEAD' ? null : new Uint8Array(bytes), { status: 200, headers });
     },
   };
 
