@@ -4,9 +4,9 @@ import { ConfigError, loadConfig } from './base/config/config.js';
 import { startDemoUpstream } from './app/demo.js';
 import { createGateway } from './app/gateway.js';
 import { createLogger } from './base/logger.js';
-import { ROUTES } from './edge/routes.js';
-import { listen } from './edge/server.js';
-import { attachWebSocket } from './edge/ws/websocket.js';
+import { ROUTES } from './admission/routes.js';
+import { listen } from './doors/http/server.js';
+import { attachWebSocket } from './doors/ws/websocket.js';
 
 /** The example page's build (dist/web beside the built main.js), served in demo mode. */
 const DEMO_PAGE_DIRECTORY = fileURLToPath(new URL('web', import.meta.url));

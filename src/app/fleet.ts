@@ -25,7 +25,7 @@ import { createRedisConnection } from '../redis/connection.js';
 import { checkEvictionPolicy } from '../redis/eviction-policy.js';
 import { createLiveBus, type LiveBus } from '../redis/live-bus.js';
 import { createPurgeBus, type PurgeBus } from '../redis/purge-bus.js';
-import { createFleetBuckets, type FleetBucketOptions, type FleetBuckets } from '../edge/rate-limit/fleet-buckets.js';
+import { createFleetBuckets, type FleetBucketOptions, type FleetBuckets } from '../admission/buckets/fleet-buckets.js';
 import { createRedisTokenStore } from '../upstream/token/redis-store.js';
 import type { TokenStore } from '../upstream/token/store.js';
 

@@ -14,29 +14,29 @@ import type { Logger } from '../base/logger.js';
 import { createMetrics, type GatewayMetrics } from '../observability/metrics.js';
 import { createObservers } from '../observability/observers.js';
 import { createAddressOf, type AddressOf } from '../request/client-address.js';
-import { withRequestIds } from '../request/record.js';
+import { withRequestIds } from '../request/current.js';
 import { createTracing } from '../observability/tracing.js';
 import { GRAPHIQL_OPTIONS, isGraphiQLRequest, useGraphiQLPage } from '../plugins/explorer/graphiql-page.js';
 import { maskError } from '../graph/mask-error.js';
 import { useApiKeys } from '../plugins/protection/use-api-keys.js';
 import { useDemoPage } from '../plugins/explorer/use-demo-page.js';
-import { useHealth } from '../plugins/operations/use-health.js';
-import { useMetrics } from '../plugins/operations/use-metrics.js';
-import { usePurge } from '../plugins/operations/use-purge.js';
+import { useHealth } from '../plugins/operator/use-health.js';
+import { useMetrics } from '../plugins/operator/use-metrics.js';
+import { usePurge } from '../plugins/operator/use-purge.js';
 import { createPurger } from '../response-cache/purge.js';
 import { useRateLimit } from '../plugins/protection/use-rate-limit.js';
-import { createAdmission, type Admission } from '../edge/admission/admission.js';
-import { useRequestLog } from '../plugins/operations/use-request-log.js';
+import { createAdmission, type Admission } from '../admission/admission.js';
+import { useRequestLog } from '../plugins/operator/use-request-log.js';
 import { createRequestLog } from '../request/log.js';
-import { useTracing } from '../plugins/operations/use-tracing.js';
+import { useTracing } from '../plugins/operator/use-tracing.js';
 import { batchingOptions, protectionPlugins } from '../plugins/protection/use-protection.js';
 import { useCorsHeaders, useCorsPreflight } from '../plugins/protection/use-cors.js';
-import { createCors } from '../edge/headers/cors.js';
+import { createCors } from '../encoding/cors.js';
 import { useResponseCache } from '../plugins/serving/use-response-cache.js';
 import { useCompression } from '../plugins/serving/use-compression.js';
-import { createCompression } from '../edge/compression/answer.js';
+import { createCompression } from '../encoding/compress.js';
 import { createResponseCache } from '../response-cache/store.js';
-import { answerScope } from '../response-cache/scope.js';
+import { answerNamespace } from '../response-cache/namespace.js';
 import { useHttpCaching } from '../plugins/serving/use-http-caching.js';
 import { useGraphQLPath } from '../plugins/serving/use-graphql-path.js';
 import { useReadableBody } from '../plugins/serving/use-readable-body.js';
@@ -59,13 +59,13 @@ import { tagEntitiesShown } from '../graph/resolvers/entity-tags.js';
 import { createScaleOut } from './fleet.js';
 import { createData } from './data.js';
 import { createPersistedReload, type ReloadOutcome } from './persisted-reload.js';
-import { createLeanPath } from '../edge/lean/lean-path.js';
+import { createLeanPath } from '../doors/lean/lean-path.js';
 import { createLive, type Live } from '../live/live.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createBodyAdmission, type BodyAdmission } from '../edge/admission/before-body.js';
-import { ROUTES } from '../edge/routes.js';
-import type { Admitted } from '../edge/admission/refusal.js';
-import type { BodyHandler } from '../edge/body.js';
+import { createBodyAdmission, type BodyAdmission } from '../admission/before-body.js';
+import { ROUTES } from '../admission/routes.js';
+import type { Admitted } from '../admission/refusal.js';
+import type { BodyHandler } from '../doors/http/body.js';
 import { yogaLogger } from './yoga-logger.js';
 
 export type { GatewayConfig } from '../base/config/config.js';
@@ -90,7 +90,7 @@ export interface Gateway {
   serve: BodyHandler<Admitted>;
   /** The API key and rate limit of a request with a body, checked from its headers before the body is read. */
   admitBody: BodyAdmission;
-  /** The one admission every door calls (edge/admission/admission.ts): the WebSocket door's too. */
+  /** The one admission every door calls (admission/admission.ts): the WebSocket door's too. */
   admission: Admission;
   /** Where a request without an API key comes from (`TRUST_PROXY`): a WebSocket upgrade's client is known by it. */
   addressOf: AddressOf;
@@ -131,7 +131,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // The same on every replica and after a restart: from the secret they share (cursors.ts).
   const cursors = createCursors(upstream.clientSecret);
   const responseCache = createResponseCache({
-    maxBytes: config.responseCacheMaxBytes, clock, shared: scaleOut?.answers(answerScope(TYPE_DEFS, { ...config, cursorKey: cursors.id })),
+    maxBytes: config.responseCacheMaxBytes, clock, shared: scaleOut?.answers(answerNamespace(TYPE_DEFS, { ...config, cursorKey: cursors.id })),
   });
   const compression = createCompression({
     on: config.compression, minBytes: config.compressionMinBytes, cache: responseCache, onCompressed: (coding) => metrics.compression(coding),
@@ -167,7 +167,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     logging: yogaLogger(log),
     graphiql: false, // served by useGraphiQLPage, behind the rate limit (yoga's runs before every plugin)
     landingPage: false,
-    // CORS is use-cors.ts's: yoga's set `Vary: Origin` over the names already there (edge/headers/vary.ts).
+    // CORS is use-cors.ts's: yoga's set `Vary: Origin` over the names already there (encoding/vary.ts).
     cors: false,
     batching: batchingOptions(config.batchingLimit),
     // No file uploads in a read-only graph; a multipart body gets useReadableBody's 415.

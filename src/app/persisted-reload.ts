@@ -5,7 +5,7 @@
  */
 import { rereadPersistedOperations, type PersistedOperations } from '../base/config/persisted-operations.js';
 import type { Logger } from '../base/logger.js';
-import type { Admission } from '../edge/admission/admission.js';
+import type { Admission } from '../admission/admission.js';
 
 /** What a reload did: the new list's size and format, or the problems that kept the old list. */
 export type ReloadOutcome =

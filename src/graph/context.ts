@@ -14,7 +14,7 @@ import type { AddressOf } from '../request/client-address.js';
 import type { Sources } from '../data/sources.js';
 import { viewOf, type CatalogView } from '../catalog/view.js';
 import { createRequestScope, type RequestScope } from '../request/scope.js';
-import { currentRequest } from '../request/record.js';
+import { currentRequest } from '../request/current.js';
 import type { GatewayRequest } from '../request/request.js';
 import { createUpstreamCharges } from './budget/charges.js';
 

@@ -6,12 +6,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   errorEnvelope, textAnswer, TOKEN_TIMEOUT_MSG, trickleAnswer, writeAnswer, type Answer,
-} from './answer.js';
+} from './reply.js';
 import type { Behaviour } from './behaviour.js';
 import { TOKEN_PATH, type CallCounters } from './counters.js';
 import type { Catalog } from './data.js';
 import { faultAnswer, SLOW_BODY_INTERVAL_MS, type FaultTable } from './faults.js';
-import { isOperationPath, runOperation } from './operations.js';
+import { isOperationPath, runOperation } from './handlers.js';
 import { answerTokenRequest, type TokenStore } from './token.js';
 
 /** The live state every request reads; owned by `createMockUpstream`. */

@@ -2,7 +2,7 @@
  * Fault injection: the failures a real upstream (or its proxy) produces, on demand, per path, in
  * place of the normal answer; faulted requests still count in `calls()`.
  */
-import { errorEnvelope, textAnswer, TOKEN_TIMEOUT_MSG, type Answer } from './answer.js';
+import { errorEnvelope, textAnswer, TOKEN_TIMEOUT_MSG, type Answer } from './reply.js';
 
 /**
  * - `'http503'`: HTTP 503 in text (an overloaded proxy); `'non-json'`: HTTP 200 in HTML.

@@ -3,7 +3,7 @@
  * the description leaves it open, so it follows RFC 6749 §4.4 (or `behaviour.tokenStyle`).
  */
 import { randomBytes } from 'node:crypto';
-import { errorEnvelope, jsonAnswer, successEnvelope, type Answer } from './answer.js';
+import { errorEnvelope, jsonAnswer, successEnvelope, type Answer } from './reply.js';
 import type { Behaviour } from './behaviour.js';
 
 /** What a presented token is worth right now. */

@@ -5,7 +5,7 @@
 import type { CacheObserver } from '../cache/cache.js';
 import type { TokenObserver, UpstreamObserver } from '../upstream/http/observer.js';
 import type { GatewayMetrics } from './metrics.js';
-import { currentRequest } from '../request/record.js';
+import { currentRequest } from '../request/current.js';
 
 export interface Observers {
   upstream: UpstreamObserver;

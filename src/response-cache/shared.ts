@@ -1,7 +1,7 @@
 /** After a local miss, the answers the replicas share: one read per key in flight, one ask per execution. */
 import type { ExecutionArgs } from 'graphql';
 import type { SharedAnswer, SharedAnswers } from '../cache/redis-answers.js';
-import { currentRequest } from '../request/record.js';
+import { currentRequest } from '../request/current.js';
 
 /** The shared answer under a key, as `keep` kept it; `undefined` when not in use or asked already. */
 export type SharedLookUp<T> = (args: ExecutionArgs, key: string) => Promise<T | undefined> | undefined;

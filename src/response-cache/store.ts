@@ -11,7 +11,7 @@ import { answerEtag } from '../cache/answer-codec.js';
 import { dropped as droppedAt, DropIncomplete } from '../cache/cache.js';
 import { encodedEtag } from './etag.js';
 import type { SharedAnswers } from '../cache/redis-answers.js';
-import { currentRequest } from '../request/record.js';
+import { currentRequest } from '../request/current.js';
 import type { GatewayRequest, ResultErrors } from '../request/request.js';
 import { createKeyMaker } from './key.js';
 import { entrySize } from './entry-size.js';

@@ -8,8 +8,8 @@ import { loadConfig, type UpstreamConfig } from '../../src/base/config/config.js
 import { upstreamConfigFor } from '../../src/app/demo.js';
 import { createGateway, type Gateway, type GatewayDependencies } from '../../src/app/gateway.js';
 import { createLogger } from '../../src/base/logger.js';
-import { listen } from '../../src/edge/server.js';
-import { attachWebSocket, type WebSocketTransport } from '../../src/edge/ws/websocket.js';
+import { listen } from '../../src/doors/http/server.js';
+import { attachWebSocket, type WebSocketTransport } from '../../src/doors/ws/websocket.js';
 import {
   createMockUpstream,
   type MockUpstream,

@@ -101,14 +101,14 @@ describe('paths named in prose', () => {
 
   it('finds a wrong path and a name no file has', () => {
     const text = 'see `src/resolvers/argument-rules.ts`, (websocket-guards.ts), ./scope.ts, `src/lean-path/`, transport/';
-    expect(missing(text, 'src/edge/ws')).toEqual([
+    expect(missing(text, 'src/doors/ws')).toEqual([
       'src/resolvers/argument-rules.ts',
       'websocket-guards.ts',
       './scope.ts',
       'src/lean-path/',
       'transport/',
     ]);
-    const right = 'see `src/data/sources.ts`, ../../graph/context.js, ./guards.ts, src/edge/, lean/ and https://x.io/a/b.js';
-    expect(missing(right, 'src/edge/ws')).toEqual([]);
+    const right = 'see `src/data/sources.ts`, ../../graph/context.js, ./guards.ts, src/doors/, lean/ and https://x.io/a/b.js';
+    expect(missing(right, 'src/doors/ws')).toEqual([]);
   });
 });

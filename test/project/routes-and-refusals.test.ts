@@ -1,7 +1,7 @@
 /**
  * One route table and one refusal writer. Every path the gateway serves is written once, in
- * src/edge/routes.ts; every refusal made outside GraphQL gets its body and its raw HTTP from
- * src/edge/refusal-writer.ts, and its message from the registry (src/base/errors.ts) unless it
+ * src/admission/routes.ts; every refusal made outside GraphQL gets its body and its raw HTTP from
+ * src/admission/refusal-writer.ts, and its message from the registry (src/base/errors.ts) unless it
  * names a figure. Read from the source, as the compiler sees it (string literals, not comments):
  * a second path literal or a body built by hand typechecks, and is the first thing to drift.
  * Tests keep their literal paths: they are what clients send.
@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/base/errors.js';
-import { ROUTES } from '../../src/edge/routes.js';
+import { ROUTES } from '../../src/admission/routes.js';
 
 const root = join(import.meta.dirname, '../..');
-const ROUTE_TABLE = 'src/edge/routes.ts';
-const WRITER = 'src/edge/refusal-writer.ts';
+const ROUTE_TABLE = 'src/admission/routes.ts';
+const WRITER = 'src/admission/refusal-writer.ts';
 
 /** Every TypeScript file of src/, but the mock upstream (another program, with its own paths) and generated code. */
 function sources(dir = 'src'): string[] {
@@ -57,7 +57,7 @@ const escaped = Object.values(ROUTES).map((path) => path.replace(/[.*+?^${}()|[\
 /** A served path inside a text: not part of a longer name (`application/graphql`, `../schema.graphql`). */
 const routePath = new RegExp(`(?<![\\w./-])(?:${escaped.join('|')})(?![\\w.-])`);
 
-describe('the route table (src/edge/routes.ts)', () => {
+describe('the route table (src/admission/routes.ts)', () => {
   it('is the only place in src/ where a path the gateway serves is written', () => {
     const literals = outside(ROUTE_TABLE, (node) => {
       const text = literalText(node);
@@ -72,7 +72,7 @@ describe('the route table (src/edge/routes.ts)', () => {
   });
 });
 
-describe('the refusal writer (src/edge/refusal-writer.ts)', () => {
+describe('the refusal writer (src/admission/refusal-writer.ts)', () => {
   it('is the only place that builds the `{ errors: [{ message, extensions }] }` body of a refusal', () => {
     // An `errors` array of object literals: a GraphQL answer's errors are made by `coded` or masked, never written out.
     const bodies = outside(WRITER, (node) => {

@@ -132,7 +132,7 @@ export interface Config {
   tracing: TracingConfig | undefined;
   /** Live stock: the `Subscription` fields (live/live-stock.ts). */
   live: LiveConfig;
-  /** GraphQL over WebSocket: what one socket, and one client, may hold (edge/ws/websocket.ts). */
+  /** GraphQL over WebSocket: what one socket, and one client, may hold (doors/ws/websocket.ts). */
   webSocket: WebSocketLimits;
 }
 

@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { eachEventRenewing, type GatewayContext } from '../context.js';
 import type { ProductStockUpdateResolvers, SubscriptionResolvers } from '../../generated/resolvers-types.js';
 import type { LiveEvent } from '../../live/live-stock.js';
-import { clientKey } from '../../request/record.js';
+import { clientKey } from '../../request/current.js';
 import { ARGUMENT_RULES as RULES } from '../arguments/rules.js';
 
 export const Subscription: SubscriptionResolvers = {

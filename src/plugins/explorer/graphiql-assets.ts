@@ -6,7 +6,7 @@
  */
 import type * as Parts from '@graphql-yoga/render-graphiql/graphiql';
 import type { GraphiQLOptions } from 'graphql-yoga';
-import { ROUTES } from '../../edge/routes.js';
+import { ROUTES } from '../../admission/routes.js';
 import { createStaticAsset, IMMUTABLE, type StaticAsset } from './static-asset.js';
 
 /** Where the assets are served: `/graphql/assets/<hash>.js`, `.css` and `.ico`. */

@@ -7,8 +7,8 @@
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { EXAMPLE_QUERIES, EXAMPLE_QUERY } from './example-query.js';
 import { buildGraphiQLFiles, GRAPHIQL_ASSETS_PATH, type GraphiQLFiles } from './graphiql-assets.js';
-import { currentRequest } from '../../request/record.js';
-import { ROUTES } from '../../edge/routes.js';
+import { currentRequest } from '../../request/current.js';
+import { ROUTES } from '../../admission/routes.js';
 
 /** The path of the page: the GraphQL endpoint. */
 export const GRAPHIQL_PATH = ROUTES.graphql;
@@ -24,7 +24,7 @@ export const GRAPHIQL_OPTIONS: GraphiQLOptions & { query: string } = {
   defaultTabs: EXAMPLE_QUERIES.map((query) => ({ query })),
 };
 
-/** Whether `request` asks for the page: a GET of the endpoint's exact path that accepts HTML (a HEAD arrives as its GET: edge/server.ts). */
+/** Whether `request` asks for the page: a GET of the endpoint's exact path that accepts HTML (a HEAD arrives as its GET: doors/http/server.ts). */
 function isGraphiQLPageRequest(request: Request, url: URL): boolean {
   return request.method === 'GET' && url.pathname === GRAPHIQL_PATH && (request.headers.get('accept') ?? '').includes('text/html');
 }

@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
-import { CODINGS, negotiate, type Coding } from '../../edge/compression/negotiate.js';
+import { CODINGS, negotiate, type Coding } from '../../encoding/negotiate.js';
 import { encodedEtag, etagMatches } from '../../response-cache/etag.js';
-import { varyWith } from '../../edge/headers/vary.js';
+import { varyWith } from '../../encoding/vary.js';
 
 /** How a static file is answered, besides its bytes. */
 export interface StaticOptions {

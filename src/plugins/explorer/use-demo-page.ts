@@ -9,7 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import type { Plugin } from 'graphql-yoga';
-import { ROUTES } from '../../edge/routes.js';
+import { ROUTES } from '../../admission/routes.js';
 import { createStaticAsset, IMMUTABLE, type StaticAsset } from './static-asset.js';
 
 /** Where the page lives; its build is made with this base (examples/web/vite.config.ts). */

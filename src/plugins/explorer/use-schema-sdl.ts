@@ -3,7 +3,7 @@
  * and follows it: with introspection off, 404.
  */
 import type { Plugin } from 'graphql-yoga';
-import { ROUTES } from '../../edge/routes.js';
+import { ROUTES } from '../../admission/routes.js';
 
 export const SCHEMA_SDL_PATH = ROUTES.schema;
 

@@ -1,14 +1,14 @@
 /**
- * The API-key check (edge/admission/api-key.ts) on yoga's HTTP path: a request without a valid
+ * The API-key check (admission/api-key.ts) on yoga's HTTP path: a request without a valid
  * key gets its 401 before any other plugin reads it, but the open paths and what `isOpen` says.
  * An open request with a valid key is still known by it, for its rate limit.
  */
 import type { Plugin } from 'graphql-yoga';
-import { OPEN_PATHS } from '../../edge/routes.js';
-import type { Admission } from '../../edge/admission/admission.js';
-import { isRefusal } from '../../edge/admission/refusal.js';
-import { currentRequest } from '../../request/record.js';
-import { refusalResponse } from '../../edge/refusal-writer.js';
+import { OPEN_PATHS } from '../../admission/routes.js';
+import type { Admission } from '../../admission/admission.js';
+import { isRefusal } from '../../admission/refusal.js';
+import { currentRequest } from '../../request/current.js';
+import { refusalResponse } from '../../admission/refusal-writer.js';
 
 export interface ApiKeyOptions {
   /** Requests answered without a key (besides the open paths). Default: none. */

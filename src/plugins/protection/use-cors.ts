@@ -1,11 +1,11 @@
 /**
- * CORS on yoga's path (headers: edge/headers/cors.ts), in two plugins for two places:
+ * CORS on yoga's path (headers: encoding/cors.ts), in two plugins for two places:
  * `useCorsPreflight`, first, answers `OPTIONS` with 204 and `Content-Length: 0` before any key or
  * rate limit; `useCorsHeaders`, last, adds its headers to the `Cache-Control` and `Vary` every
  * other plugin wrote. With CORS off both are empty.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { Cors } from '../../edge/headers/cors.js';
+import type { Cors } from '../../encoding/cors.js';
 
 export function useCorsPreflight(cors: Cors): Plugin {
   if (!cors.on) return {};

@@ -1,10 +1,10 @@
 /**
- * The parameter limits (edge/admission/parameters.ts) on the parameters yoga parsed, before
+ * The parameter limits (admission/parameters.ts) on the parameters yoga parsed, before
  * anything else reads them: a refusal (413) costs no parse and no upstream call.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { Admission } from '../../edge/admission/admission.js';
-import { refusalError } from '../../edge/admission/refusal.js';
+import type { Admission } from '../../admission/admission.js';
+import { refusalError } from '../../admission/refusal.js';
 
 export function useParameterLimits(admission: Pick<Admission, 'parameters'>): Plugin {
   return {

@@ -1,11 +1,11 @@
 /**
- * Allow-list mode on yoga's path, by the admission's rule (edge/admission/persisted.ts): a listed
+ * Allow-list mode on yoga's path, by the admission's rule (admission/persisted.ts): a listed
  * request runs its listed document, still parsed and validated like any other.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { Admission } from '../../edge/admission/admission.js';
-import { urlIds } from '../../edge/admission/persisted.js';
-import { isRefusal, refusalError } from '../../edge/admission/refusal.js';
+import type { Admission } from '../../admission/admission.js';
+import { urlIds } from '../../admission/persisted.js';
+import { isRefusal, refusalError } from '../../admission/refusal.js';
 
 export function useAllowList(admission: Pick<Admission, 'persisted'>): Plugin {
   return {

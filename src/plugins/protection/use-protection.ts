@@ -4,8 +4,8 @@
  */
 import type { BatchingOptions, Plugin } from 'graphql-yoga';
 import type { Config } from '../../base/config/config.js';
-import type { Admission } from '../../edge/admission/admission.js';
-import { refusalError } from '../../edge/admission/refusal.js';
+import type { Admission } from '../../admission/admission.js';
+import { refusalError } from '../../admission/refusal.js';
 import { useAutomaticPersistedQueries } from './use-automatic-persisted-queries.js';
 import { useIntrospectionPolicy } from './use-introspection-policy.js';
 import { useAllowList } from './use-persisted-operations.js';

@@ -1,15 +1,15 @@
 /**
- * The rate limit (edge/admission/rate-limit.ts) on yoga's HTTP path: every request counts one on
+ * The rate limit (admission/rate-limit.ts) on yoga's HTTP path: every request counts one on
  * arrival, after the API key, unless the lean path counted it; a batch counts its other operations
  * once parsed and is refused whole when they do not fit.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
-import type { RateLimit } from '../../edge/admission/rate-limit.js';
-import { UNLIMITED_PATHS } from '../../edge/routes.js';
-import { refusalError, type Refusal } from '../../edge/admission/refusal.js';
-import { currentRequest } from '../../request/record.js';
-import { refusalResponse } from '../../edge/refusal-writer.js';
+import type { RateLimit } from '../../admission/rate-limit.js';
+import { UNLIMITED_PATHS } from '../../admission/routes.js';
+import { refusalError, type Refusal } from '../../admission/refusal.js';
+import { currentRequest } from '../../request/current.js';
+import { refusalResponse } from '../../admission/refusal-writer.js';
 
 export function useRateLimit(rate: RateLimit): Plugin {
   if (!rate.on) return {};

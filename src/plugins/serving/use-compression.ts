@@ -1,10 +1,10 @@
 /**
- * Compressed answers on yoga's path, as edge/compression/answer.ts decides for every door. Runs
+ * Compressed answers on yoga's path, as encoding/compress.ts decides for every door. Runs
  * after the response cache, which must store the answer as made, and after HTTP caching, whose
  * `Vary` it extends; a stored answer served is encoded by the response cache already.
  */
 import type { Plugin } from 'graphql-yoga';
-import { codingHeaders, type Compression } from '../../edge/compression/answer.js';
+import { codingHeaders, type Compression } from '../../encoding/compress.js';
 import { storedAnswerOf, storedAnswerServed } from '../../response-cache/store.js';
 
 export function useCompression(compression: Compression): Plugin {

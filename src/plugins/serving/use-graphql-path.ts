@@ -1,11 +1,11 @@
 /**
- * GraphQL on exactly one path (edge/admission/route.ts): yoga would serve any URL that merely
+ * GraphQL on exactly one path (admission/route.ts): yoga would serve any URL that merely
  * ends with the endpoint; such a request gets 404 before anything reads the path.
  */
 import type { Plugin } from 'graphql-yoga';
-import { pathRefusal } from '../../edge/admission/route.js';
-import { ROUTES } from '../../edge/routes.js';
-import { refusalResponse } from '../../edge/refusal-writer.js';
+import { pathRefusal } from '../../admission/route.js';
+import { ROUTES } from '../../admission/routes.js';
+import { refusalResponse } from '../../admission/refusal-writer.js';
 
 export function useGraphQLPath(): Plugin {
   const endpoint = ROUTES.graphql;

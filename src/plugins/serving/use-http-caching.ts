@@ -13,11 +13,11 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../base/clock.js';
-import { currentRequest } from '../../request/record.js';
+import { currentRequest } from '../../request/current.js';
 import type { GatewayRequest, ResultErrors } from '../../request/request.js';
 import { tagHeaders } from '../../request/tags.js';
-import { varyWith } from '../../edge/headers/vary.js';
-import { ROUTES } from '../../edge/routes.js';
+import { varyWith } from '../../encoding/vary.js';
+import { ROUTES } from '../../admission/routes.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import { storedAnswerServed } from '../../response-cache/store.js';
 

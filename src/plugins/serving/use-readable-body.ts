@@ -7,8 +7,8 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { coded } from '../../base/graph-errors.js';
-import { UNREADABLE_BODY } from '../../edge/admission/route.js';
-import { refusalResponse } from '../../edge/refusal-writer.js';
+import { UNREADABLE_BODY } from '../../admission/route.js';
+import { refusalResponse } from '../../admission/refusal-writer.js';
 
 type RequestParser = (request: Request) => unknown;
 

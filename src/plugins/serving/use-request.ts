@@ -8,9 +8,9 @@ import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { maskError } from '../../graph/mask-error.js';
-import { REQUEST_ID_HEADER, currentRequest, requestIdFrom, runInRequest } from '../../request/record.js';
+import { REQUEST_ID_HEADER, currentRequest, requestIdFrom, runInRequest } from '../../request/current.js';
 import { createRequest } from '../../request/request.js';
-import { ROUTES } from '../../edge/routes.js';
+import { ROUTES } from '../../admission/routes.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 

@@ -6,14 +6,14 @@
  * offers its answer to the store, which asks the request object whether it may be kept.
  */
 import type { Plugin } from 'graphql-yoga';
-import { currentRequest } from '../../request/record.js';
+import { currentRequest } from '../../request/current.js';
 import type { ResultErrors } from '../../request/request.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import { etagMatches } from '../../response-cache/etag.js';
 import { worthOffering } from '../../response-cache/unstorable.js';
 import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
-import { codingHeaders, type Compression } from '../../edge/compression/answer.js';
-import { ROUTES } from '../../edge/routes.js';
+import { codingHeaders, type Compression } from '../../encoding/compress.js';
+import { ROUTES } from '../../admission/routes.js';
 
 const NO_BYTES = new Uint8Array(0);
 

@@ -4,7 +4,7 @@ import type { Logger } from '../../base/logger.js';
 import type { TokenManager, TokenState } from '../contracts.js';
 import { UpstreamError, redactSecrets } from '../errors.js';
 import { observed, type TokenObserver } from '../http/observer.js';
-import { parseTokenAnswer } from './answer.js';
+import { parseTokenAnswer } from './grant.js';
 import { credentialForms, tokenRequestBody, tokenRequestHeaders } from './request.js';
 import type { StoredToken, TokenStore } from './store.js';
 import type { UpstreamSpan, UpstreamTracer } from '../http/tracer.js';

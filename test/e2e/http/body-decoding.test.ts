@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { brotliCompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DECODED_FLOOR } from '../../../src/edge/body.js';
-import { DECODER_BYTES } from '../../../src/edge/decoding-budget.js';
+import { DECODED_FLOOR } from '../../../src/doors/http/body.js';
+import { DECODER_BYTES } from '../../../src/doors/http/decoding-budget.js';
 import { BR_BOMB, chunk, chunkedPost, LAST_CHUNK, openRaw, startBodyGateway, type BodyGateway, type RawConnection } from './raw-body.js';
 import { flushedBrotli } from '../../helpers/brotli.js';
 

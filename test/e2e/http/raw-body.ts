@@ -6,7 +6,7 @@
 import { connect, type Socket } from 'node:net';
 import * as zlib from 'node:zlib';
 import { loadConfig } from '../../../src/base/config/config.js';
-import { listen, type ListenOptions, type RunningServer } from '../../../src/edge/server.js';
+import { listen, type ListenOptions, type RunningServer } from '../../../src/doors/http/server.js';
 import { startGateway, type Harness, type HarnessOptions } from '../../helpers/gateway.js';
 
 /** 14 bytes of brotli that decode to 1,040,000 spaces (under the 1 MiB body limit): the probe's bomb. */

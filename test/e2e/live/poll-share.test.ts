@@ -7,7 +7,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/base/logger.js';
-import { runInRequest } from '../../../src/request/record.js';
+import { runInRequest } from '../../../src/request/current.js';
 import { createRequest } from '../../../src/request/request.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { startHeldGateway, type HeldGateway } from '../../helpers/held-upstream.js';

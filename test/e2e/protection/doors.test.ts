@@ -4,7 +4,7 @@
  *
  * - yoga: a gateway with the lean path off (`leanPath: false`), so yoga's HTTP layer reads it;
  * - lean: the same POST to a gateway with the lean path on. The admission runs first, before the
- *   body is read (edge/admission/before-body.ts), and the lean path reads its verdict; what it
+ *   body is read (admission/before-body.ts), and the lean path reads its verdict; what it
  *   refuses or is unsure of it hands to yoga, which asks the admission again. Counting the
  *   admission's key checks tells which: one, the lean path answered it itself; two, yoga did
  *   (every gateway here has API keys, so yoga's plugin checks each request it reads);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clockReading } from '../../helpers/upstream.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
-import { createTokenBuckets } from '../../../src/edge/rate-limit/token-buckets.js';
+import { createTokenBuckets } from '../../../src/admission/buckets/token-buckets.js';
 import { get, post } from '../../helpers/http.js';
 import { post as postRaw } from '../../helpers/raw-http.js';
 

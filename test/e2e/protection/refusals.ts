@@ -127,7 +127,7 @@ export const ROWS: Row[] = [
   {
     name: 'a GET without a CSRF header', params: { query: CITIES }, http: { method: 'GET' }, code: 'CSRF_HEADER_REQUIRED', status: 403,
     lean: { na: 'the lean path serves JSON POSTs only, which are preflighted: CSRF never refuses one' },
-    ws: { na: 'a WebSocket has no simple request, and no client is known by a cookie (edge/ws/websocket.ts)' },
+    ws: { na: 'a WebSocket has no simple request, and no client is known by a cookie (doors/ws/websocket.ts)' },
     get: { na: 'the row is itself a GET, without the header; the GET door sends one' },
   },
 ];

@@ -1,5 +1,5 @@
 /**
- * `Vary` as a shared cache needs it, for every kind of answer (edge/headers/vary.ts): generated
+ * `Vary` as a shared cache needs it, for every kind of answer (encoding/vary.ts): generated
  * requests (GET, POST or HEAD; no coding, one, several, q-values, identity, `*`; no `Origin`, a
  * listed one, another; a miss, a hit or a 304) to the gateway's two HTTP doors (the lean path on
  * and off), under CORS for any origin and for a list, for GraphQL answers large and small, the
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { negotiate } from '../../../src/edge/compression/negotiate.js';
+import { negotiate } from '../../../src/encoding/negotiate.js';
 import { fuzzParameters } from '../../fuzz/settings.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 

@@ -1,7 +1,7 @@
 /**
  * The shared answer's format (cache/answer-codec.ts) carries the answer's tags, so that a replica
  * keeping another's answer can send them and purge it. The format before them (0x01) is another
- * release's, under other keys (response-cache/scope.ts): met anyway, it is a miss.
+ * release's, under other keys (response-cache/namespace.ts): met anyway, it is a miss.
  */
 import { describe, expect, it } from 'vitest';
 import { answerEtag, decodeAnswer, encodeAnswer } from '../../../src/cache/answer-codec.js';

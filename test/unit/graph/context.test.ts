@@ -5,7 +5,7 @@ import { systemClock } from '../../../src/base/clock.js';
 import { createLogger } from '../../../src/base/logger.js';
 import type { Sources } from '../../../src/data/sources.js';
 import { createContextFactory, type ContextSettings } from '../../../src/graph/context.js';
-import { runInRequest } from '../../../src/request/record.js';
+import { runInRequest } from '../../../src/request/current.js';
 import { createRequest, type GatewayRequest } from '../../../src/request/request.js';
 
 const SETTINGS = { maxPageSize: 100, requestTimeoutMs: 60_000, maxUpstreamCallsPerOperation: 100, index: undefined, clock: systemClock } as unknown as ContextSettings;

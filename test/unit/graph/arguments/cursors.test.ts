@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createCursors, listOf, offsetOf, type Sign } from '../../../../src/graph/arguments/cursors.js';
 import type { Window } from '../../../../src/graph/arguments/window.js';
 import { sliceConnection } from '../../../../src/graph/connections/build.js';
-import { answerScope } from '../../../../src/response-cache/scope.js';
+import { answerNamespace } from '../../../../src/response-cache/namespace.js';
 
 const SITES = listOf('Query.sitesConnection', { cityCode: 'SH', enabledOnly: false });
 const codeOf = (act: () => unknown) => {
@@ -104,9 +104,9 @@ describe('connection cursors', () => {
 
   it('put their key\'s fingerprint, and nothing of the secret, in the scope of the answers replicas share', () => {
     const settings = { maxPageSize: 100, maxItemsPerOperation: 1, maxUpstreamCallsPerOperation: 1, siteTimeZone: 'Asia/Shanghai' };
-    const one = answerScope('type Query', { ...settings, cursorKey: createCursors('secret').id });
-    expect(answerScope('type Query', { ...settings, cursorKey: createCursors('secret').id })).toBe(one);
-    expect(answerScope('type Query', { ...settings, cursorKey: createCursors('rotated').id })).not.toBe(one);
+    const one = answerNamespace('type Query', { ...settings, cursorKey: createCursors('secret').id });
+    expect(answerNamespace('type Query', { ...settings, cursorKey: createCursors('secret').id })).toBe(one);
+    expect(answerNamespace('type Query', { ...settings, cursorKey: createCursors('rotated').id })).not.toBe(one);
     expect(one).not.toContain('secret');
   });
 });

@@ -1,0 +1,56 @@
+/**
+ * The admission before a body is read: the API key, then the rate limit, from the headers alone,
+ * so a client without a key or over its limit makes the gateway read and decode nothing. The
+ * doors then refuse it from the same checks (the rate-limit verdict taken here is kept for the
+ * request). Open and unlimited paths and the admin-keyed purge are excepted; a path this cannot
+ * read gets no exception, which at worst leaves unread a body a door would have read.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Admission } from './admission.js';
+import { OPEN_PATHS, ROUTES, UNLIMITED_PATHS } from './routes.js';
+import { createKeyCheck, nodeHeaders } from './api-key.js';
+import { isRefusal, type Admitted } from './refusal.js';
+
+export interface BodyAdmissionOptions {
+  /** `ADMIN_API_KEYS`: none turns the purge endpoint off. */
+  adminKeys: readonly string[];
+}
+
+/** A request's client when its body may be read, undefined when it is refused; a promise while the fleet's bucket decides. */
+export type BodyAdmission = (req: IncomingMessage) => Admitted | undefined | Promise<Admitted | undefined>;
+
+export function createBodyAdmission(admission: Pick<Admission, 'key' | 'rate'>, { adminKeys }: BodyAdmissionOptions): BodyAdmission {
+  const admin = adminKeys.length === 0 ? undefined : createKeyCheck(adminKeys);
+  const nobody: Admitted = Object.freeze({ client: undefined });
+  return (req) => {
+    const path = pathOf(req.url);
+    const headers = nodeHeaders(req);
+    if (path === ROUTES.purge) {
+      const checked = admin?.(headers);
+      return checked === undefined || isRefusal(checked) ? undefined : checked;
+    }
+    const keyed = admission.key(headers);
+    if (isRefusal(keyed)) return path !== undefined && OPEN_PATHS.has(path) ? nobody : undefined;
+    if (!admission.rate.on || (path !== undefined && UNLIMITED_PATHS.has(path))) return keyed;
+    const verdict = admission.rate.arrive(keyed.client, req);
+    if (!(verdict instanceof Promise)) return verdict.allowed ? keyed : undefined;
+    return verdict.then((taken) => (taken.allowed ? keyed : undefined));
+  };
+}
+
+/** A path of these characters alone reads the same as a URL: nothing to resolve or decode. */
+const PLAIN_PATH = /^\/[\w/-]*$/;
+
+// Private: the path of a request's target as yoga's URL reads it, or undefined when it reads none.
+function pathOf(url: string | undefined): string | undefined {
+  const target = url ?? '';
+  const query = target.indexOf('?');
+  const path = query < 0 ? target : target.slice(0, query);
+  if (PLAIN_PATH.test(path)) return path;
+  if (!target.startsWith('/')) return undefined;
+  try {
+    return new URL(`http://localhost${target}`).pathname;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * What every admission check answers: admitted (as its client), or refused with a registry code,
+ * status and headers. Door-neutral, so every door answers the same check with the same code.
+ */
+import type { GraphQLError } from 'graphql';
+import { ERRORS, type ErrorCode } from '../base/errors.js';
+import { coded } from '../base/graph-errors.js';
+
+/** An admitted request's client: `key:<fingerprint>` when it presented a valid API key, else undefined. */
+export interface Admitted {
+  client: string | undefined;
+}
+
+export interface Refusal {
+  code: ErrorCode;
+  /** The HTTP status (the registry's unless the check says otherwise). */
+  status: number;
+  message: string;
+  /** Headers of the HTTP answer (`Retry-After`, `WWW-Authenticate`). */
+  headers?: Record<string, string>;
+}
+
+/** A refusal with `code`, the registry's status, and `message` or the registry's. */
+export function refusal(code: ErrorCode, message: string = ERRORS[code].message, headers?: Record<string, string>): Refusal {
+  return { code, status: ERRORS[code].status, message, ...(headers && { headers }) };
+}
+
+/** Whether a check's answer refuses. */
+export function isRefusal(answer: unknown): answer is Refusal {
+  return typeof answer === 'object' && answer !== null && 'code' in answer;
+}
+
+/** The GraphQL error of a refusal: yoga answers it with its status and headers; WebSocket sends it without them. */
+export function refusalError({ code, status, message, headers }: Refusal): GraphQLError {
+  return coded(code, message, { status, ...(headers && { headers }) });
+}

@@ -1,0 +1,173 @@
+/**
+ * The lean path: the common GraphQL request (a POST of one JSON query) served straight from
+ * Node's request, without yoga's Fetch layer, which dominates the cost of a cache hit. It changes
+ * how a request is served, never what it answers: same admission, yoga's enveloped parse and
+ * validate, same execution and cache key, yoga's result processor. Whatever it is not sure to
+ * serve as yoga would goes to yoga having written nothing; once admitted, it answers.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import { getOperationAST, type DocumentNode, type GraphQLSchema, type ExecutionArgs } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
+import type { Clock } from '../../base/clock.js';
+import type { GatewayContext } from '../../graph/context.js';
+import type { Logger } from '../../base/logger.js';
+import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/current.js';
+import { createRequest, type GatewayRequest } from '../../request/request.js';
+import type { EndRequest } from '../../request/log.js';
+import type { Admission } from '../../admission/admission.js';
+import { isRefusal, type Admitted } from '../../admission/refusal.js';
+import { countItems } from '../../graph/items.js';
+import { isRunning, runningOperation } from '../../graph/running-operation.js';
+import type { ResponseCache } from '../../response-cache/store.js';
+import { keyedNow, learntOf, type Learnt } from '../../response-cache/unstorable.js';
+import type { Compression } from '../../encoding/compress.js';
+import { asksForParts } from '../../graph/incremental-document.js';
+import { createTurnQueue } from './turns.js';
+import { createLeanAnswers } from './respond.js';
+import type { RunQuery } from '../../graph/execution/run.js';
+import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './request.js';
+
+export interface LeanPathOptions {
+  yoga: YogaServerInstance<object, GatewayContext>;
+  logger: Logger;
+  /** The request log and metrics every HTTP door shares. */
+  end: EndRequest;
+  admission: Pick<Admission, 'key' | 'rate' | 'parameters'>;
+  responseCache: Pick<ResponseCache, 'on' | 'keyOf' | 'stored' | 'sharedStored' | 'miss'>;
+  compression: Compression;
+  /** CORS on: a request with `Origin` is yoga's, whose plugin writes the CORS headers. */
+  cors: boolean;
+  /** yoga's context factory. */
+  context: (initial: { request: LeanRequest }) => GatewayContext;
+  /** Runs an admitted query as yoga's execution hooks would. */
+  run: RunQuery;
+  /** yoga's parsed documents by query text (its `parserAndValidationCache`). */
+  documents: { get(query: string): DocumentNode | undefined };
+  /** The gateway's clock (a request's start, monotonic). */
+  clock: Clock;
+}
+
+/**
+ * Serves `req` (its body read, none when refused unread) on `res` and answers true, or answers
+ * false having written nothing: the request is then yoga's. `admitted`: its client, if checked early.
+ */
+export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse, admitted?: Admitted) => boolean;
+
+export function createLeanPath(options: LeanPathOptions): LeanPath {
+  const { yoga, logger, end, admission, responseCache, compression, cors, documents, context, run, clock } = options;
+  const endpoint = yoga.graphqlEndpoint;
+  const url = `http://localhost${endpoint}`;
+  // Documents yoga's parse and validation passed: the same text validates the same way again.
+  const valid = new WeakSet<DocumentNode>();
+  let schema: GraphQLSchema | undefined;
+  const startInTurn = createTurnQueue();
+  const { answerStored, answer } = createLeanAnswers({ end, compression, run, context });
+
+  // Requests seen before by their exact body: the key their parse made, so a repeat skips the parse.
+  const known = new LRUCache<string, { accept: string; key: string; operation: string; learnt: Learnt }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
+
+  return (req, res, admitted) => {
+    const body = req.body;
+    if (req.method !== 'POST' || req.url !== endpoint || body === undefined) return false;
+    const headers = req.headers;
+    if (!isJsonContentType(headers['content-type']) || (cors && headers.origin !== undefined)) return false;
+    const mediaType = answerMediaType(headers.accept);
+    if (mediaType === undefined) return false;
+    const request = leanRequest(req, res, url);
+    const keyed = admitted ?? admission.key(request.headers);
+    if (isRefusal(keyed)) return false;
+    const client = keyed.client;
+    const accept = headers.accept ?? '';
+    const text = responseCache.on && body.length <= MAX_KNOWN_BODY_BYTES ? body.toString('latin1') : undefined;
+    const record = createRequest(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger, clock.monotonic());
+    // The request's one rate-limit verdict; a pending fleet verdict keeps it here, handed to yoga if refused.
+    const verdict = admission.rate.arrive(client, req);
+    if (!(verdict instanceof Promise)) return verdict.allowed && serveAdmitted(req, res, request, record, client, mediaType, accept, text);
+    void verdict.then((taken) => {
+      if (!(taken.allowed && serveAdmitted(req, res, request, record, client, mediaType, accept, text))) void yoga(req, res);
+    });
+    return true;
+  };
+
+  // Private: an admitted request: the stored answer to the same bytes seen before, else its parse.
+  function serveAdmitted(
+    req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
+    client: string | undefined, mediaType: string, accept: string, text: string | undefined,
+  ): boolean {
+    const entry = text === undefined ? undefined : known.get(text);
+    const seen = entry?.accept === accept && keyedNow(entry.learnt) ? entry : undefined;
+    const hit = seen === undefined ? undefined : responseCache.stored(seen.key, record);
+    if (seen !== undefined && hit !== undefined) {
+      answerStored(record, client, seen.operation, res, hit);
+      return true;
+    }
+    return runInRequest(record, () => serveParsed(req, res, request, record, client, mediaType, accept, text));
+  }
+
+  // Private: a request read in full: parameters, yoga's parse and validation, stored answer or execution.
+  function serveParsed(
+    req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
+    client: string | undefined, mediaType: string, accept: string, text: string | undefined,
+  ): boolean {
+    const params = leanParams(req.body!);
+    if (params === undefined || admission.parameters(params.query, params.variables) !== undefined) return false;
+    let document = documents.get(params.query);
+    if (document === undefined || !valid.has(document)) {
+      const enveloped = yoga.getEnveloped({ request, params, req, res } as never);
+      const parsed = parseOrUndefined(enveloped, params.query);
+      if (parsed === undefined || enveloped.validate(enveloped.schema, parsed).length > 0) return false;
+      schema = enveloped.schema;
+      valid.add(parsed);
+      document = parsed;
+    }
+    const operation = getOperationAST(document, params.operationName);
+    if (operation?.operation !== 'query' || asksForParts(document)) return false;
+    // The running operation and key are worked out once, on the arguments executed (both memoized by them).
+    const args: ExecutionArgs = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName, contextValue: undefined };
+    const key = responseCache.keyOf(args, accept);
+    const operationName = operation.name?.value ?? 'anonymous';
+    if (key !== undefined && text !== undefined) known.set(text, { accept, key, operation: operationName, learnt: learntOf(document) });
+    const hit = key === undefined ? undefined : responseCache.stored(key, record);
+    if (hit !== undefined) {
+      answerStored(record, client, operationName, res, hit);
+      return true;
+    }
+    const execute = () => {
+      record.graphql = true;
+      record.client = client;
+      record.operations.push(operationName);
+      if (key !== undefined) responseCache.miss(request, key, document, record);
+      const go = () => void answer(args, { request, params, req, res }, record, res, mediaType);
+      // A large answer starts in its own turn, in arrival order, so small ones never wait behind it.
+      if (large(args)) startInTurn(() => runInRequest(record, go));
+      else go();
+    };
+    const shared = key === undefined ? undefined : responseCache.sharedStored(args, key);
+    if (shared === undefined) execute();
+    else void shared.then((found) => (found === undefined ? execute() : answerStored(record, client, operationName, res, found)));
+    return true;
+  }
+}
+
+/** Bytes of requests remembered with their response-cache keys (`known`), and the largest body remembered. */
+const KNOWN_REQUEST_BYTES = 4 * 1024 * 1024;
+const MAX_KNOWN_BODY_BYTES = 4096;
+
+/** List entries (graph/items.ts's count) above which an answer is large. */
+const LARGE_ANSWER_ITEMS = 100;
+
+// Private: whether the operation could return more than LARGE_ANSWER_ITEMS list entries.
+function large(args: ExecutionArgs): boolean {
+  const running = runningOperation(args);
+  return isRunning(running) && countItems(args.schema, running) > LARGE_ANSWER_ITEMS;
+}
+
+// Private: a syntax error (or a refusal while parsing: the token limit) is yoga's to answer.
+function parseOrUndefined(enveloped: { parse(query: string): DocumentNode }, query: string): DocumentNode | undefined {
+  try {
+    return enveloped.parse(query);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * What the lean path reads of a request, without Fetch API objects: a JSON body's GraphQL
+ * parameters, the media type yoga would answer with, and a stand-in for the `Request` the
+ * execution hooks read. Each answers `undefined` where it is not sure to read exactly as yoga
+ * does, and the request goes to yoga.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HeaderReader } from '../../admission/api-key.js';
+
+export interface LeanParams {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+const PARAMETER_NAMES = new Set(['query', 'variables', 'operationName']);
+
+/** A JSON body's parameters when they are exactly `query`, `variables` (object or null) and `operationName`; anything else is yoga's. */
+export function leanParams(body: Buffer): LeanParams | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const params = parsed as Record<string, unknown>;
+  for (const name in params) if (!PARAMETER_NAMES.has(name)) return undefined;
+  const { query, variables, operationName } = params;
+  if (typeof query !== 'string') return undefined;
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
+  return params as unknown as LeanParams;
+}
+
+/** Whether `Content-Type` says JSON exactly as yoga's `isContentTypeMatch` reads it (else yoga answers 415). */
+export function isJsonContentType(header: string | undefined): boolean {
+  const contentType = header?.split(',', 1)[0];
+  return contentType === 'application/json' || contentType?.startsWith('application/json;') === true;
+}
+
+/** The result processors yoga tries, in its order, and the media types each answers with. */
+const PROCESSORS: ReadonlyArray<{ regular: boolean; mediaTypes: readonly string[] }> = [
+  { regular: false, mediaTypes: ['text/event-stream'] },
+  { regular: false, mediaTypes: ['multipart/mixed'] },
+  { regular: true, mediaTypes: ['application/graphql-response+json', 'application/json'] },
+];
+const answerTypes = new Map<string, string | undefined>();
+/** Distinct `Accept` headers remembered; clients send a handful. */
+const MAX_ACCEPT_HEADERS = 256;
+
+/** The media type yoga's own negotiation (last match wins) picks for `accept`, if its JSON processor; memoized per header. */
+export function answerMediaType(accept: string | undefined): string | undefined {
+  const header = accept ?? '';
+  if (answerTypes.has(header)) return answerTypes.get(header);
+  const asked = (header || '*/*').replace(/\s/g, '').toLowerCase().split(',').flatMap((one) => {
+    const [type, ...params] = one.split(';');
+    const charset = params.find((param) => param.includes('charset=')) ?? 'charset=utf-8';
+    return type === undefined || charset !== 'charset=utf-8' ? [] : [type];
+  }).reverse();
+  let chosen: { regular: boolean; mediaType: string } | undefined;
+  for (const processor of PROCESSORS) {
+    for (const type of asked) {
+      for (const mediaType of processor.mediaTypes) if (matches(mediaType, type)) chosen = { regular: processor.regular, mediaType };
+    }
+  }
+  const answer = chosen?.regular === true ? chosen.mediaType : undefined;
+  if (answerTypes.size < MAX_ACCEPT_HEADERS) answerTypes.set(header, answer);
+  return answer;
+}
+
+function matches(offered: string, asked: string): boolean {
+  const [offeredType, offeredSubtype] = offered.split('/');
+  const [askedType, askedSubtype] = asked.split('/');
+  return (askedType === '*' || askedType === offeredType) && (askedSubtype === '*' || askedSubtype === offeredSubtype);
+}
+
+/** The part of a Fetch `Request` the execution hooks read, over Node's request. */
+export interface LeanRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: HeaderReader;
+  /** Aborts when the client goes before its answer is sent; made on first use. */
+  readonly signal: AbortSignal;
+}
+
+/** The stand-in for `req`, answered on `res`. */
+export function leanRequest(req: IncomingMessage, res: ServerResponse, url: string): LeanRequest {
+  return new NodeRequest(req, res, url);
+}
+
+// Private: a class, its methods shared, not made again for every request.
+class NodeRequest implements LeanRequest, HeaderReader {
+  readonly method = 'POST';
+  #signal: AbortSignal | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    readonly url: string,
+  ) {}
+
+  get headers(): HeaderReader {
+    return this;
+  }
+
+  get(name: string): string | null {
+    const value = this.req.headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#signal === undefined) {
+      const controller = new AbortController();
+      const res = this.res;
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort(new Error('the client disconnected'));
+      });
+      this.#signal = controller.signal;
+    }
+    return this.#signal;
+  }
+}

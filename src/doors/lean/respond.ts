@@ -1,0 +1,93 @@
+/**
+ * The lean path's answers: a stored answer, or the query's result written by yoga's own result
+ * processor, stored when the response cache asked, in the client's coding, with its request id
+ * and `no-store`; then its log line and metrics.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
+import { processRegularResult } from 'graphql-yoga';
+import type { RunQuery } from '../../graph/execution/run.js';
+import { maskError } from '../../graph/mask-error.js';
+import type { EndRequest } from '../../request/log.js';
+import { REQUEST_ID_HEADER } from '../../request/current.js';
+import type { GatewayRequest } from '../../request/request.js';
+import { answerToStore, storedAnswerOf, type StoredResponse } from '../../response-cache/store.js';
+import { worthOffering } from '../../response-cache/unstorable.js';
+import { codingHeaders, type Compression } from '../../encoding/compress.js';
+import { createWriteBatch } from './writes.js';
+import type { LeanRequest } from './request.js';
+import type { GatewayContext } from '../../graph/context.js';
+
+export interface LeanAnswers {
+  answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void;
+  /** Makes the query's context from `initial` (yoga's initial context), runs it, answers with its result. */
+  answer(args: ExecutionArgs, initial: { request: LeanRequest; [name: string]: unknown }, record: GatewayRequest, res: ServerResponse, mediaType: string): Promise<void>;
+}
+
+const PARTS_API = { Response: class { constructor(readonly body: string, readonly init: { status: number; headers: Record<string, string> }) {} } };
+type Parts = InstanceType<typeof PARTS_API.Response>;
+
+export interface LeanAnswerOptions {
+  end: EndRequest;
+  compression: Compression;
+  run: RunQuery;
+  /** yoga's context factory. */
+  context: (initial: { request: LeanRequest }) => GatewayContext;
+}
+
+export function createLeanAnswers({ end, compression, run, context }: LeanAnswerOptions): LeanAnswers {
+  const write = createWriteBatch();
+
+  return {
+    answerStored(record, client, operation, res, hit) {
+      record.graphql = true;
+      record.client = client;
+      record.operations.push(operation);
+      send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
+    },
+    async answer(args, initial, record, res, mediaType) {
+      const request = initial.request;
+      let result: ExecutionResult;
+      try {
+        args.contextValue = Object.assign(initial, context(initial));
+        result = await run(args as Parameters<RunQuery>[0]);
+      } catch (error) {
+        // As yoga does with an error thrown making the context or executing: masked, in `errors`.
+        result = { errors: [maskError(error, 'Unexpected error.') as GraphQLError] };
+      }
+      record.note(result);
+      const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
+      const bytes = Buffer.from(parts.body);
+      const headers = lowerCased(parts.init.headers);
+      const store = answerToStore(request);
+      if (store !== undefined) {
+        headers['x-cache'] = 'miss';
+        // Offered only when whole, as on yoga's path: a failed answer teaches its document nothing.
+        const etag = worthOffering(record, parts.init.status, result) ? store(parts.init.status, bytes, headers['content-type'] ?? mediaType) : undefined;
+        if (etag !== undefined) headers.etag = etag;
+      }
+      send(res, record, parts.init.status, bytes, headers, storedAnswerOf(request));
+    },
+  };
+
+  function send(res: ServerResponse, record: GatewayRequest, status: number, plain: Uint8Array, headers: Record<string, string>, stored?: StoredResponse): void {
+    if (res.destroyed) return end(record, status);
+    const sent = compression.answer(res.req.headers['accept-encoding'], headers['content-type'], plain, stored);
+    const body = sent.body;
+    Object.assign(headers, codingHeaders(sent, headers.vary));
+    headers['content-length'] = String(body.byteLength);
+    headers['cache-control'] = 'no-store';
+    headers[REQUEST_ID_HEADER] = record.id;
+    write(() => {
+      if (!res.destroyed) res.writeHead(status, headers).end(body);
+      end(record, status);
+    });
+  }
+}
+
+// Private: header names as Node writes them, so that a name set twice is set once.
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  const lower: Record<string, string> = {};
+  for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
+  return lower;
+}

@@ -1,0 +1,44 @@
+/**
+ * Ends every GraphQL request on yoga's path with its log line and request metrics (written by
+ * request/log.ts); an answer in parts ends once its last part is sent or the client left.
+ * Nothing else depends on it.
+ */
+import type { Plugin } from 'graphql-yoga';
+import type { GatewayMetrics } from '../../observability/metrics.js';
+import { currentRequest } from '../../request/current.js';
+import type { EndRequest } from '../../request/log.js';
+import type { GatewayRequest } from '../../request/request.js';
+
+export function useRequestLog(metrics: GatewayMetrics, end: EndRequest): Plugin {
+  /** Answers in parts still being sent, per request, and what to do when the last one ends. */
+  const streams = new WeakMap<GatewayRequest, { open: number; ended: (() => void) | undefined }>();
+  return {
+    onExecute() {
+      const request = currentRequest();
+      return {
+        onExecuteDone({ result }) {
+          if (request === undefined || !(Symbol.asyncIterator in result)) return undefined;
+          // An answer in parts (@defer, @stream): its line is written after the last part.
+          const stream = streams.get(request) ?? { open: 0, ended: undefined };
+          stream.open += 1;
+          streams.set(request, stream);
+          return {
+            onEnd() {
+              stream.open -= 1;
+              if (stream.open === 0) stream.ended?.();
+            },
+          };
+        },
+      };
+    },
+    onResponse({ response }) {
+      const request = currentRequest();
+      if (request === undefined) return;
+      if (request.rejectedAs !== undefined) metrics.rejectedRequest(request.rejectedAs);
+      if (!request.graphql) return;
+      const stream = streams.get(request);
+      if (stream !== undefined && stream.open > 0) stream.ended = () => end(request, response.status);
+      else end(request, response.status);
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * The two outer spans of a request's trace: the HTTP request (never its query string, which may
+ * carry variables) with its counts and error codes, and each GraphQL operation with its type,
+ * name and document hash (never its variables). First among the plugins, so its span encloses
+ * every other's work. Without tracing, empty.
+ */
+import { createHash } from 'node:crypto';
+import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
+import { getOperationAST, print, type DocumentNode, type GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { currentRequest } from '../../request/current.js';
+import { codeOf } from '../../base/errors.js';
+import { recordError, type Tracing } from '../../observability/tracing.js';
+
+type PromiseOrValue<T> = T | Promise<T>;
+/** A later part of an incremental response (graphql-js 17's format, as yoga's plugin sends it). */
+type IncrementalPart = { incremental?: ReadonlyArray<{ errors?: readonly GraphQLError[] }> };
+
+export function useTracing(tracing: Tracing | undefined): Plugin {
+  if (tracing === undefined) return {};
+  const { tracer } = tracing;
+  const requestSpans = new WeakMap<Request, Span>();
+  const operationSpans = new WeakSet<Span>();
+  // Operation spans that end with their response's last part, not when execution returns.
+  const streaming = new WeakSet<Span>();
+  return {
+    instrumentation: {
+      request({ request }, serve) {
+        const method = request.method;
+        const path = new URL(request.url).pathname;
+        const span = tracing.requestSpan(`${method} ${path}`, { 'http.request.method': method, 'url.path': path }, request.headers);
+        requestSpans.set(request, span);
+        return context.with(trace.setSpan(context.active(), span), () => endAfter(span, serve));
+      },
+      operation(_payload, run) {
+        const span = tracer.startSpan('graphql.operation', { kind: SpanKind.INTERNAL });
+        operationSpans.add(span);
+        return context.with(trace.setSpan(context.active(), span), () => endAfter(span, run, streaming));
+      },
+    },
+    onExecute({ args }) {
+      const span = trace.getActiveSpan();
+      if (span === undefined || !operationSpans.has(span) || !span.isRecording()) return undefined;
+      describeOperation(span, args.document, args.operationName, (args.contextValue as { params?: { query?: unknown } }).params?.query);
+      return {
+        onExecuteDone({ result }) {
+          if (!(Symbol.asyncIterator in result)) return recordErrors(span, result.errors);
+          // An incremental response is one operation: its span lasts until the last part, with every part's errors.
+          streaming.add(span);
+          return {
+            onNext: ({ result: part }) => {
+              recordErrors(span, part.errors);
+              for (const piece of (part as IncrementalPart).incremental ?? []) recordErrors(span, piece.errors);
+            },
+            onEnd: () => span.end(),
+          };
+        },
+      };
+    },
+    onResultProcess({ request, result }) {
+      const span = requestSpans.get(request);
+      if (span === undefined || !span.isRecording() || Symbol.asyncIterator in result) return;
+      for (const one of Array.isArray(result) ? result : [result]) recordErrors(span, one.errors);
+    },
+    onResponse({ request, response }) {
+      const span = requestSpans.get(request);
+      if (span === undefined || !span.isRecording()) return;
+      span.setAttribute('http.response.status_code', response.status);
+      if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${response.status}` });
+      const record = currentRequest();
+      if (record === undefined) return;
+      span.setAttributes({
+        'gateway.request_id': record.id,
+        'gateway.upstream_calls': record.upstreamCalls,
+        'gateway.cache_hits': record.cacheHits,
+        'gateway.cache_misses': record.cacheMisses,
+        'gateway.cache_stale': record.cacheStale,
+        ...(record.responseCache === undefined ? {} : { 'gateway.response_cache': record.responseCache }),
+      });
+    },
+  };
+}
+
+// Private: the operation's name, type and document hash; the span is named `query SiteLanes`.
+function describeOperation(span: Span, document: DocumentNode, operationName: string | null | undefined, query: unknown): void {
+  const operation = getOperationAST(document, operationName);
+  const type = operation?.operation ?? 'unknown';
+  const name = operation?.name?.value;
+  const text = typeof query === 'string' ? query : print(document);
+  span.updateName(name === undefined ? type : `${type} ${name}`);
+  span.setAttributes({
+    'graphql.operation.type': type,
+    ...(name === undefined ? {} : { 'graphql.operation.name': name }),
+    'graphql.document.hash': `sha256:${createHash('sha256').update(text).digest('hex')}`,
+  });
+}
+
+// Private: the `extensions.code`s of a result's errors on `span` (status ERROR, one event each).
+function recordErrors(span: Span, errors: readonly GraphQLError[] | undefined): void {
+  if (errors === undefined || errors.length === 0) return;
+  const codes = new Set<string>();
+  for (const error of errors) {
+    const code = codeOf(error);
+    codes.add(code);
+    span.addEvent('exception', { 'exception.type': code, ...(error.path ? { 'graphql.error.path': error.path.join('.') } : {}) });
+  }
+  span.setAttribute('graphql.error.codes', [...codes]);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: [...codes].join(',') });
+}
+
+// Private: runs `run` and ends `span` when it is done, recording an error it throws; a span in
+// `later` is ended by its response's last part instead.
+function endAfter(span: Span, run: () => PromiseOrValue<void>, later?: WeakSet<Span>): PromiseOrValue<void> {
+  const end = () => {
+    if (!later?.has(span)) span.end();
+  };
+  let result: PromiseOrValue<void>;
+  try {
+    result = run();
+  } catch (error) {
+    recordError(span, error);
+    span.end();
+    throw error;
+  }
+  // Yoga may hand back a thenable that is no Promise instance.
+  if (typeof (result as Promise<void> | undefined)?.then !== 'function') {
+    end();
+    return result;
+  }
+  return (result as Promise<void>).then(end, (error: unknown) => {
+    recordError(span, error);
+    span.end();
+    throw error;
+  });
+}
