@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   if (demo) logger.info({ upstream: demo.url }, 'demo mode: no UPSTREAM_BASE_URL, serving the built-in mock upstream');
   const upstream = config.upstream ?? demo!.upstream;
   const gateway = createGateway({ ...config, upstream }, { logger, demoPageDirectory: demo ? DEMO_PAGE_DIRECTORY : undefined });
-  const server = await listen(gateway.serve, { ...config, admit: gateway.admitBody, onError: (err) => logger.error({ err }, 'request handler failed') });
+  const server = await listen(gateway.serve, { ...config, arrive: gateway.arrive, admit: gateway.admitBody, onError: (err) => logger.error({ err }, 'request handler failed') });
   const websocket = attachWebSocket(server.server, gateway, config, { logger });
   logger.info({ url: `${server.url}${ROUTES.graphql}`, demo: demo !== undefined }, `GraphiQL at ${server.url}${ROUTES.graphql}`);
   if (demo) logger.info({ url: `${server.url}${ROUTES.demo}/` }, `example page at ${server.url}${ROUTES.demo}/`);

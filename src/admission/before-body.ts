@@ -9,32 +9,33 @@ import type { IncomingMessage } from 'node:http';
 import type { Admission } from './admission.js';
 import { OPEN_PATHS, ROUTES, UNLIMITED_PATHS } from './routes.js';
 import { createKeyCheck, nodeHeaders } from './api-key.js';
-import { isRefusal, type Admitted } from './refusal.js';
+import { isRefusal } from './refusal.js';
+import type { GatewayRequest } from '../request/request.js';
 
 export interface BodyAdmissionOptions {
   /** `ADMIN_API_KEYS`: none turns the purge endpoint off. */
   adminKeys: readonly string[];
 }
 
-/** A request's client when its body may be read, undefined when it is refused; a promise while the fleet's bucket decides. */
-export type BodyAdmission = (req: IncomingMessage) => Admitted | undefined | Promise<Admitted | undefined>;
+/** Whether a request's body may be read, its client and verdict noted on `request`; a promise while the fleet's bucket decides. */
+export type BodyAdmission = (req: IncomingMessage, request: GatewayRequest) => boolean | Promise<boolean>;
 
 export function createBodyAdmission(admission: Pick<Admission, 'key' | 'rate'>, { adminKeys }: BodyAdmissionOptions): BodyAdmission {
   const admin = adminKeys.length === 0 ? undefined : createKeyCheck(adminKeys);
-  const nobody: Admitted = Object.freeze({ client: undefined });
-  return (req) => {
+  return (req, request) => {
     const path = pathOf(req.url);
     const headers = nodeHeaders(req);
     if (path === ROUTES.purge) {
       const checked = admin?.(headers);
-      return checked === undefined || isRefusal(checked) ? undefined : checked;
+      return checked !== undefined && !isRefusal(checked);
     }
     const keyed = admission.key(headers);
-    if (isRefusal(keyed)) return path !== undefined && OPEN_PATHS.has(path) ? nobody : undefined;
-    if (!admission.rate.on || (path !== undefined && UNLIMITED_PATHS.has(path))) return keyed;
-    const verdict = admission.rate.arrive(keyed.client, req);
-    if (!(verdict instanceof Promise)) return verdict.allowed ? keyed : undefined;
-    return verdict.then((taken) => (taken.allowed ? keyed : undefined));
+    if (isRefusal(keyed)) return path !== undefined && OPEN_PATHS.has(path);
+    request.client = keyed.client;
+    if (!admission.rate.on || (path !== undefined && UNLIMITED_PATHS.has(path))) return true;
+    const verdict = admission.rate.arrive(request, req);
+    if (!(verdict instanceof Promise)) return verdict.allowed;
+    return verdict.then((taken) => taken.allowed);
   };
 }
 

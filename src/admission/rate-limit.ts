@@ -8,6 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { socketAddress, type AddressOf } from '../request/client-address.js';
 import { clientKey } from '../request/current.js';
+import type { GatewayRequest } from '../request/request.js';
 import type { FleetBuckets } from './buckets/fleet-buckets.js';
 import { createTokenBuckets, type TakeResult, type TokenBucketOptions } from './buckets/token-buckets.js';
 import { refusal, type Refusal } from './refusal.js';
@@ -31,8 +32,8 @@ export interface RateLimit {
   readonly on: boolean;
   /** Takes one request, with the seconds to wait when there is none; nothing kept. */
   take(client: string | undefined, req: IncomingMessage | undefined): Verdict;
-  /** The verdict kept for `req`, else one taken now and kept: a request is counted once. Without `req`, a `take`. */
-  arrive(client: string | undefined, req: IncomingMessage | undefined): Verdict;
+  /** The verdict kept on `request`, else one taken now for its client and kept: a request is counted once. */
+  arrive(request: Pick<GatewayRequest, 'client' | 'verdict'>, req: IncomingMessage | undefined): Verdict;
   /** A batch of `operations`: the n − 1 more it takes, and its refusal when they do not fit. */
   batch(client: string | undefined, req: IncomingMessage | undefined, operations: number): Refusal | undefined | Promise<Refusal | undefined>;
   /** The refusal of a request the bucket had no token for. */
@@ -51,21 +52,15 @@ export function createRateLimit(perMinute: number, options: RateLimitOptions = {
     const verdict = fleet?.take(client, count);
     return verdict === undefined ? buckets.take(client, count) : verdict.then((taken) => taken ?? buckets.take(client, count));
   };
-  // A request's verdict is kept on the request itself, not in a WeakMap, so it dies young with it.
-  const VERDICT = Symbol('rate-limit verdict');
-  type Carrier = IncomingMessage & { [VERDICT]?: Verdict };
   const take = (client: string | undefined, req: IncomingMessage | undefined) => takeOf(clientKey(client, req, addressOf));
   return {
     on: true,
     take,
-    arrive(client, req) {
-      if (req === undefined) return take(client, req);
-      const carrier = req as Carrier;
-      const kept = carrier[VERDICT];
-      if (kept !== undefined) return kept;
-      const verdict = take(client, req);
-      carrier[VERDICT] = verdict;
-      if (verdict instanceof Promise) verdict.then((taken) => (carrier[VERDICT] = taken), () => undefined);
+    arrive(request, req) {
+      if (request.verdict !== undefined) return request.verdict;
+      const verdict = take(request.client, req);
+      request.verdict = verdict;
+      if (verdict instanceof Promise) verdict.then((taken) => (request.verdict = taken), () => undefined);
       return verdict;
     },
     batch(client, req, operations) {

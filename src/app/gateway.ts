@@ -14,7 +14,8 @@ import type { Logger } from '../base/logger.js';
 import { createMetrics, type GatewayMetrics } from '../observability/metrics.js';
 import { createObservers } from '../observability/observers.js';
 import { createAddressOf, type AddressOf } from '../request/client-address.js';
-import { withRequestIds } from '../request/current.js';
+import { REQUEST_ID_HEADER, requestIdFrom, runInRequest, withRequestIds } from '../request/current.js';
+import { createRequest, type DoorContext, type GatewayRequest } from '../request/request.js';
 import { createTracing } from '../observability/tracing.js';
 import { GRAPHIQL_OPTIONS, isGraphiQLRequest, useGraphiQLPage } from '../plugins/explorer/graphiql-page.js';
 import { maskError } from '../graph/mask-error.js';
@@ -28,7 +29,7 @@ import { useRateLimit } from '../plugins/protection/use-rate-limit.js';
 import { createAdmission, type Admission } from '../admission/admission.js';
 import { useRequestLog } from '../plugins/operator/use-request-log.js';
 import { createRequestLog } from '../request/log.js';
-import { useTracing } from '../plugins/operator/use-tracing.js';
+import { traceRequests, useTracing } from '../plugins/operator/use-tracing.js';
 import { batchingOptions, protectionPlugins } from '../plugins/protection/use-protection.js';
 import { useCorsHeaders, useCorsPreflight } from '../plugins/protection/use-cors.js';
 import { createCors } from '../encoding/cors.js';
@@ -64,8 +65,7 @@ import { createLive, type Live } from '../live/live.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBodyAdmission, type BodyAdmission } from '../admission/before-body.js';
 import { ROUTES } from '../admission/routes.js';
-import type { Admitted } from '../admission/refusal.js';
-import type { BodyHandler } from '../doors/http/body.js';
+import type { Arrive, BodyHandler } from '../doors/http/body.js';
 import { yogaLogger } from './yoga-logger.js';
 
 export type { GatewayConfig } from '../base/config/config.js';
@@ -83,11 +83,13 @@ export interface GatewayDependencies {
 }
 
 export interface Gateway {
-  yoga: YogaServerInstance<object, GatewayContext>;
+  yoga: YogaServerInstance<DoorContext, GatewayContext>;
   /** Live stock: `close()` ends every subscription (before the server closes, on SIGTERM); tests run poll rounds with `poller.pollNow()`. */
   live: Live;
+  /** Makes a request's object as it arrives at the HTTP door; every later step is handed it. */
+  arrive: Arrive<GatewayRequest>;
   /** The HTTP handler: the lean path for the requests it serves, yoga for the rest. */
-  serve: BodyHandler<Admitted>;
+  serve: BodyHandler<GatewayRequest>;
   /** The API key and rate limit of a request with a body, checked from its headers before the body is read. */
   admitBody: BodyAdmission;
   /** The one admission every door calls (admission/admission.ts): the WebSocket door's too. */
@@ -159,7 +161,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   ];
   const executorFor = createCompiledExecution(config.executionCompiled);
   const contextOf = createContextFactory(sources, { ...config, index, siteTime, live, cursors, addressOf, clock });
-  const yoga = createYoga<object, GatewayContext>({
+  const yoga = createYoga<DoorContext, GatewayContext>({
     schema: tagEntitiesShown(createSchema<GatewayContext>({ typeDefs: TYPE_DEFS, resolvers })),
     context: contextOf,
     graphqlEndpoint: ROUTES.graphql,
@@ -207,20 +209,24 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     ] as Plugin[], { requestLog, requestScope }),
   });
 
-  // Tracing's spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
+  // The door's road through yoga, with the request object in yoga's server context, in its span when tracing.
+  const traced = tracing && traceRequests(tracing);
+  const toYoga = (req: IncomingMessage, res: ServerResponse, request: GatewayRequest) =>
+    traced ? traced(request, req, () => yoga.handle(req, res, { gatewayRequest: request })) : void yoga.handle(req, res, { gatewayRequest: request });
+  // Tracing's operation spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
   const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
-    yoga, logger, end: endRequest, admission, responseCache, compression, context: contextOf,
+    yoga, handOn: toYoga, end: endRequest, admission, responseCache, compression, context: contextOf,
     run: createQueryRunner(checks, executorFor, normalizedExecutor),
     cors: cors.on,
     documents: parserCaches.documentCache,
-    clock,
   }) : undefined;
-  const serve: BodyHandler<Admitted> = lean === undefined ? (req: IncomingMessage, res: ServerResponse) => void yoga(req, res) : (req, res, admitted) => {
-    if (!lean(req, res, admitted)) void yoga(req, res);
-  };
+  const serve: BodyHandler<GatewayRequest> = (req, res, request) => runInRequest(request, () => {
+    if (lean === undefined || !lean(req, res, request)) void toYoga(req, res, request);
+  });
 
   return {
     yoga,
+    arrive: (req) => createRequest(requestIdFrom(req.headers[REQUEST_ID_HEADER] as string | undefined), logger, clock.monotonic()),
     serve,
     admitBody: createBodyAdmission(admission, { adminKeys: config.adminApiKeys }),
     admission,

@@ -14,9 +14,8 @@ import type { AddressOf } from '../request/client-address.js';
 import type { Sources } from '../data/sources.js';
 import { viewOf, type CatalogView } from '../catalog/view.js';
 import { createRequestScope, type RequestScope } from '../request/scope.js';
-import { currentRequest } from '../request/current.js';
 import type { GatewayRequest } from '../request/request.js';
-import { createUpstreamCharges } from './budget/charges.js';
+import { createUpstreamCharges, type ChargeHolder } from './budget/charges.js';
 
 export interface GatewayContext {
   /** The request this runs for, as its door made it; undefined only outside every door. */
@@ -56,15 +55,14 @@ export interface ContextSettings {
 
 export function createContextFactory(sources: Sources, settings: ContextSettings) {
   const chargesOf = createUpstreamCharges(settings.maxUpstreamCallsPerOperation);
-  return ({ request }: { request: Pick<YogaInitialContext['request'], 'signal'> }): GatewayContext => {
-    const gatewayRequest = currentRequest();
+  return ({ request, gatewayRequest }: { request: Pick<YogaInitialContext['request'], 'signal'>; gatewayRequest?: GatewayRequest }): GatewayContext => {
     // The first scope's budget and deadline are the request's (shared by a batch); an event's are its own.
-    const start = (budgetOf: object, from?: number) => {
+    const start = (budgetOf: ChargeHolder, from?: number) => {
       const scope = createRequestScope(() => request.signal, settings.requestTimeoutMs, { request: gatewayRequest, from, clock: settings.clock, charge: chargesOf(budgetOf) });
       return { scope, loaders: createLoaders(sources, scope), catalog: settings.index && viewOf(settings.index, scope) };
     };
     return {
-      ...start(gatewayRequest ?? request, gatewayRequest?.startedAt),
+      ...start(gatewayRequest ?? { charge: undefined }, gatewayRequest?.startedAt),
       gatewayRequest,
       maxPageSize: settings.maxPageSize,
       siteTime: settings.siteTime,
@@ -74,7 +72,7 @@ export function createContextFactory(sources: Sources, settings: ContextSettings
       // `this`: yoga copies these fields into its own context object, which resolvers are given.
       renew() {
         this.scope.dispose();
-        Object.assign(this, start({}));
+        Object.assign(this, start({ charge: undefined }));
       },
     };
   };

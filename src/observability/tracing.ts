@@ -7,6 +7,7 @@
  * (its sampled flag would decide what is exported, its `tracestate` reach the upstream): the
  * request starts a trace of its own that links the client's span.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   ROOT_CONTEXT,
   SpanKind,
@@ -43,7 +44,7 @@ export interface Tracing {
   /** The hook of the upstream client and the token manager: client spans and `traceparent`. */
   readonly upstream: UpstreamTracer;
   /** Starts a request's server span, not made active: a child of `traceparent` if trusted, else a new trace linking it. */
-  requestSpan(name: string, attributes: Attributes, headers: Headers): Span;
+  requestSpan(name: string, attributes: Attributes, headers: IncomingHttpHeaders): Span;
   /** Runs `run` in an internal span, a child of the active one; ends it when `run` settles. */
   inSpan<T>(name: string, attributes: Attributes, run: () => Promise<T>): Promise<T>;
   /** Exports every span ended so far (tests, shutdown). */
@@ -154,6 +155,6 @@ function samplerFor({ sampler, samplerRatio }: TracingConfig): Sampler {
 
 // Private: reads a Fetch `Headers` for the propagator (whose default getter reads plain objects).
 const headersGetter = {
-  get: (headers: Headers, key: string) => headers.get(key) ?? undefined,
-  keys: (headers: Headers) => [...headers.keys()],
+  get: (headers: IncomingHttpHeaders, key: string) => headers[key],
+  keys: (headers: IncomingHttpHeaders) => Object.keys(headers),
 };

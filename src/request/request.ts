@@ -5,11 +5,16 @@
 import { infoLine, type Logger } from '../base/logger.js';
 import { codeOf } from '../base/errors.js';
 import type { LookupResult } from '../cache/cache.js';
+import type { Span } from '@opentelemetry/api';
 import { createTags, type Tags } from './tags.js';
+import type { StoreAnswer, StoredResponse } from './stored.js';
 
 export interface ResultErrors {
   errors?: readonly unknown[] | undefined;
 }
+
+/** Whether the client's rate-limit bucket had a token, and else the seconds to wait. */
+export type RateVerdict = { allowed: true } | { allowed: false; retryAfterS: number };
 
 export interface GatewayRequest {
   /** The request id: the client's valid `x-request-id`, or a generated UUID. */
@@ -41,6 +46,26 @@ export interface GatewayRequest {
   responseCache: 'hit' | 'miss' | undefined;
   /** `extensions.code` of every error in the response. */
   readonly errorCodes: Set<string>;
+  /** The rate-limit verdict, taken once by the first step that asks (a promise while the fleet decides). */
+  verdict: RateVerdict | Promise<RateVerdict> | undefined;
+  /** Never looked up in the response cache: not the GraphQL path, an ambiguous request, a batch. */
+  uncacheable: boolean;
+  /** The stored answer it is served from the response cache, if it is. */
+  served: StoredResponse | undefined;
+  /** After a miss: how to store the answer it is about to get. */
+  toStore: StoreAnswer | undefined;
+  /** The stored answer its own answer was just stored as. */
+  made: StoredResponse | undefined;
+  /** Its result when one whole result (no batch, no parts): what storing and caching ask of its errors. */
+  result: ResultErrors | undefined;
+  /** Answers in parts still being sent, and what to do when the last one ends. */
+  streams: { open: number; ended: (() => void) | undefined } | undefined;
+  /** The upstream calls its operations are estimated at so far (a batch's share one budget). */
+  estimatedCalls: number;
+  /** Its hard stop on upstream calls while running, made by the first call (graph/budget/charges.ts). */
+  charge: (() => void) | undefined;
+  /** Its HTTP span, when tracing is on. */
+  span: Span | undefined;
   /** Adds the codes of a (masked) result's errors. */
   note(result: ResultErrors): void;
   /** A shared-cache lookup made for this request, and when the data it served stops being fresh. */
@@ -78,6 +103,16 @@ class OneRequest implements GatewayRequest {
   dataExpiresAt = Number.POSITIVE_INFINITY;
   responseCache: 'hit' | 'miss' | undefined = undefined;
   readonly errorCodes = new Set<string>();
+  verdict: RateVerdict | Promise<RateVerdict> | undefined = undefined;
+  uncacheable = false;
+  served: StoredResponse | undefined = undefined;
+  toStore: StoreAnswer | undefined = undefined;
+  made: StoredResponse | undefined = undefined;
+  result: ResultErrors | undefined = undefined;
+  streams: { open: number; ended: (() => void) | undefined } | undefined = undefined;
+  estimatedCalls = 0;
+  charge: (() => void) | undefined = undefined;
+  span: Span | undefined = undefined;
   #tags: Tags | undefined;
   #child: Logger | undefined;
 
@@ -126,4 +161,14 @@ class OneRequest implements GatewayRequest {
   storable(result?: ResultErrors): { until: number } | undefined {
     return this.whole(result) && Number.isFinite(this.dataExpiresAt) ? { until: this.dataExpiresAt } : undefined;
   }
+}
+
+/** The request object its door handed on in `context` (yoga's server context, or a GraphQL context made from it). */
+export function requestIn(context: unknown): GatewayRequest | undefined {
+  return (context as { gatewayRequest?: GatewayRequest } | undefined)?.gatewayRequest;
+}
+
+/** What a door hands yoga with each request (its server context): the request object it made. */
+export interface DoorContext {
+  gatewayRequest?: GatewayRequest;
 }

@@ -1,15 +1,15 @@
 /** After a local miss, the answers the replicas share: one read per key in flight, one ask per execution. */
 import type { ExecutionArgs } from 'graphql';
 import type { SharedAnswer, SharedAnswers } from '../cache/redis-answers.js';
-import { currentRequest } from '../request/current.js';
+import type { GatewayRequest } from '../request/request.js';
 
 /** The shared answer under a key, as `keep` kept it; `undefined` when not in use or asked already. */
-export type SharedLookUp<T> = (args: ExecutionArgs, key: string) => Promise<T | undefined> | undefined;
+export type SharedLookUp<T> = (args: ExecutionArgs, key: string, request: GatewayRequest | undefined) => Promise<T | undefined> | undefined;
 
 export function createSharedLookUp<T>(shared: SharedAnswers | undefined, keep: (key: string, answer: SharedAnswer) => T): SharedLookUp<T> {
   const asked = new WeakSet<ExecutionArgs>();
   const reading = new Map<string, Promise<T | undefined>>();
-  return (args, key) => {
+  return (args, key, request) => {
     if (shared === undefined || !shared.usable || asked.has(args)) return undefined;
     asked.add(args);
     let read = reading.get(key);
@@ -17,9 +17,8 @@ export function createSharedLookUp<T>(shared: SharedAnswers | undefined, keep: (
       read = shared.read(key).then((answer) => answer && keep(key, answer)).finally(() => reading.delete(key));
       reading.set(key, read);
     }
-    const record = currentRequest();
     return read.then((hit) => {
-      if (hit !== undefined && record !== undefined) record.responseCache = 'hit';
+      if (hit !== undefined && request !== undefined) request.responseCache = 'hit';
       return hit;
     });
   };

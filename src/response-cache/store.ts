@@ -11,8 +11,8 @@ import { answerEtag } from '../cache/answer-codec.js';
 import { dropped as droppedAt, DropIncomplete } from '../cache/cache.js';
 import { encodedEtag } from './etag.js';
 import type { SharedAnswers } from '../cache/redis-answers.js';
-import { currentRequest } from '../request/current.js';
 import type { GatewayRequest, ResultErrors } from '../request/request.js';
+import type { StoredResponse } from '../request/stored.js';
 import { createKeyMaker } from './key.js';
 import { entrySize } from './entry-size.js';
 import { createTagIndex } from './tag-index.js';
@@ -28,50 +28,13 @@ export interface ResponseCacheOptions {
   shared?: SharedAnswers;
 }
 
-/** An answer as stored: its bytes, media type, ETag and times. */
-export interface StoredResponse extends StoredAnswerTimes {
-  body: Uint8Array;
-  contentType: string;
-  etag: string;
-  /** What it was built from: its `Surrogate-Key`, and what a purge finds it by. */
-  tags?: readonly string[];
-  /** Its compressed bytes made so far, by coding (`encoded`); shared by the copies of an entry. */
-  encodings?: Map<string, Uint8Array>;
-}
+export type { StoreAnswer, StoredAnswerTimes, StoredResponse } from '../request/stored.js';
+export { storedAnswerOf } from '../request/stored.js';
 
 /** A stored answer in a content coding, with its ETag in that coding. */
 export interface EncodedAnswer {
   body: Uint8Array;
   etag: string;
-}
-
-/** When an answer was stored and when its data stops being fresh, in ms of this process's clock. */
-export interface StoredAnswerTimes {
-  storedAt: number;
-  expiresAt: number;
-}
-
-/** Stores an answer just made, if it may be stored; its ETag when it was. */
-export type StoreAnswer = (status: number, body: ArrayBuffer | Uint8Array, contentType: string, result?: ResultErrors) => string | undefined;
-
-// Private: per request object, the answer it was served, how to store the one it misses, and the one stored.
-const served = new WeakMap<object, StoredResponse>();
-const toStore = new WeakMap<object, StoreAnswer>();
-const made = new WeakMap<object, StoredResponse>();
-
-/** The stored answer `request` was served from the response cache, if it was. */
-export function storedAnswerServed(request: object): StoredResponse | undefined {
-  return served.get(request);
-}
-
-/** How to store the answer `request` is about to get, when it missed the response cache. */
-export function answerToStore(request: object): StoreAnswer | undefined {
-  return toStore.get(request);
-}
-
-/** The stored answer `request` was served, or the one its own answer was just stored as. */
-export function storedAnswerOf(request: object): StoredResponse | undefined {
-  return served.get(request) ?? made.get(request);
 }
 
 /** An answer larger than this share of the whole cache is not stored. */
@@ -83,14 +46,12 @@ export interface ResponseCache {
   readonly on: boolean;
   /** The key for these execution arguments and `Accept`, made once per arguments object; undefined: never stored. */
   keyOf(args: ExecutionArgs, accept: string): string | undefined;
-  /** The stored answer under a key `keyOf` made; a hit is recorded on `request` (default: the current one). */
-  stored(key: string, request?: GatewayRequest): StoredResponse | undefined;
-  /** After a miss of `stored`: the replicas' shared answer under `key`, kept here (shared.ts). */
-  sharedStored(args: ExecutionArgs, key: string): Promise<StoredResponse | undefined> | undefined;
-  /** `request` is answered with `hit`: storedAnswerServed finds it. */
-  serve(request: object, hit: StoredResponse): void;
-  /** `request` missed `key`: answerToStore finds how to store its answer, as `gatewayRequest` says it may. */
-  miss(request: object, key: string, document: DocumentNode, gatewayRequest: GatewayRequest): void;
+  /** The stored answer under a key `keyOf` made; a hit is recorded on `request`. */
+  stored(key: string, request: GatewayRequest | undefined): StoredResponse | undefined;
+  /** After a miss of `stored`: the replicas' shared answer under `key`, kept here (shared.ts); a hit is recorded on `request`. */
+  sharedStored(args: ExecutionArgs, key: string, request: GatewayRequest | undefined): Promise<StoredResponse | undefined> | undefined;
+  /** `request` missed `key`: its `toStore` stores its answer, as it says it may. */
+  miss(request: GatewayRequest, key: string, document: DocumentNode): void;
   /** `hit` in `coding`: the form kept with it, else `make`'s, kept while the entry is (within the entry cap). */
   encoded(hit: StoredResponse, coding: string, make: (body: Uint8Array) => Uint8Array): EncodedAnswer;
   /** Drops every answer stored with one of `tags`, here and (`shared`) in Redis; rejects `DropIncomplete`. */
@@ -100,7 +61,7 @@ export interface ResponseCache {
 export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOptions): ResponseCache {
   if (maxBytes === 0) {
     return {
-      on: false, keyOf: () => undefined, stored: () => undefined, sharedStored: () => undefined, serve() {}, miss() {}, purge: async () => 0,
+      on: false, keyOf: () => undefined, stored: () => undefined, sharedStored: () => undefined, miss() {}, purge: async () => 0,
       encoded: (hit, coding, make) => ({ body: make(hit.body), etag: encodedEtag(hit.etag, coding) }),
     };
   }
@@ -137,20 +98,19 @@ export function createResponseCache({ maxBytes, clock, shared }: ResponseCacheOp
   return {
     on: true,
     keyOf: createKeyMaker(documents.worthKeying),
-    stored(key, request = currentRequest()) {
+    stored(key, request) {
       const hit = entries.get(key);
       if (hit !== undefined && request !== undefined) request.responseCache = 'hit';
       return hit;
     },
     sharedStored,
-    serve: (request, hit) => void served.set(request, hit),
-    miss(request, key, document, gatewayRequest) {
-      gatewayRequest.responseCache = 'miss';
-      toStore.set(request, (status, body, contentType, result) => {
-        const entry = store(key, document, gatewayRequest, status, body, contentType, result);
-        if (entry !== undefined) made.set(request, entry);
+    miss(request, key, document) {
+      request.responseCache = 'miss';
+      request.toStore = (status, body, contentType, result) => {
+        const entry = store(key, document, request, status, body, contentType, result);
+        if (entry !== undefined) request.made = entry;
         return entry?.etag;
-      });
+      };
     },
     encoded(hit, coding, make) {
       const etag = encodedEtag(hit.etag, coding);

@@ -93,7 +93,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
     },
     { logger, clock, demoPageDirectory: options.demoPageDirectory, leanPath: options.leanPath, plugins: options.plugins },
   );
-  const server = await listen(gateway.serve, { ...config, admit: gateway.admitBody, port: 0, host: '127.0.0.1' });
+  const server = await listen(gateway.serve, { ...config, arrive: gateway.arrive, admit: gateway.admitBody, port: 0, host: '127.0.0.1' });
   const websocket = attachWebSocket(server.server, gateway, config, { logger, keepAliveMs: options.keepAliveMs });
 
   return {

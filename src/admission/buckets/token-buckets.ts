@@ -4,6 +4,7 @@
  * an idle bucket is full again after `refillMs`, so it expires then. An evicted client starts
  * full: the limit gets weaker, never stricter.
  */
+import type { RateVerdict } from '../../request/request.js';
 import type { Clock } from '../../base/clock.js';
 import { LRUCache } from 'lru-cache';
 
@@ -19,7 +20,7 @@ export interface TokenBucketOptions {
 }
 
 /** `retryAfterS`: whole seconds until the client has the tokens asked for (at least 1). */
-export type TakeResult = { allowed: true } | { allowed: false; retryAfterS: number };
+export type TakeResult = RateVerdict;
 
 export interface TokenBuckets {
   /** Takes `count` tokens (default 1, at most `capacity`) from `client`'s bucket if it holds that many, else none. */

@@ -13,11 +13,14 @@ import { writeRefusal } from '../../admission/refusal-writer.js';
 /** A request whose body is read here: `request.body` once read, undefined when it was refused unread. */
 export type BodyRequest = IncomingMessage & { body?: Buffer };
 
-/** Called with what `admit` answered: a refused request (`admitted` undefined) has no `body`. */
-export type BodyHandler<A> = (request: BodyRequest, response: ServerResponse, admitted?: A) => void;
+/** Called with the object `arrive` made for the request; one `admit` refused has no `body`. */
+export type BodyHandler<A> = (request: BodyRequest, response: ServerResponse, arrived: A) => void;
 
-/** Decides from the headers whether a request's body is read: what admitted it, or undefined when refused. */
-export type Admit<A> = (request: IncomingMessage) => A | undefined | Promise<A | undefined>;
+/** Makes the object a request carries through its door, before anything is read. */
+export type Arrive<A> = (request: IncomingMessage) => A;
+
+/** Decides from the headers (noting on `arrived` what it found) whether a request's body is read. */
+export type Admit<A> = (request: IncomingMessage, arrived: A) => boolean | Promise<boolean>;
 
 export interface BodyLimits {
   /** The largest body, in bytes as sent and as decoded. */
@@ -29,6 +32,7 @@ export interface BodyLimits {
 /** How bodies are read: their bounds, their admission, and who hears of a failure (a bug). */
 export interface BodyReading<A> {
   limits: BodyLimits;
+  arrive: Arrive<A>;
   /** Without it, every body is read. */
   admit: Admit<A> | undefined;
   onError: (error: unknown) => void;
@@ -45,21 +49,22 @@ type Failure = 'too-large' | 'inflated' | 'busy' | 'corrupt';
 
 /** Admits `request`, reads its body within its bounds, and hands it to `handler`; refuses what fails. */
 export function withBoundedBody<A>(request: BodyRequest, response: ServerResponse, reading: BodyReading<A>, handler: BodyHandler<A>): void {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') {
-    continueIfAsked(request, response);
-    return handler(request, response);
-  }
   const { admit, onError } = reading;
-  if (admit === undefined) return readAdmitted(request, response, reading.limits, undefined, handler);
-  let admitted: ReturnType<Admit<A>>;
+  let arrived: A;
+  let admitted: boolean | Promise<boolean>;
   try {
-    admitted = admit(request);
+    arrived = reading.arrive(request);
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') {
+      continueIfAsked(request, response);
+      return handler(request, response, arrived);
+    }
+    admitted = admit === undefined ? true : admit(request, arrived);
   } catch (error) {
     return answerFailure(request, response, error, onError);
   }
-  if (!(admitted instanceof Promise)) return admittedOrNot(request, response, reading.limits, admitted, handler);
+  if (!(admitted instanceof Promise)) return admittedOrNot(request, response, reading.limits, admitted, arrived, handler);
   admitted.then(
-    (verdict) => admittedOrNot(request, response, reading.limits, verdict, handler),
+    (verdict) => admittedOrNot(request, response, reading.limits, verdict, arrived, handler),
     (error: unknown) => answerFailure(request, response, error, onError),
   );
 }
@@ -72,13 +77,13 @@ export function answerFailure(request: IncomingMessage, response: ServerResponse
 }
 
 // Private: a request the admission refused goes to the handler at once, its body unread.
-function admittedOrNot<A>(request: BodyRequest, response: ServerResponse, limits: BodyLimits, admitted: A | undefined, handler: BodyHandler<A>): void {
-  if (admitted !== undefined) return readAdmitted(request, response, limits, admitted, handler);
+function admittedOrNot<A>(request: BodyRequest, response: ServerResponse, limits: BodyLimits, admitted: boolean, arrived: A, handler: BodyHandler<A>): void {
+  if (admitted) return readAdmitted(request, response, limits, arrived, handler);
   response.shouldKeepAlive = false;
-  handler(request, response);
+  handler(request, response, arrived);
 }
 
-function readAdmitted<A>(request: BodyRequest, response: ServerResponse, limits: BodyLimits, admitted: A | undefined, handler: BodyHandler<A>): void {
+function readAdmitted<A>(request: BodyRequest, response: ServerResponse, limits: BodyLimits, arrived: A, handler: BodyHandler<A>): void {
   const encoding = contentEncoding(request.headers['content-encoding']);
   const coding = encoding === undefined ? undefined : CODINGS[encoding];
   if (encoding !== undefined && coding === undefined) {
@@ -95,7 +100,7 @@ function readAdmitted<A>(request: BodyRequest, response: ServerResponse, limits:
       delete request.headers['content-length'];
     }
     request.body = body;
-    handler(request, response, admitted);
+    handler(request, response, arrived);
   });
 }
 

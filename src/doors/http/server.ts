@@ -6,12 +6,12 @@
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { answerFailure, withBoundedBody, type Admit, type BodyHandler, type BodyLimits, type BodyReading } from './body.js';
+import { answerFailure, withBoundedBody, type Admit, type Arrive, type BodyHandler, type BodyLimits, type BodyReading } from './body.js';
 import { refusal, type Refusal } from '../../admission/refusal.js';
 import { createDecodingBudget } from './decoding-budget.js';
 import { writeRawRefusal } from '../../admission/refusal-writer.js';
 
-export type { Admit, BodyHandler, BodyRequest } from './body.js';
+export type { Admit, Arrive, BodyHandler, BodyRequest } from './body.js';
 
 export interface ListenOptions<A = unknown> {
   port: number;
@@ -20,6 +20,8 @@ export interface ListenOptions<A = unknown> {
   maxRequestBodyBytes?: number;
   /** Bytes all compressed bodies being decoded may hold at once; past it, 503 `SERVER_BUSY`. Default 32 MiB. */
   maxDecodingBytes?: number;
+  /** Makes the object each request carries (the handler's third argument). Default: none. */
+  arrive?: Arrive<A>;
   /** Admits a request from its headers before its body is read (not a GET, HEAD or OPTIONS). Default: every body is read. */
   admit?: Admit<A>;
   /** Time to send all request headers, in ms (Node's `headersTimeout`). Default 10 000. */
@@ -52,7 +54,7 @@ export async function listen<A>(handler: BodyHandler<A>, options: ListenOptions<
   const budget = createDecodingBudget(options.maxDecodingBytes ?? MAX_DECODING_BYTES);
   const limits: BodyLimits = { maxBytes: options.maxRequestBodyBytes ?? 1_048_576, budget };
   const onError = options.onError ?? rethrown;
-  const reading: BodyReading<A> = { limits, admit: options.admit, onError };
+  const reading: BodyReading<A> = { limits, arrive: options.arrive ?? (() => undefined as A), admit: options.admit, onError };
   const safe = guarded(handler, onError);
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const server = createServer(
@@ -94,9 +96,9 @@ function close(server: Server, graceMs: number | undefined): Promise<void> {
 
 // Private: the handler runs in a request event, where a throw would end the process: answer 500 instead.
 function guarded<A>(handler: BodyHandler<A>, onError: (error: unknown) => void): BodyHandler<A> {
-  return (request, response, admitted) => {
+  return (request, response, arrived) => {
     try {
-      handler(request, response, admitted);
+      handler(request, response, arrived);
     } catch (error) {
       answerFailure(request, response, error, onError);
     }

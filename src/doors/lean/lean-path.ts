@@ -9,14 +9,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { getOperationAST, type DocumentNode, type GraphQLSchema, type ExecutionArgs } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
-import type { Clock } from '../../base/clock.js';
+import type { DoorContext, GatewayRequest } from '../../request/request.js';
 import type { GatewayContext } from '../../graph/context.js';
-import type { Logger } from '../../base/logger.js';
-import { REQUEST_ID_HEADER, requestIdFrom, runInRequest } from '../../request/current.js';
-import { createRequest, type GatewayRequest } from '../../request/request.js';
+import { runInRequest } from '../../request/current.js';
+
 import type { EndRequest } from '../../request/log.js';
 import type { Admission } from '../../admission/admission.js';
-import { isRefusal, type Admitted } from '../../admission/refusal.js';
 import { countItems } from '../../graph/items.js';
 import { isRunning, runningOperation } from '../../graph/running-operation.js';
 import type { ResponseCache } from '../../response-cache/store.js';
@@ -29,33 +27,33 @@ import type { RunQuery } from '../../graph/execution/run.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './request.js';
 
 export interface LeanPathOptions {
-  yoga: YogaServerInstance<object, GatewayContext>;
-  logger: Logger;
+  yoga: YogaServerInstance<DoorContext, GatewayContext>;
+  /** The door's other road: yoga's HTTP layer, for a request this hands on after its verdict came. */
+  handOn: (req: IncomingMessage, res: ServerResponse, record: GatewayRequest) => void;
   /** The request log and metrics every HTTP door shares. */
   end: EndRequest;
-  admission: Pick<Admission, 'key' | 'rate' | 'parameters'>;
+  admission: Pick<Admission, 'rate' | 'parameters'>;
   responseCache: Pick<ResponseCache, 'on' | 'keyOf' | 'stored' | 'sharedStored' | 'miss'>;
   compression: Compression;
   /** CORS on: a request with `Origin` is yoga's, whose plugin writes the CORS headers. */
   cors: boolean;
   /** yoga's context factory. */
-  context: (initial: { request: LeanRequest }) => GatewayContext;
+  context: (initial: { request: LeanRequest; gatewayRequest: GatewayRequest }) => GatewayContext;
   /** Runs an admitted query as yoga's execution hooks would. */
   run: RunQuery;
   /** yoga's parsed documents by query text (its `parserAndValidationCache`). */
   documents: { get(query: string): DocumentNode | undefined };
-  /** The gateway's clock (a request's start, monotonic). */
-  clock: Clock;
 }
 
 /**
  * Serves `req` (its body read, none when refused unread) on `res` and answers true, or answers
- * false having written nothing: the request is then yoga's. `admitted`: its client, if checked early.
+ * false having written nothing: the request is then yoga's. `record`: its request object, its
+ * client and rate-limit verdict noted by the body admission.
  */
-export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse, admitted?: Admitted) => boolean;
+export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse, record: GatewayRequest) => boolean;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
-  const { yoga, logger, end, admission, responseCache, compression, cors, documents, context, run, clock } = options;
+  const { yoga, handOn, end, admission, responseCache, compression, cors, documents, context, run } = options;
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
   // Documents yoga's parse and validation passed: the same text validates the same way again.
@@ -67,7 +65,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // Requests seen before by their exact body: the key their parse made, so a repeat skips the parse.
   const known = new LRUCache<string, { accept: string; key: string; operation: string; learnt: Learnt }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
 
-  return (req, res, admitted) => {
+  return (req, res, record) => {
     const body = req.body;
     if (req.method !== 'POST' || req.url !== endpoint || body === undefined) return false;
     const headers = req.headers;
@@ -75,17 +73,14 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const mediaType = answerMediaType(headers.accept);
     if (mediaType === undefined) return false;
     const request = leanRequest(req, res, url);
-    const keyed = admitted ?? admission.key(request.headers);
-    if (isRefusal(keyed)) return false;
-    const client = keyed.client;
+    const client = record.client;
     const accept = headers.accept ?? '';
     const text = responseCache.on && body.length <= MAX_KNOWN_BODY_BYTES ? body.toString('latin1') : undefined;
-    const record = createRequest(requestIdFrom(headers[REQUEST_ID_HEADER] as string | undefined), logger, clock.monotonic());
-    // The request's one rate-limit verdict; a pending fleet verdict keeps it here, handed to yoga if refused.
-    const verdict = admission.rate.arrive(client, req);
+    // The request's one rate-limit verdict (the body admission's); a pending fleet verdict keeps it here, handed to yoga if refused.
+    const verdict = admission.rate.arrive(record, req);
     if (!(verdict instanceof Promise)) return verdict.allowed && serveAdmitted(req, res, request, record, client, mediaType, accept, text);
     void verdict.then((taken) => {
-      if (!(taken.allowed && serveAdmitted(req, res, request, record, client, mediaType, accept, text))) void yoga(req, res);
+      if (!(taken.allowed && serveAdmitted(req, res, request, record, client, mediaType, accept, text))) handOn(req, res, record);
     });
     return true;
   };
@@ -114,7 +109,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     if (params === undefined || admission.parameters(params.query, params.variables) !== undefined) return false;
     let document = documents.get(params.query);
     if (document === undefined || !valid.has(document)) {
-      const enveloped = yoga.getEnveloped({ request, params, req, res } as never);
+      const enveloped = yoga.getEnveloped({ request, params, req, res, gatewayRequest: record } as never);
       const parsed = parseOrUndefined(enveloped, params.query);
       if (parsed === undefined || enveloped.validate(enveloped.schema, parsed).length > 0) return false;
       schema = enveloped.schema;
@@ -137,13 +132,13 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       record.graphql = true;
       record.client = client;
       record.operations.push(operationName);
-      if (key !== undefined) responseCache.miss(request, key, document, record);
-      const go = () => void answer(args, { request, params, req, res }, record, res, mediaType);
+      if (key !== undefined) responseCache.miss(record, key, document);
+      const go = () => void answer(args, { request, params, req, res, gatewayRequest: record }, res, mediaType);
       // A large answer starts in its own turn, in arrival order, so small ones never wait behind it.
       if (large(args)) startInTurn(() => runInRequest(record, go));
       else go();
     };
-    const shared = key === undefined ? undefined : responseCache.sharedStored(args, key);
+    const shared = key === undefined ? undefined : responseCache.sharedStored(args, key, record);
     if (shared === undefined) execute();
     else void shared.then((found) => (found === undefined ? execute() : answerStored(record, client, operationName, res, found)));
     return true;

@@ -11,7 +11,7 @@ import { maskError } from '../../graph/mask-error.js';
 import type { EndRequest } from '../../request/log.js';
 import { REQUEST_ID_HEADER } from '../../request/current.js';
 import type { GatewayRequest } from '../../request/request.js';
-import { answerToStore, storedAnswerOf, type StoredResponse } from '../../response-cache/store.js';
+import { storedAnswerOf, type StoredResponse } from '../../response-cache/store.js';
 import { worthOffering } from '../../response-cache/unstorable.js';
 import { codingHeaders, type Compression } from '../../encoding/compress.js';
 import { createWriteBatch } from './writes.js';
@@ -20,8 +20,8 @@ import type { GatewayContext } from '../../graph/context.js';
 
 export interface LeanAnswers {
   answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void;
-  /** Makes the query's context from `initial` (yoga's initial context), runs it, answers with its result. */
-  answer(args: ExecutionArgs, initial: { request: LeanRequest; [name: string]: unknown }, record: GatewayRequest, res: ServerResponse, mediaType: string): Promise<void>;
+  /** Makes the query's context from `initial` (yoga's initial context, with its request object), runs it, answers with its result. */
+  answer(args: ExecutionArgs, initial: { request: LeanRequest; gatewayRequest: GatewayRequest; [name: string]: unknown }, res: ServerResponse, mediaType: string): Promise<void>;
 }
 
 const PARTS_API = { Response: class { constructor(readonly body: string, readonly init: { status: number; headers: Record<string, string> }) {} } };
@@ -32,7 +32,7 @@ export interface LeanAnswerOptions {
   compression: Compression;
   run: RunQuery;
   /** yoga's context factory. */
-  context: (initial: { request: LeanRequest }) => GatewayContext;
+  context: (initial: { request: LeanRequest; gatewayRequest: GatewayRequest }) => GatewayContext;
 }
 
 export function createLeanAnswers({ end, compression, run, context }: LeanAnswerOptions): LeanAnswers {
@@ -45,8 +45,8 @@ export function createLeanAnswers({ end, compression, run, context }: LeanAnswer
       record.operations.push(operation);
       send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
     },
-    async answer(args, initial, record, res, mediaType) {
-      const request = initial.request;
+    async answer(args, initial, res, mediaType) {
+      const record = initial.gatewayRequest;
       let result: ExecutionResult;
       try {
         args.contextValue = Object.assign(initial, context(initial));
@@ -59,14 +59,14 @@ export function createLeanAnswers({ end, compression, run, context }: LeanAnswer
       const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
       const bytes = Buffer.from(parts.body);
       const headers = lowerCased(parts.init.headers);
-      const store = answerToStore(request);
+      const store = record.toStore;
       if (store !== undefined) {
         headers['x-cache'] = 'miss';
         // Offered only when whole, as on yoga's path: a failed answer teaches its document nothing.
         const etag = worthOffering(record, parts.init.status, result) ? store(parts.init.status, bytes, headers['content-type'] ?? mediaType) : undefined;
         if (etag !== undefined) headers.etag = etag;
       }
-      send(res, record, parts.init.status, bytes, headers, storedAnswerOf(request));
+      send(res, record, parts.init.status, bytes, headers, storedAnswerOf(record));
     },
   };
 

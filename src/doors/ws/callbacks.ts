@@ -15,7 +15,6 @@ import { coded } from '../../base/graph-errors.js';
 import { requestIdFrom, runInRequest } from '../../request/current.js';
 import { createRequest, type GatewayRequest } from '../../request/request.js';
 import { withCounts } from '../../request/log.js';
-import { storedAnswerServed } from '../../response-cache/store.js';
 import type { Connection } from './connection.js';
 import { refusalError } from '../../admission/refusal.js';
 import { admittedQuery, createConnectionCheck, type WebSocketConfig, type WebSocketGateway } from './guards.js';
@@ -55,11 +54,11 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
   const byPayload = new WeakMap<SubscribePayload, SocketOperation>();
 
   const run = async (args: ExecutionArgs, how: 'execute' | 'subscribe') => {
-    const { enveloped, request, operation, connection } = prepared.get(args)!;
+    const { enveloped, operation, connection } = prepared.get(args)!;
     try {
       const result = (await runInRequest(operation.record, () => enveloped[how](args))) as ExecutionResult | AsyncIterable<ExecutionResult>;
       if (Symbol.asyncIterator in result) return connection.operations.adopt(operation, endingWithMaskedError(result));
-      const stored = storedAnswerServed(request);
+      const stored = operation.record.served;
       return stored === undefined ? result : (JSON.parse(new TextDecoder().decode(stored.body)) as ExecutionResult);
     } catch (error) {
       return { errors: [masked(error)] };
@@ -69,7 +68,7 @@ export function createSocketOperations(gateway: WebSocketGateway, config: WebSoc
   async function prepare(extra: SocketExtra, operation: SocketOperation, payload: SubscribePayload, query: string): Promise<ExecutionArgs | readonly GraphQLError[]> {
     const request = new Request(url, { method: 'POST', headers: requestHeaders(extra.request), signal: operation.controller.signal });
     const params = { query, variables: payload.variables, operationName: payload.operationName, extensions: payload.extensions };
-    const enveloped = gateway.yoga.getEnveloped({ request, params, req: extra.request, socket: extra.socket } as never);
+    const enveloped = gateway.yoga.getEnveloped({ request, params, req: extra.request, socket: extra.socket, gatewayRequest: operation.record } as never);
     const document = enveloped.parse(query);
     const errors = enveloped.validate(enveloped.schema, document);
     if (errors.length > 0) return errors;

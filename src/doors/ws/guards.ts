@@ -9,6 +9,7 @@ import type { SubscribePayload } from 'graphql-ws';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Clock } from '../../base/clock.js';
 import type { Config } from '../../base/config/config.js';
+import type { DoorContext } from '../../request/request.js';
 import type { GatewayContext } from '../../graph/context.js';
 import type { GatewayMetrics } from '../../observability/metrics.js';
 import type { AddressOf } from '../../request/client-address.js';
@@ -19,7 +20,7 @@ import { isRefusal, refusalError } from '../../admission/refusal.js';
 export type WebSocketConfig = Pick<Config, 'maxRequestBodyBytes' | 'webSocket'>;
 
 export interface WebSocketGateway {
-  yoga: YogaServerInstance<object, GatewayContext>;
+  yoga: YogaServerInstance<DoorContext, GatewayContext>;
   /** The one admission, with the same rate-limit buckets as HTTP. */
   admission: Pick<Admission, 'key' | 'keys' | 'rate' | 'parameters' | 'persisted'>;
   addressOf: AddressOf;

@@ -4,14 +4,14 @@ import { coded } from '../../base/graph-errors.js';
 
 export const UPSTREAM_BUDGET_EXCEEDED = 'UPSTREAM_BUDGET_EXCEEDED' satisfies ErrorCode;
 
-/** Counts the upstream calls a request (a whole batch) starts; refuses those beyond `budget`. */
-export function createUpstreamCharges(budget: number): (request: object) => () => void {
-  // Kept on the request, not in a WeakMap, as graph/running-operation.ts does.
-  const CHARGE = Symbol('upstream charge');
-  return (request) => {
-    const carrier = request as { [CHARGE]?: () => void };
-    return (carrier[CHARGE] ??= createUpstreamCharge(budget));
-  };
+/** What holds a count: a request object (a whole batch shares it), or a subscription event's own. */
+export interface ChargeHolder {
+  charge: (() => void) | undefined;
+}
+
+/** Counts the upstream calls a request starts, on the request; refuses those beyond `budget`. */
+export function createUpstreamCharges(budget: number): (holder: ChargeHolder) => () => void {
+  return (holder) => (holder.charge ??= createUpstreamCharge(budget));
 }
 
 // Private: one request's count.

@@ -6,22 +6,22 @@
  */
 import { coded } from '../../base/graph-errors.js';
 import type { RequestScope } from '../../request/scope.js';
+import type { GatewayRequest } from '../../request/request.js';
 import { isRunning, runningOperation, type OperationCheck } from '../running-operation.js';
 import { UPSTREAM_BUDGET_EXCEEDED } from '../budget/charges.js';
 import { estimateUpstreamCalls, type Planner } from '../budget/estimate.js';
 
 
-export function budgetCheck(budget: number, planner: Planner): OperationCheck<{ scope?: RequestScope; request?: object }> {
-  /** Calls estimated for the operations of each HTTP request admitted so far. */
-  const admitted = new WeakMap<object, number>();
+export function budgetCheck(budget: number, planner: Planner): OperationCheck<{ scope?: RequestScope; gatewayRequest?: GatewayRequest }> {
   return (args, refuse) => {
     const running = runningOperation(args);
     if (!isRunning(running)) return;
     const estimate = estimateUpstreamCalls(running.operation, running.fragments, running.variables, planner, args.schema);
-    const request = args.contextValue.request ?? args.contextValue;
-    const before = admitted.get(request) ?? 0;
+    // Summed on the request object, which a batch's operations share; without one, this operation alone.
+    const request = args.contextValue.gatewayRequest ?? { estimatedCalls: 0 };
+    const before = request.estimatedCalls;
     if (before + estimate <= budget) {
-      admitted.set(request, before + estimate);
+      request.estimatedCalls = before + estimate;
       return;
     }
     args.contextValue.scope?.dispose();

@@ -7,7 +7,7 @@
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { EXAMPLE_QUERIES, EXAMPLE_QUERY } from './example-query.js';
 import { buildGraphiQLFiles, GRAPHIQL_ASSETS_PATH, type GraphiQLFiles } from './graphiql-assets.js';
-import { currentRequest } from '../../request/current.js';
+import { requestIn } from '../../request/request.js';
 import { ROUTES } from '../../admission/routes.js';
 
 /** The path of the page: the GraphQL endpoint. */
@@ -40,11 +40,11 @@ export function useGraphiQLPage(options: GraphiQLOptions | false, { compress = t
   // Built on the first request, not at start-up: a gateway nobody browses need not hold them.
   let files: Promise<GraphiQLFiles> | undefined;
   return {
-    async onRequest({ request, url, endResponse, fetchAPI }) {
+    async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
       const page = isGraphiQLPageRequest(request, url);
       if (!page && !isAssetRequest(request, url)) return;
       // Neither is a GraphQL request: no request log line, no request metric, no `no-store`.
-      const record = currentRequest();
+      const record = requestIn(serverContext);
       if (record !== undefined) record.graphql = false;
       files ??= buildGraphiQLFiles(options, compress);
       const { shell, assets } = await files;

@@ -8,7 +8,7 @@ import { ERRORS } from '../../base/errors.js';
 import type { Purger } from '../../response-cache/purge.js';
 import { createKeyCheck } from '../../admission/api-key.js';
 import { isRefusal, refusal, type Refusal } from '../../admission/refusal.js';
-import { currentRequest } from '../../request/current.js';
+import { requestIn } from '../../request/request.js';
 import { TAG_PATTERN } from '../../request/tags.js';
 import { ROUTES } from '../../admission/routes.js';
 import { refusalResponse } from '../../admission/refusal-writer.js';
@@ -23,9 +23,9 @@ export function usePurge(purger: Purger, adminKeys: readonly string[]): Plugin {
   // The client keys' check, over the admin keys (with none, the endpoint is off before it asks).
   const checkAdmin = createKeyCheck(adminKeys);
   return {
-    async onRequest({ request, url, endResponse, fetchAPI }) {
+    async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
       if (url.pathname !== PURGE_PATH) return;
-      const record = currentRequest();
+      const record = requestIn(serverContext);
       const refuse = (answer: Refusal) => {
         record?.errorCodes.add(answer.code);
         endResponse(refusalResponse(fetchAPI, answer));

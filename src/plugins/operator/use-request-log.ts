@@ -5,23 +5,19 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { GatewayMetrics } from '../../observability/metrics.js';
-import { currentRequest } from '../../request/current.js';
 import type { EndRequest } from '../../request/log.js';
-import type { GatewayRequest } from '../../request/request.js';
+import { requestIn } from '../../request/request.js';
 
 export function useRequestLog(metrics: GatewayMetrics, end: EndRequest): Plugin {
-  /** Answers in parts still being sent, per request, and what to do when the last one ends. */
-  const streams = new WeakMap<GatewayRequest, { open: number; ended: (() => void) | undefined }>();
   return {
-    onExecute() {
-      const request = currentRequest();
+    onExecute({ args }) {
+      const request = requestIn(args.contextValue);
       return {
         onExecuteDone({ result }) {
           if (request === undefined || !(Symbol.asyncIterator in result)) return undefined;
           // An answer in parts (@defer, @stream): its line is written after the last part.
-          const stream = streams.get(request) ?? { open: 0, ended: undefined };
+          const stream = (request.streams ??= { open: 0, ended: undefined });
           stream.open += 1;
-          streams.set(request, stream);
           return {
             onEnd() {
               stream.open -= 1;
@@ -31,12 +27,12 @@ export function useRequestLog(metrics: GatewayMetrics, end: EndRequest): Plugin 
         },
       };
     },
-    onResponse({ response }) {
-      const request = currentRequest();
+    onResponse({ response, serverContext }) {
+      const request = requestIn(serverContext);
       if (request === undefined) return;
       if (request.rejectedAs !== undefined) metrics.rejectedRequest(request.rejectedAs);
       if (!request.graphql) return;
-      const stream = streams.get(request);
+      const stream = request.streams;
       if (stream !== undefined && stream.open > 0) stream.ended = () => end(request, response.status);
       else end(request, response.status);
     },

@@ -1,14 +1,15 @@
 /**
  * The two outer spans of a request's trace: the HTTP request (never its query string, which may
- * carry variables) with its counts and error codes, and each GraphQL operation with its type,
- * name and document hash (never its variables). First among the plugins, so its span encloses
- * every other's work. Without tracing, empty.
+ * carry variables), opened by its door around all of its work and kept on its request object,
+ * with its counts and error codes; and each GraphQL operation with its type, name and document
+ * hash (never its variables). Without tracing, nothing.
  */
+import type { IncomingMessage } from 'node:http';
 import { createHash } from 'node:crypto';
 import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import { getOperationAST, print, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { currentRequest } from '../../request/current.js';
+import { requestIn, type GatewayRequest } from '../../request/request.js';
 import { codeOf } from '../../base/errors.js';
 import { recordError, type Tracing } from '../../observability/tracing.js';
 
@@ -16,22 +17,27 @@ type PromiseOrValue<T> = T | Promise<T>;
 /** A later part of an incremental response (graphql-js 17's format, as yoga's plugin sends it). */
 type IncrementalPart = { incremental?: ReadonlyArray<{ errors?: readonly GraphQLError[] }> };
 
+/** Runs `serve` in the request's span, kept on `request`; its door calls this. */
+export type TraceRequest = (request: GatewayRequest, req: IncomingMessage, serve: () => PromiseOrValue<void>) => PromiseOrValue<void>;
+
+export function traceRequests(tracing: Tracing): TraceRequest {
+  return (request, req, serve) => {
+    const method = req.method ?? 'GET';
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const span = tracing.requestSpan(`${method} ${path}`, { 'http.request.method': method, 'url.path': path }, req.headers);
+    request.span = span;
+    return context.with(trace.setSpan(context.active(), span), () => endAfter(span, serve));
+  };
+}
+
 export function useTracing(tracing: Tracing | undefined): Plugin {
   if (tracing === undefined) return {};
   const { tracer } = tracing;
-  const requestSpans = new WeakMap<Request, Span>();
   const operationSpans = new WeakSet<Span>();
   // Operation spans that end with their response's last part, not when execution returns.
   const streaming = new WeakSet<Span>();
   return {
     instrumentation: {
-      request({ request }, serve) {
-        const method = request.method;
-        const path = new URL(request.url).pathname;
-        const span = tracing.requestSpan(`${method} ${path}`, { 'http.request.method': method, 'url.path': path }, request.headers);
-        requestSpans.set(request, span);
-        return context.with(trace.setSpan(context.active(), span), () => endAfter(span, serve));
-      },
       operation(_payload, run) {
         const span = tracer.startSpan('graphql.operation', { kind: SpanKind.INTERNAL });
         operationSpans.add(span);
@@ -57,18 +63,17 @@ export function useTracing(tracing: Tracing | undefined): Plugin {
         },
       };
     },
-    onResultProcess({ request, result }) {
-      const span = requestSpans.get(request);
+    onResultProcess({ result, serverContext }) {
+      const span = requestIn(serverContext)?.span;
       if (span === undefined || !span.isRecording() || Symbol.asyncIterator in result) return;
       for (const one of Array.isArray(result) ? result : [result]) recordErrors(span, one.errors);
     },
-    onResponse({ request, response }) {
-      const span = requestSpans.get(request);
-      if (span === undefined || !span.isRecording()) return;
+    onResponse({ response, serverContext }) {
+      const record = requestIn(serverContext);
+      const span = record?.span;
+      if (record === undefined || span === undefined || !span.isRecording()) return;
       span.setAttribute('http.response.status_code', response.status);
       if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${response.status}` });
-      const record = currentRequest();
-      if (record === undefined) return;
       span.setAttributes({
         'gateway.request_id': record.id,
         'gateway.upstream_calls': record.upstreamCalls,

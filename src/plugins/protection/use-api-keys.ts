@@ -7,7 +7,7 @@ import type { Plugin } from 'graphql-yoga';
 import { OPEN_PATHS } from '../../admission/routes.js';
 import type { Admission } from '../../admission/admission.js';
 import { isRefusal } from '../../admission/refusal.js';
-import { currentRequest } from '../../request/current.js';
+import { requestIn } from '../../request/request.js';
 import { refusalResponse } from '../../admission/refusal-writer.js';
 
 export interface ApiKeyOptions {
@@ -18,10 +18,10 @@ export interface ApiKeyOptions {
 export function useApiKeys(admission: Pick<Admission, 'key' | 'keys'>, { isOpen = () => false }: ApiKeyOptions = {}): Plugin {
   if (!admission.keys) return {};
   return {
-    onRequest({ request, url, endResponse, fetchAPI }) {
+    onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
       if (OPEN_PATHS.has(url.pathname)) return;
       const answer = admission.key(request.headers);
-      const record = currentRequest();
+      const record = requestIn(serverContext);
       if (!isRefusal(answer)) {
         if (record !== undefined) record.client = answer.client;
         return;

@@ -8,7 +8,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { RateLimit } from '../../admission/rate-limit.js';
 import { UNLIMITED_PATHS } from '../../admission/routes.js';
 import { refusalError, type Refusal } from '../../admission/refusal.js';
-import { currentRequest } from '../../request/current.js';
+import { requestIn, type GatewayRequest } from '../../request/request.js';
 import { refusalResponse } from '../../admission/refusal-writer.js';
 
 export function useRateLimit(rate: RateLimit): Plugin {
@@ -16,12 +16,14 @@ export function useRateLimit(rate: RateLimit): Plugin {
   return {
     onRequest({ url, serverContext, endResponse, fetchAPI }) {
       if (UNLIMITED_PATHS.has(url.pathname)) return;
+      // Every request has one by now: its door's, or use-request.ts's.
+      const request = requestIn(serverContext)!;
       const refuse = (refused: Refusal | undefined) => {
         if (refused === undefined) return;
-        markRejected();
+        markRejected(request);
         endResponse(refusalResponse(fetchAPI, refused));
       };
-      const verdict = rate.arrive(currentRequest()?.client, requestOf(serverContext));
+      const verdict = rate.arrive(request, requestOf(serverContext));
       return verdict instanceof Promise ? verdict.then((taken) => refuse(rate.refusal(taken))) : refuse(rate.refusal(verdict));
     },
     onRequestParse({ serverContext }) {
@@ -30,12 +32,13 @@ export function useRateLimit(rate: RateLimit): Plugin {
           if (!Array.isArray(requestParserResult)) return;
           // A refusal after parsing, when `endResponse` is no longer offered: yoga answers a thrown
           // error with its status and headers, in the same `{ errors: [...] }` shape.
+          const request = requestIn(serverContext);
           const refuse = (refused: Refusal | undefined) => {
             if (refused === undefined) return;
-            markRejected();
+            if (request !== undefined) markRejected(request);
             throw refusalError(refused);
           };
-          const verdict = rate.batch(currentRequest()?.client, requestOf(serverContext), requestParserResult.length);
+          const verdict = rate.batch(request?.client, requestOf(serverContext), requestParserResult.length);
           return verdict instanceof Promise ? verdict.then(refuse) : refuse(verdict);
         },
       };
@@ -48,9 +51,7 @@ function requestOf(serverContext: unknown): IncomingMessage | undefined {
   return (serverContext as { req?: IncomingMessage }).req;
 }
 
-function markRejected(): void {
-  const record = currentRequest();
-  if (record === undefined) return;
-  record.rejectedAs = 'rate_limited';
-  record.errorCodes.add('RATE_LIMITED');
+function markRejected(request: GatewayRequest): void {
+  request.rejectedAs = 'rate_limited';
+  request.errorCodes.add('RATE_LIMITED');
 }

@@ -5,20 +5,22 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import { codingHeaders, type Compression } from '../../encoding/compress.js';
-import { storedAnswerOf, storedAnswerServed } from '../../response-cache/store.js';
+import { requestIn } from '../../request/request.js';
+import { storedAnswerOf } from '../../request/stored.js';
 
 export function useCompression(compression: Compression): Plugin {
   if (!compression.on) return {};
   return {
-    async onResponse({ request, response, setResponse, fetchAPI }) {
+    async onResponse({ request, response, setResponse, fetchAPI, serverContext }) {
       const contentType = response.headers.get('content-type');
-      if (response.body === null || response.headers.has('content-encoding') || storedAnswerServed(request) !== undefined) return;
+      const gatewayRequest = requestIn(serverContext);
+      if (response.body === null || response.headers.has('content-encoding') || gatewayRequest?.served !== undefined) return;
       if (!contentType?.toLowerCase().includes('json')) return;
       // Known small (yoga states the length of what it serialised): not read, not rebuilt.
       const length = Number(response.headers.get('content-length') ?? NaN);
       if (length < compression.minBytes) return;
       // An answer just stored was read once already: its bytes are the entry's.
-      const stored = storedAnswerOf(request);
+      const stored = gatewayRequest && storedAnswerOf(gatewayRequest);
       const body = stored?.body ?? new Uint8Array(await response.arrayBuffer());
       const sent = compression.answer(request.headers.get('accept-encoding'), contentType, body, stored);
       const headers = new fetchAPI.Headers(response.headers);

@@ -13,13 +13,11 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../base/clock.js';
-import { currentRequest } from '../../request/current.js';
-import type { GatewayRequest, ResultErrors } from '../../request/request.js';
+import { requestIn, type GatewayRequest } from '../../request/request.js';
 import { tagHeaders } from '../../request/tags.js';
 import { varyWith } from '../../encoding/vary.js';
 import { ROUTES } from '../../admission/routes.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
-import { storedAnswerServed } from '../../response-cache/store.js';
 
 export interface HttpCachingOptions {
   /** The shared data cache's clock, against which expiry times are read. */
@@ -36,24 +34,20 @@ const IN_PARTS = new Set(['multipart/mixed', 'text/event-stream']);
 export function useHttpCaching({ clock, apiKeys }: HttpCachingOptions): Plugin {
   const vary = ['Accept', ...(apiKeys ? ['Authorization', 'x-api-key'] : [])];
   const scope = apiKeys ? 'private' : 'public';
-  // The result each request got (a whole one), for its errors.
-  const results = new WeakMap<Request, ResultErrors>();
   const graphqlEndpoint = ROUTES.graphql;
   return {
-    onResultProcess({ request, result }) {
-      if (!Array.isArray(result) && !(Symbol.asyncIterator in result)) results.set(request, result);
-    },
-    onResponse({ request, response }) {
+    onResponse({ request, response, serverContext }) {
       const url = new URL(request.url, 'http://localhost');
+      const gatewayRequest = requestIn(serverContext);
       // The GraphiQL page shares the path but is no GraphQL answer: it sets its own (graphiql-page.ts).
-      if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS' || currentRequest()?.graphql === false) {
+      if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS' || gatewayRequest?.graphql === false) {
         if (response.status >= 400 && !response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
         return;
       }
       if (IN_PARTS.has(mediaType(response))) response.headers.set('x-accel-buffering', 'no');
-      const freshness = cacheableFor(request, url, response);
+      const freshness = gatewayRequest && cacheableFor(gatewayRequest, request, url, response);
       if (freshness === undefined) return replaceHeader(response, 'cache-control', 'no-store');
-      setTags(request, response);
+      setTags(gatewayRequest!, response);
       replaceHeader(response, 'cache-control', `${scope}, max-age=${freshness.maxAgeS}`);
       if (freshness.ageS !== undefined) replaceHeader(response, 'age', String(freshness.ageS));
       replaceHeader(response, 'vary', varyWith(response.headers.get('vary'), vary));
@@ -61,13 +55,12 @@ export function useHttpCaching({ clock, apiKeys }: HttpCachingOptions): Plugin {
   };
 
   // Private: whole seconds of freshness left (and the age, when stored), or undefined for no-store.
-  function cacheableFor(request: Request, url: URL, response: Response): { maxAgeS: number; ageS?: number } | undefined {
-    const record = currentRequest();
-    if (request.method !== 'GET' || record === undefined || !complete(record, response, results.get(request))) return undefined;
+  function cacheableFor(gatewayRequest: GatewayRequest, request: Request, url: URL, response: Response): { maxAgeS: number; ageS?: number } | undefined {
+    if (request.method !== 'GET' || !complete(gatewayRequest, response)) return undefined;
     if (ambiguousRequest(request, url)) return undefined;
     const now = clock.monotonic();
-    const stored = storedAnswerServed(request);
-    const expiresAt = stored?.expiresAt ?? record.dataExpiresAt;
+    const stored = gatewayRequest.served;
+    const expiresAt = stored?.expiresAt ?? gatewayRequest.dataExpiresAt;
     if (!Number.isFinite(expiresAt)) return undefined;
     const maxAgeS = Math.floor((expiresAt - now) / 1000);
     if (maxAgeS < 1) return undefined;
@@ -76,17 +69,17 @@ export function useHttpCaching({ clock, apiKeys }: HttpCachingOptions): Plugin {
 }
 
 // Private: the tags of an answer a shared cache may keep: the stored answer's, or those its request collected.
-function setTags(request: Request, response: Response): void {
-  const headers = tagHeaders(storedAnswerServed(request)?.tags ?? currentRequest()?.tags());
+function setTags(request: GatewayRequest, response: Response): void {
+  const headers = tagHeaders(request.served?.tags ?? request.tags());
   if (headers === undefined) return;
   replaceHeader(response, 'surrogate-key', headers['surrogate-key']);
   replaceHeader(response, 'cache-tag', headers['cache-tag']);
 }
 
 // Private: one operation, answered whole as plain JSON, with no error and nothing stale.
-function complete(record: GatewayRequest, response: Response, result: ResultErrors | undefined): boolean {
+function complete(request: GatewayRequest, response: Response): boolean {
   const status = response.status === 200 ? PLAIN_JSON.has(mediaType(response)) : response.status === 304;
-  return status && record.whole(result);
+  return status && request.whole(request.result);
 }
 
 // Private: the answer's media type, lower case, without parameters.

@@ -1,15 +1,15 @@
 /**
- * yoga's door to the request object (request/request.ts): makes it around the whole request (so
- * first among the plugins but tracing), and notes on it what yoga's hooks see: whether it is
- * GraphQL, the operation, the codes of the answer's errors. Its id goes out in `x-request-id`.
+ * Notes on the request object its door made (request/request.ts) what yoga's hooks see: whether
+ * it is GraphQL, the operation, its whole result and the codes of its errors. Its id goes out in
+ * `x-request-id`. Reached without a door (yoga called directly), it makes one.
  */
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { maskError } from '../../graph/mask-error.js';
-import { REQUEST_ID_HEADER, currentRequest, requestIdFrom, runInRequest } from '../../request/current.js';
-import { createRequest } from '../../request/request.js';
+import { REQUEST_ID_HEADER, requestIdFrom } from '../../request/current.js';
+import { createRequest, requestIn, type GatewayRequest } from '../../request/request.js';
 import { ROUTES } from '../../admission/routes.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
@@ -17,22 +17,18 @@ const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 export function useRequest(logger: Logger, clock: Clock): Plugin {
   const graphqlEndpoint = ROUTES.graphql;
   return {
-    instrumentation: {
-      request({ request }, serve) {
-        return runInRequest(createRequest(requestIdFrom(request.headers.get(REQUEST_ID_HEADER)), logger, clock.monotonic()), serve);
-      },
+    onRequest({ request: fetched, url, serverContext }) {
+      const context = serverContext as { gatewayRequest?: GatewayRequest };
+      const request = (context.gatewayRequest ??= createRequest(requestIdFrom(fetched.headers.get(REQUEST_ID_HEADER)), logger, clock.monotonic()));
+      request.graphql = url.pathname === graphqlEndpoint;
     },
-    onRequest({ url }) {
-      const request = currentRequest();
-      if (request !== undefined) request.graphql = url.pathname === graphqlEndpoint;
-    },
-    onParams({ params }) {
-      const request = currentRequest();
+    onParams({ params, context }) {
+      const request = requestIn(context);
       const name = params.operationName;
       if (request !== undefined && typeof name === 'string' && GRAPHQL_NAME.test(name)) request.requestedOperation = name;
     },
     onExecute({ args }) {
-      const request = currentRequest();
+      const request = requestIn(args.contextValue);
       if (request === undefined) return undefined;
       request.operations.push(getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous');
       return {
@@ -51,13 +47,14 @@ export function useRequest(logger: Logger, clock: Clock): Plugin {
         },
       };
     },
-    onResultProcess({ result }) {
-      const request = currentRequest();
+    onResultProcess({ result, serverContext }) {
+      const request = requestIn(serverContext);
       if (request === undefined || Symbol.asyncIterator in result) return;
+      if (!Array.isArray(result)) request.result = result;
       for (const one of Array.isArray(result) ? result : [result]) request.note(one);
     },
-    onResponse({ response }) {
-      const request = currentRequest();
+    onResponse({ response, serverContext }) {
+      const request = requestIn(serverContext);
       if (request !== undefined) response.headers.set(REQUEST_ID_HEADER, request.id);
     },
   };

@@ -6,12 +6,11 @@
  * offers its answer to the store, which asks the request object whether it may be kept.
  */
 import type { Plugin } from 'graphql-yoga';
-import { currentRequest } from '../../request/current.js';
-import type { ResultErrors } from '../../request/request.js';
+import { requestIn } from '../../request/request.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import { etagMatches } from '../../response-cache/etag.js';
 import { worthOffering } from '../../response-cache/unstorable.js';
-import { answerToStore, storedAnswerServed, type ResponseCache, type StoredResponse } from '../../response-cache/store.js';
+import type { ResponseCache, StoredResponse } from '../../response-cache/store.js';
 import { codingHeaders, type Compression } from '../../encoding/compress.js';
 import { ROUTES } from '../../admission/routes.js';
 
@@ -19,47 +18,40 @@ const NO_BYTES = new Uint8Array(0);
 
 export function useResponseCache(cache: ResponseCache, compression: Compression): Plugin<{ request?: Request }> {
   if (!cache.on) return {};
-  const uncacheable = new WeakSet<Request>();
-  // The result each missed request got, for the store to ask of its errors.
-  const results = new WeakMap<Request, ResultErrors>();
   const graphqlEndpoint = ROUTES.graphql;
   return {
-    onRequest({ request, url }) {
-      if (url.pathname !== graphqlEndpoint || ambiguousRequest(request, url)) uncacheable.add(request);
+    onRequest({ request, url, serverContext }) {
+      const gatewayRequest = requestIn(serverContext);
+      if (gatewayRequest !== undefined && (url.pathname !== graphqlEndpoint || ambiguousRequest(request, url))) gatewayRequest.uncacheable = true;
     },
-    onRequestParse({ request }) {
+    onRequestParse({ serverContext }) {
       return {
         onRequestParseDone({ requestParserResult }) {
-          if (Array.isArray(requestParserResult)) uncacheable.add(request);
+          const gatewayRequest = requestIn(serverContext);
+          if (gatewayRequest !== undefined && Array.isArray(requestParserResult)) gatewayRequest.uncacheable = true;
         },
       };
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const request = args.contextValue.request;
-      if (request === undefined || uncacheable.has(request)) return;
+      const { request } = args.contextValue;
+      const gatewayRequest = requestIn(args.contextValue);
+      if (request === undefined || gatewayRequest === undefined || gatewayRequest.uncacheable) return;
       const key = cache.keyOf(args, request.headers.get('accept') ?? '');
       if (key === undefined) return;
-      const gatewayRequest = currentRequest();
       const serve = (hit: StoredResponse | undefined) => {
-        if (hit === undefined) {
-          if (gatewayRequest !== undefined) cache.miss(request, key, args.document, gatewayRequest);
-          return;
-        }
-        cache.serve(request, hit);
+        if (hit === undefined) return cache.miss(gatewayRequest, key, args.document);
+        gatewayRequest.served = hit;
         // The result is never serialised: onResultProcess answers with the stored bytes.
         setResultAndStopExecution({});
       };
-      const hit = cache.stored(key);
-      const sharedHit = hit === undefined ? cache.sharedStored(args, key) : undefined;
+      const hit = cache.stored(key, gatewayRequest);
+      const sharedHit = hit === undefined ? cache.sharedStored(args, key, gatewayRequest) : undefined;
       if (sharedHit === undefined) return serve(hit);
       return sharedHit.then(serve);
     },
-    onResultProcess({ request, result, setResultProcessor }) {
-      const hit = storedAnswerServed(request);
-      if (hit === undefined) {
-        if (!Array.isArray(result) && !(Symbol.asyncIterator in result)) results.set(request, result);
-        return;
-      }
+    onResultProcess({ request, setResultProcessor, serverContext }) {
+      const hit = requestIn(serverContext)?.served;
+      if (hit === undefined) return;
       setResultProcessor((_result, fetchAPI) => {
         const sent = compression.answer(request.headers.get('accept-encoding'), hit.contentType, hit.body, hit);
         const etag = sent.etag ?? hit.etag;
@@ -68,14 +60,13 @@ export function useResponseCache(cache: ResponseCache, compression: Compression)
         return new fetchAPI.Response(notModified ? null : (sent.body as Uint8Array<ArrayBuffer>), { status: notModified ? 304 : 200, headers });
       }, hit.contentType);
     },
-    async onResponse({ request, response }) {
-      const storeAnswer = answerToStore(request);
-      if (storeAnswer === undefined) return;
+    async onResponse({ response, serverContext }) {
+      const gatewayRequest = requestIn(serverContext);
+      const storeAnswer = gatewayRequest?.toStore;
+      if (gatewayRequest === undefined || storeAnswer === undefined) return;
       response.headers.set('x-cache', 'miss');
       // Only a whole answer is read back: reading an answer in parts would wait for its last part.
-      const gatewayRequest = currentRequest();
-      const result = results.get(request);
-      if (gatewayRequest === undefined) return;
+      const result = gatewayRequest.result;
       // Errors or stale data are this request's failure, not its document's: never offered.
       if (!worthOffering(gatewayRequest, response.status, result)) return;
       if (gatewayRequest.storable(result) === undefined) {

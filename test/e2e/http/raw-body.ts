@@ -8,6 +8,7 @@ import * as zlib from 'node:zlib';
 import { loadConfig } from '../../../src/base/config/config.js';
 import { listen, type ListenOptions, type RunningServer } from '../../../src/doors/http/server.js';
 import { startGateway, type Harness, type HarnessOptions } from '../../helpers/gateway.js';
+import type { GatewayRequest } from '../../../src/request/request.js';
 
 /** 14 bytes of brotli that decode to 1,040,000 spaces (under the 1 MiB body limit): the probe's bomb. */
 export const BR_BOMB = zlib.brotliCompressSync(Buffer.alloc(1_040_000, 0x20));
@@ -98,10 +99,10 @@ export interface BodyGateway {
  * A harnessed gateway (its mock, its configuration from `env`) served by a server of the test's
  * own, so that the test sets the server's timeouts and reads its decoding bytes.
  */
-export async function startBodyGateway(options: HarnessOptions, listenOptions: Partial<Omit<ListenOptions, 'admit'>> = {}): Promise<BodyGateway> {
+export async function startBodyGateway(options: HarnessOptions, listenOptions: Partial<Omit<ListenOptions<GatewayRequest>, 'admit' | 'arrive'>> = {}): Promise<BodyGateway> {
   const h = await startGateway(options);
   const config = loadConfig({ ...options.env });
-  const server = await listen(h.gateway.serve, { ...config, admit: h.gateway.admitBody, port: 0, host: '127.0.0.1', ...listenOptions });
+  const server = await listen(h.gateway.serve, { ...config, arrive: h.gateway.arrive, admit: h.gateway.admitBody, port: 0, host: '127.0.0.1', ...listenOptions });
   return {
     h,
     server,

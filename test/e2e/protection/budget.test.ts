@@ -111,11 +111,11 @@ describe('the upstream budget', () => {
 
   it('stops the upstream calls of a batch at the budget, counting its operations together', () => {
     const chargesOf = createUpstreamCharges(3);
-    const batch = {};
+    const batch = { charge: undefined };
     chargesOf(batch)();
     chargesOf(batch)();
     chargesOf(batch)();
     expect(() => chargesOf(batch)()).toThrow('more than 3 upstream calls');
-    expect(() => chargesOf({})()).not.toThrow();
+    expect(() => chargesOf({ charge: undefined })()).not.toThrow();
   });
 });

@@ -82,12 +82,15 @@ describe('the admission rules', () => {
     let now = 0;
     const { rate } = createAdmission({ apiKeys: [], rateLimitPerMinute: 1, csrfPrevention: false, maxQueryBytes: 1024, maxVariablesBytes: 1024 }, { clock: clockReading(() => now) });
     const first = req('10.0.0.1');
+    const request = { client: undefined, verdict: undefined };
     // Before its body, on the lean path, in yoga's plugin: one token, however many steps ask.
-    for (let step = 0; step < 3; step += 1) expect(rate.arrive(undefined, first)).toEqual({ allowed: true });
+    for (let step = 0; step < 3; step += 1) expect(rate.arrive(request, first)).toEqual({ allowed: true });
     const next = req('10.0.0.1'); // the same client's next request: the bucket is empty
-    const taken = rate.arrive(undefined, next);
+    const nextRequest = { client: undefined, verdict: undefined };
+    const taken = rate.arrive(nextRequest, next);
     expect(taken).toEqual({ allowed: false, retryAfterS: 60 });
-    expect(rate.arrive(undefined, next)).toBe(taken); // its refusal is kept too
+    expect(rate.arrive(nextRequest, next)).toBe(taken); // its refusal is kept too, on its request object
+    expect(nextRequest.verdict).toBe(taken);
     expect(rate.refusal(taken as { allowed: false; retryAfterS: number })).toMatchObject({ code: 'RATE_LIMITED', status: 429, headers: { 'retry-after': '60' } });
     expect(rate.take(undefined, req('10.0.0.2'))).toEqual({ allowed: true });
     expect(rate.batch(undefined, req('10.0.0.3'), 2)).toMatchObject({ code: 'RATE_LIMITED', status: 429 });

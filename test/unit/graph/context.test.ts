@@ -5,7 +5,6 @@ import { systemClock } from '../../../src/base/clock.js';
 import { createLogger } from '../../../src/base/logger.js';
 import type { Sources } from '../../../src/data/sources.js';
 import { createContextFactory, type ContextSettings } from '../../../src/graph/context.js';
-import { runInRequest } from '../../../src/request/current.js';
 import { createRequest, type GatewayRequest } from '../../../src/request/request.js';
 
 const SETTINGS = { maxPageSize: 100, requestTimeoutMs: 60_000, maxUpstreamCallsPerOperation: 100, index: undefined, clock: systemClock } as unknown as ContextSettings;
@@ -18,10 +17,10 @@ function arrived(agoMs: number): GatewayRequest {
 }
 
 describe('the GraphQL context', () => {
-  it('counts the deadline of a request\'s operations from the request\'s arrival, and a renewed scope\'s from its renewal', () => {
+  it('counts the deadline of a request\'s operations from the arrival of the request object its door hands on, and a renewed scope\'s from its renewal', () => {
     const context = createContextFactory({} as Sources, SETTINGS);
     // Arrived 120 s ago with a 60 s deadline: its operations start with no time left, however fast this runs.
-    const made = runInRequest(arrived(120_000), () => context(INITIAL));
+    const made = context({ ...INITIAL, gatewayRequest: arrived(120_000) });
     expect(made.scope.signal.aborted).toBe(true);
     expect((made.scope.signal.reason as { extensions?: { code?: unknown } }).extensions?.code).toBe('REQUEST_TIMEOUT');
     // A subscription's next event gets a deadline of its own.
