@@ -20,8 +20,8 @@ export function refusalBody(refused: Refusal): string {
 }
 
 /** `refused` as yoga's `endResponse` answers it, before yoga has read the request. */
-export function refusalResponse(fetchAPI: FetchAPI, refused: Refusal): Response {
-  return fetchAPI.Response.json(refusalPayload(refused), { status: refused.status, headers: refused.headers ?? {} });
+export function refusalResponse(fetchAPI: Pick<FetchAPI, 'Response'>, refused: Refusal): Response {
+  return fetchAPI.Response.json(refusalPayload(refused), { status: refused.status, headers: { 'cache-control': 'no-store', ...refused.headers } });
 }
 
 /** Writes `refused` on `response` with its length, then closes the connection (its body may be unread). */

@@ -4,15 +4,17 @@
  * body is read only in the media types below (no multipart uploads in a read-only graph).
  */
 import { refusal, type Refusal } from './refusal.js';
+import { isRoute } from './routes.js';
 
 /** The body media types a GraphQL request may have; a GET has none. */
 export const READABLE_TYPES = 'application/json, application/graphql+json, application/graphql, application/x-www-form-urlencoded';
 
-/** The refusal of a request routed as GraphQL to another path than `endpoint`; undefined otherwise. */
+/** The refusal of a path the gateway serves nothing at (routes.ts), naming where GraphQL is; undefined for a route. */
 export function pathRefusal(url: string, pathname: string, endpoint: string): Refusal | undefined {
   if (pathname === endpoint) return undefined;
   const routedAsGraphQL = url.endsWith(endpoint) || url.endsWith(`${endpoint}/`) || pathname === `${endpoint}/`;
-  return routedAsGraphQL ? refusal('NOT_FOUND', `GraphQL is served at ${endpoint} only`) : undefined;
+  if (routedAsGraphQL) return refusal('NOT_FOUND', `GraphQL is served at ${endpoint} only`);
+  return isRoute(pathname) ? undefined : refusal('NOT_FOUND', `Nothing is served here: GraphQL is at ${endpoint}`);
 }
 
 /** The refusal of a WebSocket upgrade to another path than `endpoint`: there is nothing else to upgrade to. */

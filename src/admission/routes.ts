@@ -19,6 +19,13 @@ export const ROUTES = {
   demo: '/demo',
 } as const;
 
+const EXACT: ReadonlySet<string> = new Set([ROUTES.graphql, ROUTES.schema, ROUTES.health, ROUTES.readiness, ROUTES.metrics, ROUTES.purge, ROUTES.demo]);
+
+/** Whether the gateway serves anything at `pathname`. */
+export function isRoute(pathname: string): boolean {
+  return EXACT.has(pathname) || pathname.startsWith(ROUTES.graphiqlAssets) || pathname.startsWith(`${ROUTES.demo}/`);
+}
+
 /** Paths answered without an API key: probes carry no credentials. */
 export const OPEN_PATHS: ReadonlySet<string> = new Set([ROUTES.health, ROUTES.readiness]);
 

@@ -44,6 +44,7 @@ export const ERRORS = {
   UNAUTHENTICATED: { status: 401, message: 'An API key is required' },
   CSRF_HEADER_REQUIRED: { status: 403, message: 'A CSRF prevention header is required' },
   NOT_FOUND: { status: 404, message: 'Not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This path answers GET and HEAD only' },
   NOT_ACCEPTABLE: { status: 406, message: 'This operation is answered in parts; send Accept: multipart/mixed or text/event-stream' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large' },

@@ -6,9 +6,11 @@
 import { maskError as yogaMaskError } from 'graphql-yoga';
 import { GraphQLError } from 'graphql';
 import { coded } from '../base/graph-errors.js';
+import { ERRORS } from '../base/errors.js';
 import { UpstreamError } from '../upstream/errors.js';
 
-export function maskError(error: unknown, message: string): Error {
+/** `error` as a client sees it; `message` (default the registry's `INTERNAL_SERVER_ERROR`) replaces an unexpected one's. */
+export function maskError(error: unknown, message: string = ERRORS.INTERNAL_SERVER_ERROR.message): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (!(original instanceof UpstreamError)) return yogaMaskError(error, message, false);
   const located = error instanceof GraphQLError ? error : undefined;

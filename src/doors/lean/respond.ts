@@ -53,7 +53,7 @@ export function createLeanAnswers({ end, compression, run, context }: LeanAnswer
         result = await run(args as Parameters<RunQuery>[0]);
       } catch (error) {
         // As yoga does with an error thrown making the context or executing: masked, in `errors`.
-        result = { errors: [maskError(error, 'Unexpected error.') as GraphQLError] };
+        result = { errors: [maskError(error) as GraphQLError] };
       }
       record.note(result);
       const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;

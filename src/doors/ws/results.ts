@@ -11,7 +11,7 @@ export function formatted(error: GraphQLError): GraphQLFormattedError {
 
 /** A coded GraphQL error as it is; anything else masked as yoga masks it (mask-error.ts). */
 export function masked(error: unknown): GraphQLError {
-  return error instanceof GraphQLError && typeof error.extensions.code === 'string' ? error : (maskError(error, 'Unexpected error.') as GraphQLError);
+  return error instanceof GraphQLError && typeof error.extensions.code === 'string' ? error : (maskError(error) as GraphQLError);
 }
 
 /**

@@ -47,5 +47,5 @@ export function withNotes<Result extends { extensions?: Record<string, unknown> 
 // Private: what yoga's masking makes of a result's errors.
 function masked(result: ExecutionResult): ExecutionResult {
   if (result.errors === undefined) return result;
-  return { ...result, errors: result.errors.map((error) => maskError(error, 'Unexpected error.') as GraphQLError) };
+  return { ...result, errors: result.errors.map((error) => maskError(error) as GraphQLError) };
 }

@@ -9,6 +9,8 @@ import { EXAMPLE_QUERIES, EXAMPLE_QUERY } from './example-query.js';
 import { buildGraphiQLFiles, GRAPHIQL_ASSETS_PATH, type GraphiQLFiles } from './graphiql-assets.js';
 import { requestIn } from '../../request/request.js';
 import { ROUTES } from '../../admission/routes.js';
+import { refusal } from '../../admission/refusal.js';
+import { refusalResponse } from '../../admission/refusal-writer.js';
 
 /** The path of the page: the GraphQL endpoint. */
 export const GRAPHIQL_PATH = ROUTES.graphql;
@@ -61,8 +63,5 @@ function isAssetRequest(request: Request, url: URL): boolean {
 
 // Private: an asset name that is not (or no longer) one of ours.
 function notFound(fetchAPI: { Response: typeof Response }): Response {
-  return new fetchAPI.Response('Not found.', {
-    status: 404,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' },
-  });
+  return refusalResponse(fetchAPI, refusal('NOT_FOUND'));
 }

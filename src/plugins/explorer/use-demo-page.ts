@@ -2,7 +2,7 @@
  * `/demo`: the built example client page, as static files only (GET and HEAD; 405 otherwise).
  * The decoded, resolved path must stay inside the directory, or it is 404. HTML gets a content
  * security policy allowing only its own origin; hashed assets are immutable, index.html
- * revalidated; a 404 or 405 is `no-store`, so a cache keeps no absence past a rebuild. A file is
+ * revalidated; a 404 or 405 is the registry's refusal, `no-store`, so a cache keeps no absence past a rebuild. A file is
  * read again when its size or time of change differs, so a rebuild shows at once.
  */
 import { readFile, stat } from 'node:fs/promises';
@@ -10,6 +10,8 @@ import type { Stats } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import type { Plugin } from 'graphql-yoga';
 import { ROUTES } from '../../admission/routes.js';
+import { refusal } from '../../admission/refusal.js';
+import { refusalResponse } from '../../admission/refusal-writer.js';
 import { createStaticAsset, IMMUTABLE, type StaticAsset } from './static-asset.js';
 
 /** Where the page lives; its build is made with this base (examples/web/vite.config.ts). */
@@ -39,15 +41,17 @@ const CONTENT_SECURITY_POLICY =
 
 type FetchAPI = { Response: typeof Response };
 
-/** Serves the built page in `directory` at /demo (identity only when `compress` is false); no `directory`: nothing. */
+const NO_DEMO = 'The example page is served in demo mode only (npm start)';
+
+/** Serves the built page in `directory` at /demo (identity only when `compress` is false); no `directory`: a 404 saying why. */
 export function useDemoPage(directory: string | undefined, { compress = true } = {}): Plugin {
-  if (directory === undefined) return {};
-  const root = resolve(directory);
+  const root = directory === undefined ? undefined : resolve(directory);
   const files = createFileMemo(compress);
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
       const { pathname } = url;
       if (pathname !== DEMO_PAGE_PATH && !pathname.startsWith(`${DEMO_PAGE_PATH}/`)) return;
+      if (root === undefined) return endResponse(refusalResponse(fetchAPI, refusal('NOT_FOUND', NO_DEMO)));
       endResponse(await answer(root, files, request, pathname.slice(DEMO_PAGE_PATH.length), fetchAPI));
     },
   };
@@ -57,12 +61,12 @@ export function useDemoPage(directory: string | undefined, { compress = true } =
 async function answer(root: string, files: FileMemo, request: Request, path: string, fetchAPI: FetchAPI): Promise<Response> {
   const { method } = request;
   if (method !== 'GET' && method !== 'HEAD') {
-    return plain(fetchAPI, 405, `${method} is not allowed here: the page answers GET and HEAD.`, { allow: 'GET, HEAD' });
+    return refusalResponse(fetchAPI, refusal('METHOD_NOT_ALLOWED', `${method} is not allowed here: the page answers GET and HEAD.`, { allow: 'GET, HEAD' }));
   }
-  if ((await fileStats(resolve(root, 'index.html'))) === undefined) return plain(fetchAPI, 404, NOT_BUILT);
+  if ((await fileStats(resolve(root, 'index.html'))) === undefined) return refusalResponse(fetchAPI, refusal('NOT_FOUND', NOT_BUILT));
   const file = fileOf(root, path);
   const stats = file === undefined ? undefined : await fileStats(file);
-  if (file === undefined || stats === undefined) return plain(fetchAPI, 404, 'Not found.');
+  if (file === undefined || stats === undefined) return refusalResponse(fetchAPI, refusal('NOT_FOUND'));
   // Whether vite hashed its name, from where it is (not how the path spelled it): `/assets/%2e%2e/index.html` is index.html.
   const asset = await files(file, stats, file.startsWith(resolve(root, 'assets') + sep));
   return asset.respond(request, fetchAPI);
@@ -109,11 +113,4 @@ function fileOf(root: string, path: string): string | undefined {
 async function fileStats(path: string): Promise<Stats | undefined> {
   const stats = await stat(path).catch(() => undefined);
   return stats?.isFile() ? stats : undefined;
-}
-
-function plain(fetchAPI: FetchAPI, status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new fetchAPI.Response(text, {
-    status,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', ...headers },
-  });
 }

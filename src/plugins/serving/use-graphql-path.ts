@@ -1,6 +1,7 @@
 /**
- * GraphQL on exactly one path (admission/route.ts): yoga would serve any URL that merely
- * ends with the endpoint; such a request gets 404 before anything reads the path.
+ * The route step on yoga's path: a path the gateway serves nothing at (admission/routes.ts) gets
+ * the registry's 404 before anything reads it; yoga would serve any URL merely ending with the
+ * endpoint, which gets one too.
  */
 import type { Plugin } from 'graphql-yoga';
 import { pathRefusal } from '../../admission/route.js';

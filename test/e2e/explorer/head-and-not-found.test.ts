@@ -118,10 +118,25 @@ describe('404s and 405s off the GraphQL endpoint', () => {
     expect(await answer(noPage, '/demo/')).toEqual([404, 'no-store']);
   });
 
-  it('marks yoga\'s 404 for an unknown path and an unknown GraphiQL asset no-store', async () => {
+  it('answers an unknown path and an unknown GraphiQL asset with the registry\'s NOT_FOUND, no-store', async () => {
     const h = await startGateway();
     harnesses.push(h);
     expect(await answer(h, '/nowhere')).toEqual([404, 'no-store']);
     expect(await answer(h, '/graphql/assets/0000000000000000.js')).toEqual([404, 'no-store']);
+    for (const path of ['/', '/nowhere', '/graphql/assets/0000000000000000.js', '/demo/']) {
+      const response = await fetch(`${h.url}${path}`);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = (await response.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
+      expect(body.errors[0]!.extensions.code).toBe('NOT_FOUND');
+      if (path === '/') expect(body.errors[0]!.message).toBe('Nothing is served here: GraphQL is at /graphql');
+    }
+  });
+
+  it('answers a /demo 405 with the registry\'s METHOD_NOT_ALLOWED and Allow', async () => {
+    const page = await startGateway({ demoPageDirectory: built });
+    harnesses.push(page);
+    const response = await fetch(`${page.url}/demo/`, { method: 'POST' });
+    expect([response.status, response.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    expect(((await response.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('METHOD_NOT_ALLOWED');
   });
 });
