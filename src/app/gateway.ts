@@ -17,44 +17,25 @@ import { createAddressOf, type AddressOf } from '../request/client-address.js';
 import { REQUEST_ID_HEADER, requestIdFrom, runInRequest, withRequestIds } from '../request/current.js';
 import { createRequest, type DoorContext, type GatewayRequest } from '../request/request.js';
 import { createTracing } from '../observability/tracing.js';
-import { GRAPHIQL_OPTIONS, isGraphiQLRequest, useGraphiQLPage } from '../plugins/explorer/graphiql-page.js';
 import { maskError } from '../graph/mask-error.js';
-import { useApiKeys } from '../plugins/protection/use-api-keys.js';
-import { useDemoPage } from '../plugins/explorer/use-demo-page.js';
 import { useHealth } from '../plugins/operator/use-health.js';
-import { useMetrics } from '../plugins/operator/use-metrics.js';
-import { usePurge } from '../plugins/operator/use-purge.js';
 import { createPurger } from '../response-cache/purge.js';
-import { useRateLimit } from '../plugins/protection/use-rate-limit.js';
 import { createAdmission, type Admission } from '../admission/admission.js';
 import { useRequestLog } from '../plugins/operator/use-request-log.js';
 import { createRequestLog } from '../request/log.js';
-import { traceRequests, useTracing } from '../plugins/operator/use-tracing.js';
-import { batchingOptions, protectionPlugins } from '../plugins/protection/use-protection.js';
-import { useCorsHeaders, useCorsPreflight } from '../plugins/protection/use-cors.js';
+import { traceRequests } from '../plugins/operator/use-tracing.js';
+import { batchingOptions } from '../plugins/protection/use-protection.js';
 import { createCors } from '../encoding/cors.js';
-import { useResponseCache } from '../plugins/serving/use-response-cache.js';
-import { useCompression } from '../plugins/serving/use-compression.js';
 import { createCompression } from '../encoding/compress.js';
 import { createResponseCache } from '../response-cache/store.js';
 import { answerNamespace } from '../response-cache/namespace.js';
-import { useHttpCaching } from '../plugins/serving/use-http-caching.js';
-import { useGraphQLPath } from '../plugins/serving/use-graphql-path.js';
-import { useReadableBody } from '../plugins/serving/use-readable-body.js';
 import { createParserCaches } from '../graph/parser-caches.js';
-import { useKnownOperationTypes } from '../plugins/protection/use-known-operation-types.js';
-import { useParameterLimits } from '../plugins/protection/use-parameter-limits.js';
-import { useSchemaSdl } from '../plugins/explorer/use-schema-sdl.js';
 import { useRequestScope } from '../plugins/serving/use-request-scope.js';
-import { useRequest } from '../plugins/serving/use-request.js';
-import { useIncrementalDelivery } from '../plugins/serving/use-incremental-delivery.js';
-import { useCompiledExecution } from '../plugins/serving/use-compiled-execution.js';
 import { createCompiledExecution } from '../graph/execution/compile.js';
 import { createQueryRunner } from '../graph/execution/run.js';
 import { argumentCheck } from '../graph/checks/arguments.js';
 import { itemCheck } from '../graph/checks/items.js';
 import { budgetCheck } from '../graph/checks/budget.js';
-import { beforeEveryOperation } from '../graph/running-operation.js';
 import { resolvers } from '../graph/resolvers/index.js';
 import { tagEntitiesShown } from '../graph/resolvers/entity-tags.js';
 import { createScaleOut } from './fleet.js';
@@ -67,6 +48,7 @@ import { createBodyAdmission, type BodyAdmission } from '../admission/before-bod
 import { ROUTES } from '../admission/routes.js';
 import type { Arrive, BodyHandler } from '../doors/http/body.js';
 import { yogaLogger } from './yoga-logger.js';
+import { roadOf } from './road.js';
 
 export type { GatewayConfig } from '../base/config/config.js';
 
@@ -175,38 +157,10 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     // No file uploads in a read-only graph; a multipart body gets useReadableBody's 415.
     multipart: false,
     parserAndValidationCache: parserCaches,
-    plugins: plugins([
-      // First, where yoga's own CORS answered preflights: before the API keys, the rate limit and the log.
-      useCorsPreflight(cors),
-      useTracing(tracing),
-      // The request object, around the whole request; its log line reads it.
-      useRequest(logger, clock),
-      requestLog,
-      useGraphQLPath(),
-      useHealth(client, { redisState: scaleOut?.state, stopping: () => stopping }),
-      usePurge(purger, config.adminApiKeys),
-      useDemoPage(demoPageDirectory, { compress: config.compression }),
-      useApiKeys(admission, { isOpen: config.graphiql ? isGraphiQLRequest : undefined }),
-      useMetrics(metrics),
-      useRateLimit(admission.rate),
-      useGraphiQLPage(config.graphiql && GRAPHIQL_OPTIONS, { compress: config.compression }),
-      useSchemaSdl(TYPE_DEFS, config.introspection),
-      useKnownOperationTypes(),
-      useParameterLimits(admission),
-      ...protectionPlugins(config, admission),
-      useReadableBody(),
-      requestScope,
-      useIncrementalDelivery(),
-      useHttpCaching({ clock, apiKeys: config.apiKeys.length > 0 }),
-      useResponseCache(responseCache, compression),
-      // After the response cache, which stores the answer as made, before this sends it compressed.
-      useCompression(compression),
-      ...checks.map((check) => beforeEveryOperation(check)),
-      // After the checks: it only swaps the executor, for what every check above let through.
-      useCompiledExecution(executorFor),
-      // Last: the CORS headers, and `Origin` added to the `Vary` every plugin above wrote.
-      useCorsHeaders(cors),
-    ] as Plugin[], { requestLog, requestScope }),
+    plugins: plugins(roadOf({
+      config, logger, clock, tracing, cors, admission, metrics, requestLog, requestScope, checks, executorFor, responseCache, compression,
+      health: useHealth(client, { redisState: scaleOut?.state, stopping: () => stopping }), purger, demoPageDirectory, typeDefs: TYPE_DEFS,
+    }), { requestLog, requestScope }),
   });
 
   // The door's road through yoga, with the request object in yoga's server context, in its span when tracing.
