@@ -133,7 +133,7 @@ export const LIVE_SECONDS = Math.max(4, Math.round(SECONDS * 4));
 /** Lanes of the watched sites the mock changes each second of the live scenario (`mutateStock`). */
 export const LIVE_CHANGES_PER_SECOND = 5;
 /** Scenarios that can run on their own (`BENCH_ONLY=scale-out`): no reports are written then. */
-export const ONLY_CHOICES = ['scale-out', 'index', 'tracing', 'serving', 'live', 'start', 'compression'] as const;
+export const ONLY_CHOICES = ['scale-out', 'index', 'tracing', 'serving', 'live', 'start', 'compression', 'warm'] as const;
 /** `BENCH_ONLY`, when set: that scenario alone, for development. */
 export const ONLY = onlyChoice(process.env.BENCH_ONLY);
 /** The gateway's log level: its default (`info`, one line per request), as it is deployed. */

@@ -12,14 +12,15 @@
  *   BENCH_ONLY=index npm run bench     # the catalog index alone, the same way
  *   BENCH_ONLY=tracing npm run bench   # tracing off and on (10 % sampled), warm and executed paths
  *   BENCH_ONLY=serving BENCH_SECONDS=3 npx tsx bench/run.ts   # distinct keys, deep page off, mix, ratios to the bare server
+ *   BENCH_ONLY=warm BENCH_SECONDS=3 npx tsx bench/run.ts      # the warm deep and small queries, each in turn with the bare server
  *   BENCH_ONLY=start npm run bench     # npm start to the first answer, first and second
  *   BENCH_ONLY=compression npm run bench   # the deep page per coding, its hits in br and identity (about 30 s)
  *   BENCH_ONLY=live npm run bench      # live stock: 1,000 SSE subscribers, 50 sites, 60 s of changes
  *                                      # (BENCH_SECONDS=3 makes it 12 s)
  *
- * The driver re-executes itself under `taskset -c 1`: autocannon runs here (wrk, for the serving
- * scenarios when it is installed, is pinned there too), and the load generator must not share a
- * core with the server it measures (core 0).
+ * The driver re-executes itself under `taskset -c 1`: autocannon runs here (wrk, for the warm and
+ * serving scenarios when it is installed, is pinned there too), and the load generator must not
+ * share a core with the server it measures (core 0).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -32,9 +33,11 @@ import { measureLive } from './measure/live.js';
 import { measureScaleOut } from './measure/scale-out.js';
 import { measureServing } from './measure/serving.js';
 import { measureStart } from './measure/start.js';
+import { measureWarm } from './measure/warm.js';
 import { measureTracing, tracingRow } from './measure/tracing.js';
 import { composeMesh, ensureMeshInstalled } from './peers/mesh.js';
-import { CAN_PIN } from './processes/child.js';
+import { CAN_PIN, withProcess } from './processes/child.js';
+import { startGateway } from './processes/gateway.js';
 import { describeMachine } from './processes/machine.js';
 import { startMock } from './processes/mock.js';
 import { writeReports } from './report.js';
@@ -44,6 +47,7 @@ import { buildResults, catalogIndexHeadline, catalogIndexTargets, scaleOutRow } 
 import { servingRows, servingTargets } from './report/serving.js';
 import { startTargets } from './report/start.js';
 import type { Target } from './report/target.js';
+import { inTurnVerdict } from './report/in-turn.js';
 
 if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
   const child = spawn('taskset', ['-c', String(LOAD_CORE), process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
@@ -52,7 +56,7 @@ if (CAN_PIN && process.env.BENCH_PINNED !== '1') {
   });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 } else {
-  const only = { 'scale-out': scaleOutOnly, index: indexOnly, tracing: tracingOnly, serving: servingOnly, live: liveOnly, start: startOnly, compression: compressionOnly } as const;
+  const only = { 'scale-out': scaleOutOnly, index: indexOnly, tracing: tracingOnly, serving: servingOnly, live: liveOnly, start: startOnly, compression: compressionOnly, warm: warmOnly } as const;
   const run = ONLY === undefined ? main : only[ONLY];
   run().catch((error: unknown) => {
     console.error(error);
@@ -178,6 +182,22 @@ async function liveOnly(): Promise<void> {
     console.error(`bench: live ${JSON.stringify(liveRow(live))}`);
     printTargets(liveTargets(live));
     console.error(`bench: live only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
+  } finally {
+    await mock.close();
+  }
+}
+
+// Private: `BENCH_ONLY=warm`: the warm deep and small queries on a fresh gateway, each beside a bare
+// server in turn, their figures as JSON on stdout, the ratios on stderr. Nothing is written, as for scale-out.
+async function warmOnly(): Promise<void> {
+  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first');
+  const started = Date.now();
+  const mock = await startMock();
+  try {
+    const warm = await withProcess(startGateway(mock), (gw) => measureWarm(`${gw.url}/graphql`, mock));
+    process.stdout.write(JSON.stringify({ ...warm, warmDeep: { ...warm.warmDeep, body: undefined }, warmSmall: { ...warm.warmSmall, body: undefined } }, null, 2) + '\n');
+    for (const [name, x] of Object.entries(warm.inTurn)) console.error(`bench: warm ${name} ÷ bare: ${inTurnVerdict(x, 'throughput', () => true, '').actual}`);
+    console.error(`bench: warm only, done in ${Math.round((Date.now() - started) / 1000)} s; nothing written`);
   } finally {
     await mock.close();
   }

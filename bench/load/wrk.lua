@@ -56,10 +56,26 @@ function request()
   return prepared[math.random(#prepared)]
 end
 
+local find, byte = string.find, string.byte
+
+-- Whether `body` holds `"errors"`. LuaJIT's plain find stops at every byte equal to the pattern's
+-- first, and a quote is every eighth byte of a JSON answer: so it looks for `rors"` (rarer) and
+-- checks the three bytes before each hit, at about a third of the CPU on a 45 KB answer.
+local function has_errors(body)
+  local at = 1
+  while true do
+    local i = find(body, 'rors"', at, true)
+    if i == nil then return false end
+    local quote, e, r = byte(body, i - 3, i - 1)
+    if quote == 34 and e == 101 and r == 114 then return true end
+    at = i + 1
+  end
+end
+
 function response(status, headers, body)
   if status < 200 or status > 299 then
     non2xx = non2xx + 1
-  elseif body ~= nil and string.find(body, '"errors"', 1, true) then
+  elseif body ~= nil and has_errors(body) then
     graphql_errors = graphql_errors + 1
   end
 end

@@ -1,16 +1,16 @@
 /**
  * Every measurement of a run, in an order that keeps them independent: the gateway's scenarios
- * on one process (cold first, then warm, mixed, and a catalog walk for memory after load), a
+ * on one process (cold first, then warm, each beside a bare server in turn, mixed, and a catalog walk for memory after load), a
  * fresh one for memory with just the catalog, another (short cache TTLs) for token expiry, one
  * for the catalog index (`catalog-index.ts`, then the index in-process), the scale-out
  * replicas sharing one Redis (`scale-out.ts`), the serving scenarios (`serving.ts`:
- * two gateways, Tailcall, their own bare server), the bare server, the REST clients and Mesh.
+ * two gateways, Tailcall, their own bare server), the REST clients and Mesh.
  * Only one system under test runs at a time, on its core. The live scenario (`live.ts`, 70 s)
  * runs alone (`BENCH_ONLY=live`), so that the whole run stays under 15 minutes.
  */
 import { COLD_SITES, EXPIRY_CACHE_TTL_S, SMALL_GOODS_CODE, UPSTREAM_MAX_PAGE_SIZE, WARM_SITES } from '../config.js';
 import type { LoadResult } from '../load/load.js';
-import { startBare } from '../peers/bare.js';
+import { loadGeneratorLabel } from '../load/wrk.js';
 import { meshVersions, startMesh } from '../peers/mesh.js';
 import { memoryMb, withProcess } from '../processes/child.js';
 import { clock } from '../processes/machine.js';
@@ -21,13 +21,15 @@ import { mixedLoad, tokenExpiryUnderLoad, type ExpiryResult, type MixedResult } 
 import { restClients, tokenFor, type RestClientResult } from '../scenarios/rest-client.js';
 import { rssFullCatalog, type RssResult } from '../scenarios/rss.js';
 import type { ScaleOutResult } from '../scenarios/scale-out.js';
-import { bareLoad, warmLoad, type WarmResult } from '../scenarios/warm.js';
+import type { InterleavedResult } from '../scenarios/interleaved.js';
+import { warmLoad, type WarmResult } from '../scenarios/warm.js';
 import { deepQuery, smallQuery } from '../workloads/queries.js';
 import { measureCatalogIndex, type CatalogIndexResult } from './catalog-index.js';
 import type { LiveResult } from './live.js';
 import { measureScaleOut } from './scale-out.js';
 import { measureServing, type ServingResult } from './serving.js';
 import { measureStart, type StartResult } from './start.js';
+import { measureWarm } from './warm.js';
 
 /** Everything measured, before ratios and targets are derived. */
 export interface Measurements {
@@ -44,7 +46,12 @@ export interface Measurements {
   scaleOut: ScaleOutResult[];
   /** Serving: distinct keys, the deep page with the response cache off, the mix; gateway, Tailcall, bare server. */
   serving: ServingResult;
+  /** The bare server's slices beside the gateway's warm runs, taken together (`warm.ts`). */
   bare: { deep: LoadResult; small: LoadResult };
+  /** Those slices in turn with the gateway's, which the warm ratios to the bare server are judged on; absent in results from before them. */
+  warmInTurn?: { deep: InterleavedResult; small: InterleavedResult };
+  /** What generated the warm runs' load (`../load/wrk.ts`); absent in results from before wrk ran them: autocannon. */
+  warmLoadGenerator?: string;
   mesh: { cold: ColdResult; warmDeep: WarmResult; warmSmall: WarmResult; mixed: MixedResult; rssMbAfterRuns: number; versions: Record<string, string> };
   restClients: RestClientResult[];
   /** Live stock: 1,000 SSE subscribers over 50 sites while their stock changes; absent: not run (`BENCH_ONLY=live` runs it). */
@@ -66,37 +73,32 @@ export async function measureAll(mock: BenchMock): Promise<Measurements> {
   const catalogIndex = await measureCatalogIndex(mock);
   const scaleOut = await measureScaleOut(mock);
   const serving = await measureServing(mock);
-  step('bare node:http server on the same bytes');
-  const bareRoutes = {
-    deep: { answer: gateway.warmDeep.body, keys: [deepQuery('gateway', WARM_SITES).variables!] },
-    small: { answer: gateway.warmSmall.body, keys: mock.goodsCodes.map((goodsCode) => ({ goodsCode })) },
-  };
-  const bare = await withProcess(startBare(bareRoutes), async (server) => ({
-    deep: await bareLoad(`${server.url}/deep`, JSON.stringify(deepQuery('gateway', WARM_SITES))),
-    small: await bareLoad(`${server.url}/small`, JSON.stringify(smallQuery('gateway', SMALL_GOODS_CODE))),
-  }));
   step('REST clients without the gateway');
   const rest = await restClients(mock);
   const mesh = await meshScenarios(mock);
   step('npm start to the first answer, first and second start');
   const start = await measureStart();
-  return { gateway: { ...gateway, rss, expiry }, catalogIndex, scaleOut, serving, bare, mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock), start };
+  const { bare, inTurn: warmInTurn, ...gatewayRuns } = gateway;
+  return {
+    gateway: { ...gatewayRuns, rss, expiry }, catalogIndex, scaleOut, serving, bare, warmInTurn, warmLoadGenerator: loadGeneratorLabel(),
+    mesh, restClients: rest, coldDeepMinimum: await coldMinimum(mock), start,
+  };
 }
 
-// Private: cold, warm deep, warm small, mixed, then the catalog walk and RSS, on one gateway.
-async function gatewayScenarios(mock: BenchMock): Promise<Omit<Measurements['gateway'], 'expiry' | 'rss'>> {
+type GatewayRuns = Omit<Measurements['gateway'], 'expiry' | 'rss'> & Pick<Measurements, 'bare'> & { inTurn: NonNullable<Measurements['warmInTurn']> };
+
+// Private: cold, warm deep and small (each beside the bare server in turn), mixed, then the catalog walk and RSS, on one gateway.
+async function gatewayScenarios(mock: BenchMock): Promise<GatewayRuns> {
   return withProcess(startGateway(mock), async (gw) => {
     const url = `${gw.url}/graphql`;
     step('gateway: cold deep query');
     const cold = await coldDeep(url, 'gateway', mock);
-    step('gateway: warm deep and small queries');
-    const warmDeep = await warmLoad(url, deepQuery('gateway', WARM_SITES), mock, 'gateway warm deep query');
-    const warmSmall = await warmLoad(url, smallQuery('gateway', SMALL_GOODS_CODE), mock, 'gateway small query');
+    const warm = await measureWarm(url, mock);
     step('gateway: mixed workload');
     const mixed = await mixedLoad(url, 'gateway', mock, mock);
     step('gateway: whole catalog through the gateway, then RSS after all that load');
     const rssAfterLoad = await rssFullCatalog(url, gw.pid, mock);
-    return { cold, warmDeep, warmSmall, mixed, rssAfterLoad };
+    return { cold, ...warm, mixed, rssAfterLoad };
   });
 }
 

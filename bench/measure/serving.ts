@@ -28,10 +28,11 @@ import type { BenchMock } from '../processes/mock.js';
 import { mixLoad, type MixRun } from '../scenarios/mix.js';
 import { tokenFor } from '../scenarios/rest-client.js';
 import { gatewayPeer, servingRun, type ExpectedOf, type ServingOutcome } from '../scenarios/serving.js';
-import { bareRunOf, interleavedRuns, type InterleavedResult } from '../scenarios/interleaved.js';
+import { bareRunOf, type InterleavedResult, type Reads } from '../scenarios/interleaved.js';
 import { checkAnswers } from '../workloads/check.js';
 import { everyKey, gatewayRequest, randomKey, type ServingKey, type ServingScenario } from '../workloads/serving.js';
 import { measureCompression, type CompressionResult } from './compression.js';
+import { inTurnWithBare } from './in-turn.js';
 
 /** The peers of the serving scenarios. */
 export const SERVING_PEERS = ['gatewayCacheOn', 'gatewayCacheOff', 'tailcall', 'bare'] as const;
@@ -55,16 +56,16 @@ export interface ServingResult {
   loadGenerator?: string;
   loadAverage: { atStart: number; atEnd: number };
   /**
-   * The serving targets' ratios to the bare server, from slices of each in turn (scenarios/interleaved.ts):
-   * hits of one product and one site, executed one product. Absent in results from before them.
+   * Every ratio to the bare server, from slices of each in turn (scenarios/interleaved.ts): hits of
+   * one product and one site, executed one product and 50-site deep page. Absent in results from before them.
    */
   interleaved?: Partial<Record<InterleavedName, InterleavedResult>>;
   /** Compressed answers: the deep page per coding, its hits in br beside identity. Absent in results from before it. */
   compression?: CompressionResult;
 }
 
-/** The interleaved comparisons with the bare server: a hit of one product, of one site; one product executed. */
-export type InterleavedName = 'smallHit' | 'siteHit' | 'smallExecuted';
+/** The interleaved comparisons with the bare server: a hit of one product, of one site; one product and the deep page executed. */
+export type InterleavedName = 'smallHit' | 'siteHit' | 'smallExecuted' | 'deepExecuted';
 
 const GATEWAY_SCENARIOS: ServingScenario[] = ['small', 'site', 'cities', 'sitesNear'];
 /** With the response cache off: what the serving targets need. */
@@ -112,11 +113,18 @@ export async function measureServing(mock: BenchMock): Promise<ServingResult> {
     const url = `${gw.url}/graphql`;
     for (const scenario of CACHE_OFF_SCENARIOS) {
       step(`gateway, response cache off: ${scenario}`);
-      scenarios[scenario].gatewayCacheOff = await servingRun(gatewayPeer(url), scenario, mock, expectedOf);
+      let checkedAt = 0;
+      scenarios[scenario].gatewayCacheOff = await servingRun(gatewayPeer(url), scenario, mock, expectedOf, () => (checkedAt = performance.now()));
       if (scenario === 'small') interleaved.smallExecuted = await besideBare(url, scenario, bodies.small!, mock, expectedOf, 0);
+      if (scenario === 'deep') {
+        bodies.deep = await representativeAnswer(url, 'deep', mock);
+        // Its sites are fresh for their TTL from the check; its 256 KB answers the generator reads from the gateway only.
+        const inTurn = await besideBare(url, scenario, bodies.deep, mock, expectedOf, checkedAt + GATEWAY_SITES_TTL_MS + 1000, 'gateway');
+        interleaved.deepExecuted = inTurn;
+        scenarios.deep.bare = bareRunOf(inTurn);
+      }
     }
     for (const [scenario, why] of Object.entries(CACHE_OFF_SKIPPED)) scenarios[scenario as ServingScenario].gatewayCacheOff = { notRun: why };
-    bodies.deep = await representativeAnswer(url, 'deep', mock);
     const small = everyKey('small', mock, 0).map((key) => JSON.stringify(gatewayRequest('small', key)));
     const nextSmall = (): string => small[Math.floor(Math.random() * small.length)]!;
     step('gateway, response cache off: small queries alone, then mixed with deep pages');
@@ -130,8 +138,9 @@ export async function measureServing(mock: BenchMock): Promise<ServingResult> {
   for (const scenario of TAILCALL_SCENARIOS) scenarios[scenario].tailcall = tailcall.runs[scenario] ?? { notRun: tailcall.why ?? 'not run' };
   scenarios.sitesNear.tailcall = { notRun: NO_TAILCALL_SITES_NEAR };
 
-  // The bare server maps every key of each scenario to the answer of median size.
-  // One product's and one site's bare figures are its slices beside the gateway's hits (besideBare).
+  // The bare server maps every key of each scenario to the answer of median size. One product's,
+  // one site's and the deep page's bare figures are its slices beside the gateway's (besideBare);
+  // the others' bare runs are figures beside the gateway's, no ratio.
   const rest = (Object.keys(bodies) as ServingScenario[]).filter((scenario) => scenarios[scenario].bare === undefined);
   const routes = Object.fromEntries(rest.map((scenario) => [scenario, { answer: bodies[scenario]!, keys: everyKey(scenario, mock, SITES_NEAR_CHECKS) }]));
   await withProcess(startBare(routes), async (bare) => {
@@ -176,15 +185,16 @@ async function tailcallRuns(mock: BenchMock, availability: Awaited<ReturnType<ty
   });
 }
 
-// Private: the gateway at `url` (warm) and a bare server of `scenario` alone, loaded in turn.
-async function besideBare(url: string, scenario: ServingScenario, answer: Buffer, mock: BenchMock, expectedOf: ExpectedOf, staleAt: number): Promise<InterleavedResult> {
+// Private: the gateway at `url` (warm) and a bare server of `scenario` alone, loaded in turn, the answers `reads` says read.
+async function besideBare(url: string, scenario: ServingScenario, answer: Buffer, mock: BenchMock, expectedOf: ExpectedOf, staleAt: number,
+  reads: Reads = 'both'): Promise<InterleavedResult> {
   step(`${scenario}: the gateway and the bare server in turn`);
   const keys = everyKey(scenario, mock, SITES_NEAR_CHECKS);
   const requests = keys.map((key) => gatewayRequest(scenario, key)!);
   const expected = await expectedOf(scenario, keys);
   const askEveryKey = () => checkAnswers(url, keys.map((key, i) => ({ key, request: requests[i]!, expected: expected[i] })));
   const bodies = requests.map((request) => JSON.stringify(request));
-  return withProcess(startBare({ [scenario]: { answer, keys } }), (bare) => interleavedRuns(url, `${bare.url}/${scenario}`, bodies, mock, { staleAt, askEveryKey }));
+  return inTurnWithBare(url, { name: scenario, answer, keys, reads }, bodies, mock, { staleAt, askEveryKey });
 }
 
 /** The gateway's answer of median size over a few random keys: what the bare server replays. */

@@ -4,6 +4,7 @@
  */
 import type { LoadResult } from '../load/load.js';
 import { catalogIndexAssumption, catalogIndexSection } from './catalog-index.js';
+import { inTurnHow, inTurnTable } from './in-turn.js';
 import { liveAssumption, liveSection } from './live-markdown.js';
 import type { Results } from './results.js';
 import { scaleOutAssumption, scaleOutSection } from './scale-out.js';
@@ -43,8 +44,8 @@ function header(r: Results): string {
     `Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, ${m.platform}, kernel ${m.kernel}; load average ${m.loadAverageAtStart} at start;`
       + ` ${m.pinned ? `server under test pinned to core 0, load generator (cores allowed: ${m.loadGeneratorCores}) and mock upstream to core 1 (\`taskset\`)` : '**not pinned** (no `taskset`)'}.`,
     `Mock upstream: ${s.catalog.cities} cities, ${s.catalog.sites} sites × ${s.catalog.pointsPerSite} points × ${s.catalog.lanesPerPoint} lanes, ${s.catalog.products} products;`
-      + ` ${s.upstreamLatencyMs} ms per call; pageSize capped at ${s.upstreamMaxPageSize}. Load: autocannon, ${s.connections} connections, ${s.seconds} s after ${s.warmupSeconds} s of warm-up`
-      + ` (the serving scenarios: ${r.raw.serving?.loadGenerator ?? 'autocannon'}).`,
+      + ` ${s.upstreamLatencyMs} ms per call; pageSize capped at ${s.upstreamMaxPageSize}. Load: ${s.connections} connections, ${s.seconds} s after ${s.warmupSeconds} s of warm-up;`
+      + ` the warm runs: ${r.raw.warmLoadGenerator ?? 'autocannon'}; the serving scenarios: ${r.raw.serving?.loadGenerator ?? 'autocannon'}; the others: autocannon in the bench process (*How it is measured* says why).`,
     ...(m.loadAverageAtStart >= 1 ? [`**The machine was busy** (load average ${m.loadAverageAtStart} at start, on ${m.cores} cores): other work shared the cores, so these figures are noisy and lower than a quiet run's.`] : []),
     `Raw figures: \`bench/results/latest.json\`.`,
   ].join('\n');
@@ -65,11 +66,17 @@ function throughputTable(r: Results): string {
     ['bare node:http · small', b.small, '—'], ['vending-graph · small', g.warmSmall, g.warmSmall.upstreamCalls], ['Mesh + response cache · small', m.warmSmall, m.warmSmall.upstreamCalls],
   ];
   const saturated = rows.filter(([, x]) => x.loadGeneratorCpuPercent >= SATURATED_CPU).map(([name, x]) => `${name} (${x.loadGeneratorCpuPercent} %)`);
+  const inTurn = r.raw.warmInTurn;
   return ['## Warm throughput', '',
-    `10-site deep query and small query (one product by goods code), ${r.settings.connections} connections. Ratios: gateway ÷ bare ${r.ratios.warmVsBare} (deep), ${r.ratios.smallWarmVsBare} (small); gateway ÷ Mesh ${r.ratios.warmVsMeshCache} (deep), ${r.ratios.smallWarmVsMeshCache} (small).`,
+    `10-site deep query and small query (one product by goods code), ${r.settings.connections} connections, load: ${r.raw.warmLoadGenerator ?? 'autocannon'}.`
+      + ` Ratios: gateway ÷ bare ${r.ratios.warmVsBare} (deep), ${r.ratios.smallWarmVsBare} (small)${inTurn === undefined ? '' : ', the medians of the pairs in turn below'};`
+      + ` gateway ÷ Mesh ${r.ratios.warmVsMeshCache} (deep), ${r.ratios.smallWarmVsMeshCache} (small).`
+      + (inTurn === undefined ? '' : ' The bare server\'s rows are its slices in turn taken together (its rate over all of them, the medians of their p50 and p99).'),
     '', '| Server · query | req/s | p50 ms | p99 ms | bytes/answer (headers included) | upstream calls | client errors | load generator CPU |', '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(([name, x, calls]) => `| ${name} | ${x.requestsPerSecond} | ${x.latencyP50Ms} | ${x.latencyP99Ms} | ${x.bytesPerResponse} | ${calls} | ${x.clientErrors} | ${x.loadGeneratorCpuPercent} % |`),
     ...(saturated.length === 0 ? [] : ['', `The load generator was (nearly) saturated on: ${saturated.join(', ')}. Those servers may be faster than shown: their req/s is a lower bound, and a ratio with one of them as divisor an upper bound.`]),
+    ...(inTurn === undefined ? [] : ['', `**In turn** (the ratios to the bare server): ${inTurnHow(inTurn.deep)}; the deep page's every key asked again once its data's TTL from the priming request had passed, so that nothing expires during the slices.`,
+      '', inTurnTable([['10-site deep query', inTurn.deep], ['small query', inTurn.small]])]),
   ].join('\n');
 }
 
@@ -112,7 +119,8 @@ function assumptions(r: Results): string {
   return ['## How it is measured', '',
     '- **Cold**: each server freshly started; the gateway has passed `/readyz` (so it holds its token, as behind a load balancer), Mesh was handed a token; one `{ __typename }` request first, so schema loading is not counted. Round trips are waves over the mock\'s arrival and finish times: a call is one wave deeper than the deepest call that had finished before it arrived.',
     `- **Without a gateway**: the client fetches a token, the 50-site page, then either one product detail per distinct goods code over ${s.clientConnections} connections (a browser's or OkHttp's per-host limit), or, carefully, the site page and product page 1 together and then the other product pages at once. Measured against the mock with undici.`,
-    '- **Warm**: one priming request (checked for errors), a warm-up, then the measured run; upstream calls are counted during the measured run only. The bare server answers with the gateway\'s own bytes for the same requests, after reading and parsing the request body and looking its key up in a `Map` (`bench/peers/bare-server.ts`).',
+    '- **Warm**: one priming request (checked for errors), a warm-up, then the measured run, every answer read for GraphQL `errors`; upstream calls are counted during the measured run only. The bare server answers with the gateway\'s own bytes for the same requests, after reading and parsing the request body and looking its key up in a `Map` (`bench/peers/bare-server.ts`); it runs only in the slices in turn with the gateway (`bench/scenarios/interleaved.ts`: the machine\'s speed drifts within seconds, so runs minutes apart measured the drift as much as the servers). In the slices the small query\'s answers are read from both servers; the deep page\'s 45 KB answers from neither (reading one costs wrk about 36 µs, most of its core at the rate both servers reach), its one key\'s answer checked just before the slices and no upstream call made in them, so each answer was that one again. A ratio whose run or slice had the load generator at 90 % of its core or more is not given.',
+    '- **Load generators**: wrk (`bench/load/wrk.ts`, one thread on the load generator\'s core) for every run with a ratio to the bare server (warm, serving) and Mesh\'s warm runs beside them; autocannon in the bench process stays where wrk cannot do the job, and none of these is a ratio to the bare server: the mix files each answer\'s time under the kind of request it answered, scale-out spreads one run\'s connections over the replicas in one histogram, and the mixed workload and token expiry name each failed request by its operation (wrk\'s `response` callback is not told which request an answer is for); the catalog index\'s runs, which draw fresh arguments per request, keep it too, their generator at about 40 % of its core.',
     '- **Mixed**: site list pages, deep pages of the first 100 sites, site details, products by goods code, product pages and cities, arguments drawn uniformly at random (`bench/workloads/mixed.ts` has the weights); Mesh gets the same data through its REST-shaped fields. Client errors include answers with GraphQL `errors`. Upstream calls per 1,000 requests: every call made after the warm-up had gone quiet, until the upstream was quiet again after the run, per request sent (a request still open when the run stopped was sent, and its calls go on).',
     `- **Token expiry**: a freshly started gateway under the mixed workload, \`expireAllTokens()\` halfway; token requests counted from that moment. Its cache TTLs are ${r.settings.expiryCacheTtlS} s (sites, products, cities), so that the load keeps reaching the upstream: with the defaults the workload is served from cache within seconds and no call would meet the dead token. With no upstream call after the expiry the target counts as not exercised.`,
     catalogIndexAssumption(r),

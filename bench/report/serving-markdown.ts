@@ -9,8 +9,9 @@ import { isRun, type ServingOutcome } from '../scenarios/serving.js';
 import { wrongAnswers } from '../workloads/check.js';
 import type { ServingScenario } from '../workloads/serving.js';
 import type { Results } from './results.js';
-import { PEER_LABELS, SCENARIO_LABELS, generatorBound, wrongFlag } from './serving.js';
+import { PEER_LABELS, SCENARIO_LABELS, wrongFlag } from './serving.js';
 import { compressionMarkdown } from './compression.js';
+import { SATURATED_CPU, generatorBound, inTurnHow, inTurnTable } from './in-turn.js';
 
 /** The section, or a line saying it was not measured (a latest.json from before it existed). */
 export function servingSection(r: Results): string {
@@ -22,20 +23,16 @@ export function servingSection(r: Results): string {
 
 const IN_TURN_LABELS: Record<InterleavedName, string> = {
   smallHit: 'one product, response-cache hit', siteHit: 'one site, response-cache hit', smallExecuted: 'one product, executed (response cache off)',
+  deepExecuted: '50-site deep page, executed (response cache off)',
 };
 
-// Private: the slices of the gateway and the bare server in turn, which the serving targets' ratios to the bare server are judged on.
+// Private: the slices of the gateway and the bare server in turn, which every ratio to the bare server is judged on.
 function inTurn(s: ServingResult): string {
   const sets = Object.entries(s.interleaved ?? {}) as Array<[InterleavedName, InterleavedResult]>;
   if (sets.length === 0) return '';
-  const rows = sets.map(([name, x]) => `| ${IN_TURN_LABELS[name]} | ${x.pairs.map((p) => Math.round(p.gateway.requestsPerSecond)).join(' · ')} | `
-    + `${x.pairs.map((p) => Math.round(p.bare.requestsPerSecond)).join(' · ')} | **${x.throughput.median}** (${x.throughput.min} to ${x.throughput.max}) | `
-    + `${x.pairs.map((p) => `${p.gateway.latencyP99Ms}/${p.bare.latencyP99Ms}`).join(' · ')} | ${x.p99.median} (${x.p99.min} to ${x.p99.max}) | ${x.upstreamCalls ?? '—'} |`);
-  return [`**In turn** (the req/s ratios to the bare server): right after the gateway's run, the gateway and a bare server of the same scenario, loaded in turn in ${sets[0]![1].pairs.length} pairs of ${sets[0]![1].sliceSeconds} s slices, `
-    + 'the gateway first in every other pair; the same bodies, a random key each request; every key asked of the gateway once before the first pair, after what its check had fetched expired, '
-    + 'so that no data expires during the slices (upstream calls counted in its slices). Each ratio is the median of the pairs\'.', '',
-  '| Load | gateway req/s, by pair | bare req/s, by pair | req/s ratio: median (range) | p99 ms gateway/bare, by pair | p99 ratio: median (range) | upstream calls (gateway\'s slices) |',
-  '| --- | --- | --- | --- | --- | --- | --- |', ...rows].join('\n');
+  return [`**In turn** (every ratio to the bare server): ${inTurnHow(sets[0]![1])}. Every key was asked of the gateway once before the first pair, after what its check had fetched expired, `
+    + 'so that no data expires during the slices (upstream calls counted in its slices).', '',
+  inTurnTable(sets.map(([name, x]) => [IN_TURN_LABELS[name], x] as const))].join('\n');
 }
 
 /** How the serving figures are measured, for the assumptions list. */
@@ -46,7 +43,7 @@ export function servingAssumption(): string {
     + '(bodies serialised beforehand; `sitesNear`: fresh random queries near a random site, as in the catalog-index scenario, sent in turn so that none repeats). '
     + 'The load is wrk\'s when `wrk` is installed (`bench/load/wrk.ts`, `bench/load/wrk.lua`: one thread on the load generator\'s core, requests formatted before the run, '
     + 'a body drawn per request in Lua; its CPU is its own process CPU time over the run), else autocannon\'s in the bench process; the section says which ran. '
-    + 'Every answer is read for GraphQL `errors` (with wrk, in a Lua `response` callback), but those of the bare server\'s own runs, which are known bytes: reading its 256 KB deep pages bounded wrk before the server, and a generator that reads less only makes the ratios to the bare server stricter. The bare server (`bench/peers/bare-server.ts`, on the gateway\'s Node) reads and `JSON.parse`s each body, takes the scenario\'s key from its variables and answers from a `Map` of every key of the scenario (every goods code, every site; `sitesNear`: the checked coordinates) to the gateway\'s answer of median size over 21 random keys; an unknown key gets the same bytes, so every request costs a parse, a lookup and a write. The req/s ratios to the bare server (hits of one product and one site, one product executed) are judged on the slices *In turn* shows, not on runs minutes apart: this machine\'s speed moves by a third within seconds (the same bare server, at 100 % of its core each time, served 11.9k to 21.6k req/s in eight runs of 4 s back to back; in one bench run its one-product runs a few minutes apart gave 10.7k and 15.8k req/s). In the slices the generator reads the bare server\'s answers too, so that it does the same work for both. For one product and one site the bare server\'s figures in the tables are those slices together (its rate over all of them, the medians of their p50 and p99, after ' + BARE_WARMUP_SECONDS + ' s of warm-up): the p99 ratios divide the gateway\'s 15 s run, which holds its collections, by the bare slices\' median p99. The other scenarios\' bare runs come at the end, each after ' + BARE_WARMUP_SECONDS + ' s of warm-up. A ratio over a run whose load generator used 90 % of its core or more is not given: that run measured the generator, and its target is *not measured*. '
+    + 'Every answer is read for GraphQL `errors` (with wrk, in a Lua `response` callback), but those of the bare server\'s own runs, which are known bytes: reading its 256 KB deep pages bounded wrk before the server, and a generator that reads less only makes the ratios to the bare server stricter. The bare server (`bench/peers/bare-server.ts`, on the gateway\'s Node) reads and `JSON.parse`s each body, takes the scenario\'s key from its variables and answers from a `Map` of every key of the scenario (every goods code, every site; `sitesNear`: the checked coordinates) to the gateway\'s answer of median size over 21 random keys; an unknown key gets the same bytes, so every request costs a parse, a lookup and a write. Every ratio to the bare server (req/s and p99 of hits of one product and one site and of one product executed; req/s of the 50-site deep page executed) is judged on the slices *In turn* shows, not on runs minutes apart: this machine\'s speed moves by a third within seconds (the same bare server, at 100 % of its core each time, served 11.9k to 21.6k req/s in eight runs of 4 s back to back; in one bench run its one-product runs a few minutes apart gave 10.7k and 15.8k req/s). In the slices the generator reads the bare server\'s answers too, so that it does the same work for both, but the 50-site deep page\'s (256 KB each: reading them at the bare server\'s rate bounded wrk first; the ratio is then the stricter). For those scenarios the bare server\'s figures in the tables are its slices together (its rate over all of them, the medians of their p50 and p99, after ' + BARE_WARMUP_SECONDS + ' s of warm-up); the p99 targets give the gateway\'s 15 s run, which holds its collections, ÷ that median p99 beside the pairs\' median. The other scenarios\' bare runs (cities, `sitesNear`: figures, no ratio) come at the end, each after ' + BARE_WARMUP_SECONDS + ' s of warm-up. A ratio whose run, or any slice of either server, had its load generator at ' + SATURATED_CPU + ' % of its core or more is not given: that run measured the generator, and its target is *not measured*. '
     + 'Both gateways run with `INDEX_REFRESH_S` high (no index rebuild mid-run); response cache off is `RESPONSE_CACHE_MAX_BYTES=0`. '
     + 'The mix times each answer from autocannon\'s own `response` event and files it under the kind of request it answered (`bench/scenarios/mix.ts` says why one instance).';
 }

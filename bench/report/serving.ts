@@ -12,6 +12,7 @@ import type { ServingScenario } from '../workloads/serving.js';
 import type { Target } from './target.js';
 import { compressionTargets } from './compression.js';
 import type { InterleavedResult } from '../scenarios/interleaved.js';
+import { generatorBound, inTurnVerdict, type InTurnFigure } from './in-turn.js';
 
 /** How each scenario and peer is named in the reports. */
 export const SCENARIO_LABELS: Record<ServingScenario, string> = {
@@ -28,11 +29,6 @@ export const PEER_LABELS: Record<ServingPeerName, string> = {
   bare: 'bare node:http (parse, Map lookup, write)',
 };
 
-/**
- * Load generator CPU (% of its core) from which a run counts as bounded by the generator: a
- * ratio over such a run would measure the generator, so none is given.
- */
-const SATURATED_CPU = 90;
 /** The 50-site deep page with the response cache off, in req/s: the serving target, three times the baseline (`SERVING_BASELINE`). */
 const DEEP_OFF_RPS = 150;
 
@@ -45,10 +41,11 @@ export function servingTargets(s: ServingResult): Target[] {
   const mixRatio = round(withDeep.small.p99 / alone.small.p99, 2);
   const rps = (r: ServingRun): number => r.requestsPerSecond;
   const p99 = (r: ServingRun): number => r.latencyP99Ms;
-  const deepVsBare = ratio(deep, x.deep.bare, rps, 'req/s');
   const deepFigures = isRun(deep) ? `${deep.requestsPerSecond} req/s, p50 ${deep.latencyP50Ms} ms, p99 ${deep.latencyP99Ms} ms` : 'not run';
   const tailcallDeep = isRun(x.deep.tailcall) ? `; Tailcall ${x.deep.tailcall.requestsPerSecond} req/s` : '';
   const inTurn = s.interleaved ?? {};
+  const deepVsBare = inTurn.deepExecuted === undefined ? sequentialText(ratio(deep, x.deep.bare, rps, 'req/s'))
+    : inTurnVerdict(inTurn.deepExecuted, 'throughput', () => true, '').actual;
   return [
     bareTarget('Response-cache hit, one product (random goods code): req/s ÷ bare server', '≥ 0.7', inTurn.smallHit, x.small.gatewayCacheOn,
       ratio(x.small.gatewayCacheOn, x.small.bare, rps, 'req/s'), (v) => v >= 0.7),
@@ -58,12 +55,14 @@ export function servingTargets(s: ServingResult): Target[] {
       ratio(x.small.gatewayCacheOff, x.small.bare, rps, 'req/s'), (v) => v >= 0.4),
     ratioTarget('Executed (response cache off), one site with points, lanes, products (random site): req/s ÷ Tailcall with @cache', '≥ 2',
       ratio(x.site.gatewayCacheOff, x.site.tailcall, rps, 'req/s'), (v) => v >= 2),
-    ratioTarget('Response-cache hit, one product, 32 connections: p99 ÷ the bare server\'s p99', '≤ 2', ratio(x.small.gatewayCacheOn, x.small.bare, p99, 'ms'), (v) => v <= 2),
-    ratioTarget('Response-cache hit, one site, 32 connections: p99 ÷ the bare server\'s p99', '≤ 2', ratio(x.site.gatewayCacheOn, x.site.bare, p99, 'ms'), (v) => v <= 2),
-    ratioTarget('Executed (response cache off), one product, 32 connections: p99 ÷ the bare server\'s p99', '≤ 3', ratio(x.small.gatewayCacheOff, x.small.bare, p99, 'ms'), (v) => v <= 3),
+    bareTarget('Response-cache hit, one product, 32 connections: p99 ÷ the bare server\'s p99', '≤ 2', inTurn.smallHit, x.small.gatewayCacheOn,
+      ratio(x.small.gatewayCacheOn, x.small.bare, p99, 'ms'), (v) => v <= 2, 'p99'),
+    bareTarget('Response-cache hit, one site, 32 connections: p99 ÷ the bare server\'s p99', '≤ 2', inTurn.siteHit, x.site.gatewayCacheOn,
+      ratio(x.site.gatewayCacheOn, x.site.bare, p99, 'ms'), (v) => v <= 2, 'p99'),
+    bareTarget('Executed (response cache off), one product, 32 connections: p99 ÷ the bare server\'s p99', '≤ 3', inTurn.smallExecuted, x.small.gatewayCacheOff,
+      ratio(x.small.gatewayCacheOff, x.small.bare, p99, 'ms'), (v) => v <= 3, 'p99'),
     judged(`50-site deep page, response cache off: req/s (and ÷ the bare server's deep page, reported)`, `≥ ${DEEP_OFF_RPS}`, deep,
-      `${deepFigures}; ÷ bare: ${'why' in deepVsBare ? deepVsBare.why : `${deepVsBare.value} (${deepVsBare.figures})`}${tailcallDeep}`,
-      isRun(deep) && deep.requestsPerSecond >= DEEP_OFF_RPS),
+      `${deepFigures}; ÷ bare: ${deepVsBare}${tailcallDeep}`, isRun(deep) && deep.requestsPerSecond >= DEEP_OFF_RPS),
     judged('50-site deep page, response cache off, 32 connections: p99 ÷ p50', '≤ 3', deep,
       `${spread} (p50 ${isRun(deep) ? deep.latencyP50Ms : 'n/a'} ms, p99 ${isRun(deep) ? deep.latencyP99Ms : 'n/a'} ms)`, spread <= 3),
     judged(`Mix (1 deep page to ${withDeep.smallPerDeep} small queries, response cache off): small queries' p99 ÷ their p99 alone`, '≤ 3', undefined,
@@ -94,11 +93,6 @@ export function wrongFlag(outcome: ServingOutcome | undefined): string {
   return wrong === 0 ? '' : `⚠ ${wrong} wrong answers of ${outcome.check.checked} checked`;
 }
 
-/** Whether the load generator, not the server, may have bounded a run. */
-export function generatorBound(run: ServingRun): boolean {
-  return run.loadGeneratorCpuPercent >= SATURATED_CPU;
-}
-
 /** A gateway figure ÷ a peer's, with both figures; or why there is none. */
 type Ratio = { value: number; figures: string; gateway: ServingRun } | { why: string };
 
@@ -118,24 +112,20 @@ function ratioTarget(what: string, target: string, r: Ratio, ok: (value: number)
   return judged(what, target, r.gateway, `${r.value} (${r.figures})`, ok(r.value));
 }
 
-// Private: a req/s ratio to the bare server, judged on the median of the interleaved pairs
-// (scenarios/interleaved.ts), with their range and the gateway's 15 s run ÷ the bare slices'
-// rate beside it; on the 15 s runs alone in results from before the pairs. Unmeasured when a bare slice bounded its
-// generator; unmet when the gateway's slices had client errors or upstream calls (not all warm),
-// or its 15 s run wrong answers.
+// Private: a ratio to the bare server (req/s, or p99 with `figure`), judged on the median of the
+// interleaved pairs (in-turn.ts), with the gateway's 15 s run ÷ the bare slices together beside
+// it; on the 15 s runs alone in results from before the pairs. Unmet also on the 15 s run's wrong answers.
 function bareTarget(what: string, target: string, pairs: InterleavedResult | undefined,
-  gateway: ServingOutcome | undefined, sequential: Ratio, ok: (value: number) => boolean): Target {
+  gateway: ServingOutcome | undefined, sequential: Ratio, ok: (value: number) => boolean, figure: InTurnFigure = 'throughput'): Target {
   if (pairs === undefined) return ratioTarget(what, target, sequential, ok);
-  const bound = pairs.pairs.find((p) => p.bare.loadGeneratorCpuPercent >= SATURATED_CPU);
-  if (bound !== undefined) return { what, target, actual: `no ratio: the load generator, not the bare server, was the bottleneck (${bound.bare.loadGeneratorCpuPercent} % CPU)`, met: 'unmeasured' };
-  const { median, min, max } = pairs.throughput;
-  const errors = pairs.pairs.reduce((sum, p) => sum + p.gateway.clientErrors, 0);
-  const calls = pairs.upstreamCalls ?? 0;
-  const runs = 'why' in sequential ? sequential.why : `${sequential.value} (${sequential.figures})`;
-  const actual = `${median}, the median of ${pairs.pairs.length} pairs of ${pairs.sliceSeconds} s slices in turn (${min} to ${max})`
-    + `${errors === 0 ? '' : `; ${errors} client errors in the gateway's slices`}${calls === 0 ? '' : `; ${calls} upstream calls during the gateway's slices (not all warm)`}`
-    + `; the gateway's ${SECONDS} s run ÷ the bare slices together: ${runs}`;
-  return judged(what, target, gateway, actual, ok(median) && errors === 0 && calls === 0);
+  const verdict = inTurnVerdict(pairs, figure, ok, `the gateway's ${SECONDS} s run ÷ the bare slices together: ${sequentialText(sequential)}`);
+  if (verdict.met === 'unmeasured') return { what, target, ...verdict };
+  return judged(what, target, gateway, verdict.actual, verdict.met === true);
+}
+
+// Private: a ratio of two runs in words, or why there is none.
+function sequentialText(r: Ratio): string {
+  return 'why' in r ? r.why : `${r.value} (${r.figures})`;
 }
 
 // Private: a target whose gateway run must also have answered right and cleanly.
