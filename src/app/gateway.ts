@@ -165,8 +165,8 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
 
   // The door's road through yoga, with the request object in yoga's server context, in its span when tracing.
   const traced = tracing && traceRequests(tracing);
-  const toYoga = (req: IncomingMessage, res: ServerResponse, request: GatewayRequest) =>
-    traced ? traced(request, req, () => yoga.handle(req, res, { gatewayRequest: request })) : void yoga.handle(req, res, { gatewayRequest: request });
+  const toYoga = (req: IncomingMessage, res: ServerResponse, request: GatewayRequest) => runInRequest(request, () =>
+    traced ? traced(request, req, () => yoga.handle(req, res, { gatewayRequest: request })) : void yoga.handle(req, res, { gatewayRequest: request }));
   // Tracing's operation spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
   const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
     yoga, handOn: toYoga, end: endRequest, admission, responseCache, compression, context: contextOf,
@@ -174,9 +174,10 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     cors: cors.on,
     documents: parserCaches.documentCache,
   }) : undefined;
-  const serve: BodyHandler<GatewayRequest> = (req, res, request) => runInRequest(request, () => {
+  // The async context is set where shared components will need it: around yoga, and the lean path's executions.
+  const serve: BodyHandler<GatewayRequest> = (req, res, request) => {
     if (lean === undefined || !lean(req, res, request)) void toYoga(req, res, request);
-  });
+  };
 
   return {
     yoga,
