@@ -7,11 +7,9 @@ import { codeOf } from '../base/errors.js';
 import type { LookupResult } from '../cache/cache.js';
 import type { Span } from '@opentelemetry/api';
 import { createTags, type Tags } from './tags.js';
-import type { StoreAnswer, StoredResponse } from './stored.js';
+import type { ResultErrors, StoreAnswer, StoredResponse } from './stored.js';
 
-export interface ResultErrors {
-  errors?: readonly unknown[] | undefined;
-}
+export type { ResultErrors } from './stored.js';
 
 /** Whether the client's rate-limit bucket had a token, and else the seconds to wait. */
 export type RateVerdict = { allowed: true } | { allowed: false; retryAfterS: number };

@@ -1,5 +1,8 @@
 /** The response cache's answers as the request object holds them: served, stored, or to store. */
-import type { ResultErrors } from './request.js';
+/** What the request object reads of a result: its errors. */
+export interface ResultErrors {
+  errors?: readonly unknown[] | undefined;
+}
 
 /** An answer as stored: its bytes, media type, ETag and times. */
 export interface StoredResponse extends StoredAnswerTimes {
