@@ -18,7 +18,7 @@ export interface Plan {
 }
 
 /** The page-size cap assumed until the upstream shows its own. */
-const ASSUMED_CAP = 50;
+export const ASSUMED_CAP = 50;
 
 /** The upstream pages behind one client page. */
 export function listPages(w: Plan, kind: ListKind, page: number, pageSize: number): void {
