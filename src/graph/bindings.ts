@@ -35,6 +35,12 @@ export type Binding =
   | { per: 'id'; of: Record<NodeType, Binding> }
   /** The whole list, once per operation, unless the parent carries `unless`; `built`: the key of what is built from it. */
   | { per: 'walk'; list: ListKind; built?: string; unless?: Carried }
+  /**
+   * Records of `list` by code, for each batch of parents (one per place in the document), unless
+   * the parent carries `unless`: a detail per record not cached, or the list's walk when that is
+   * fewer calls, so at most the walk's calls a batch.
+   */
+  | { per: 'batch'; list: ListKind; unless?: Carried }
   /** One call per parent record, by the parent's `code`, unless the parent carries `unless`. */
   | { per: 'parent'; operation: DetailKind | ChildKind; unless?: Carried }
   /** The catalog index alone. */
@@ -47,7 +53,7 @@ const INDEX_PRODUCTS: Binding = { per: 'index', yields: 'products' };
 /** With `cityCode` or `enabledOnly: true`, the site lists are answered from the index. */
 const FILTERED: FromIndex = { when: (args) => args.cityCode != null || args.enabledOnly === true, yields: 'sitesWithPoints' };
 const SITE_LISTS = ['sites', 'sitesWithPoints'] as const;
-const PRODUCTS_WALK: Binding = { per: 'walk', list: 'products' };
+const PRODUCTS_BY_CODE: Binding = { per: 'batch', list: 'products' };
 const CITIES_WALK: Binding = { per: 'walk', list: 'cities', built: CITIES_BY_CODE_KEY };
 
 /** Every field that reaches the upstream, by coordinate. */
@@ -87,8 +93,9 @@ export const BINDINGS: Readonly<Record<string, Binding>> = {
   'Site.city': { per: 'walk', list: 'sitesWithPoints', unless: 'city' },
   'Site.points': { per: 'parent', operation: 'site', unless: 'points' },
   'Site.stockSummary': { per: 'parent', operation: 'site', unless: 'points' },
-  'CargoLane.product': PRODUCTS_WALK,
-  'CargoLane.guidePrice': { ...PRODUCTS_WALK, unless: 'lanePrices' },
+  'CargoLane.product': PRODUCTS_BY_CODE,
+  // Only list-with-points reports a lane's price; elsewhere it is the product's.
+  'CargoLane.guidePrice': { ...PRODUCTS_BY_CODE, unless: 'lanePrices' },
   'Product.availability': INDEX_SITES,
   'Product.availabilityConnection': INDEX_SITES,
   'Product.totalStock': INDEX_SITES,

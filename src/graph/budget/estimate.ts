@@ -3,8 +3,8 @@
  * bindings (graph/bindings.ts) alone: each bound field is priced by its binding, with keys and
  * costs from the table of operations (upstream/operations.ts), where its parent's records do not
  * already carry what it needs. Cached calls and repeats count nothing; a field called per parent
- * counts once per parent the lists above it can hold. A list not seen yet counts its first walk
- * page, and the hard stop covers what that misses. The catalog index is shared work, charged to no one.
+ * counts once per parent the lists above it can hold. A walk of a list not seen yet counts its
+ * first page, and the hard stop covers what that misses. The catalog index is shared work, charged to no one.
  */
 import {
   getNamedType, getNullableType, isInterfaceType, isListType, isObjectType, valueFromASTUntyped, type FieldNode,
@@ -17,7 +17,7 @@ import { BINDINGS, carries, listFor, type Binding, type Origin } from '../bindin
 import { decodeId } from '../ids.js';
 import { listBound, UNBOUNDED_LIST_SIZE } from '../items.js';
 import { fieldsOf as fieldsIn } from '../selection.js';
-import { ASSUMED_CAP, listPages, lookup, windowPages, type Plan, type Planner } from './pages.js';
+import { listPages, lookup, windowPages, type Plan, type Planner } from './pages.js';
 
 export type { Planner } from './pages.js';
 
@@ -36,6 +36,8 @@ interface Place {
   count: number;
   /** The size a page or a connection gives the list directly inside it. */
   bound: number | undefined;
+  /** The field names from the root to here: the fields of one place run in one batch. */
+  path: string;
 }
 
 export function estimateUpstreamCalls(
@@ -47,7 +49,7 @@ export function estimateUpstreamCalls(
 ): number {
   const walker: Walker = { planner, schema, fragments, variables, calls: new Map(), perParent: 0 };
   const root = schema.getRootType(operation.operation);
-  if (root) priceFields(walker, fieldsOf(walker, operation.selectionSet), { type: root, origin: undefined, count: 1, bound: undefined });
+  if (root) priceFields(walker, fieldsOf(walker, operation.selectionSet), { type: root, origin: undefined, count: 1, bound: undefined, path: '' });
   let calls = 0;
   for (const cost of walker.calls.values()) calls += cost;
   return calls;
@@ -77,7 +79,7 @@ function priceField(w: Walker, node: FieldNode, field: GraphQLField<unknown, unk
     origin = price(w, binding, node, args, place);
   }
   const count = isListType(getNullableType(field.type)) ? place.count * numberOr(args.first, place.bound ?? UNBOUNDED_LIST_SIZE) : place.count;
-  priceFields(w, fieldsOf(w, node.selectionSet), { type, origin, count, bound: listBound(coordinate, args) });
+  priceFields(w, fieldsOf(w, node.selectionSet), { type, origin, count, bound: listBound(coordinate, args), path: `${place.path}.${field.name}` });
 }
 
 /** Plans the calls of one bound field; the origin of its records. */
@@ -98,6 +100,15 @@ function price(w: Walker, binding: Binding, node: FieldNode, args: Record<string
       if (carries(place.origin, binding)) return place.origin;
       walkOnce(w, binding.list, binding.built);
       return binding.list;
+    case 'batch': {
+      if (carries(place.origin, binding)) return place.origin;
+      const walk: Plan = { planner: w.planner, calls: new Map() };
+      walkOnce(walk, binding.list);
+      let calls = 0;
+      for (const cost of walk.calls.values()) calls += cost;
+      w.calls.set(`batch:${binding.list}:${place.path}`, calls);
+      return binding.list;
+    }
     case 'parent': {
       if (carries(place.origin, binding)) return place.origin;
       const { cost } = binding.operation in DETAILS ? DETAILS[binding.operation as DetailKind] : CHILD_LISTS[binding.operation as ChildKind];
@@ -116,16 +127,17 @@ function price(w: Walker, binding: Binding, node: FieldNode, args: Record<string
   }
 }
 
-// Private: every page of a list not cached, unless the walk (or what is built from it) is.
-function walkOnce(w: Walker, kind: ListKind, builtKey?: string): void {
-  const { walkKey, walkPageSize, key, cost } = LISTS[kind];
+// Private: every page of a list not cached, unless the walk (or what is built from it) is; not
+// knowing the list's length, its first page, which tells it.
+function walkOnce(w: Plan, kind: ListKind, builtKey?: string): void {
+  const { walkKey, walkPageSize } = LISTS[kind];
   if (w.planner.isCached(walkKey) || (builtKey !== undefined && w.planner.isCached(builtKey))) return;
   const { cap, total } = w.planner.facts(kind);
-  const size = Math.min(cap ?? ASSUMED_CAP, walkPageSize);
-  // As many pages as a walk would ask for, bounded as the walk is, whatever `total` says; not
-  // knowing it, the first walk page.
-  const pages = total === undefined ? Math.ceil(walkPageSize / size) : Math.min(MAX_WALK_CALLS, Math.max(1, Math.ceil(total / size)));
-  for (let p = 1; p <= pages; p += 1) lookup(w, key(p, size), cost);
+  if (total === undefined) return listPages(w, kind, 1, walkPageSize);
+  // As many pages as a walk would ask for, bounded as the walk is, whatever `total` says.
+  const callsPerPage = Math.ceil(walkPageSize / Math.min(walkPageSize, cap ?? walkPageSize));
+  const pages = Math.min(Math.ceil(total / walkPageSize), Math.max(1, Math.floor(MAX_WALK_CALLS / callsPerPage)));
+  for (let p = 1; p <= Math.max(1, pages); p += 1) listPages(w, kind, p, walkPageSize);
 }
 
 // Private: the type of the records at `path` below `node`.
