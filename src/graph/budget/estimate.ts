@@ -23,6 +23,7 @@ export type { Planner } from './pages.js';
 
 interface Walker extends Plan {
   schema: GraphQLSchema;
+  bindings: Readonly<Record<string, Binding>>;
   fragments: Record<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
   /** Per-parent calls planned so far (each occurrence its own entry). */
@@ -40,14 +41,16 @@ interface Place {
   path: string;
 }
 
+/** The upstream calls `operation` can cause, from the fields' bindings (`bindings`: a test's own table). */
 export function estimateUpstreamCalls(
   operation: OperationDefinitionNode,
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Record<string, unknown>,
   planner: Planner,
   schema: GraphQLSchema,
+  bindings = BINDINGS,
 ): number {
-  const walker: Walker = { planner, schema, fragments, variables, calls: new Map(), perParent: 0 };
+  const walker: Walker = { planner, schema, bindings, fragments, variables, calls: new Map(), perParent: 0 };
   const root = schema.getRootType(operation.operation);
   if (root) priceFields(walker, fieldsOf(walker, operation.selectionSet), { type: root, origin: undefined, count: 1, bound: undefined, path: '' });
   let calls = 0;
@@ -67,7 +70,7 @@ function priceFields(w: Walker, fields: readonly FieldNode[], place: Place): voi
 function priceField(w: Walker, node: FieldNode, field: GraphQLField<unknown, unknown>, place: Place): void {
   const coordinate = `${place.type.name}.${field.name}`;
   const args = argumentsOf(w, node, field);
-  const binding = Object.hasOwn(BINDINGS, coordinate) ? BINDINGS[coordinate] : undefined;
+  const binding = Object.hasOwn(w.bindings, coordinate) ? w.bindings[coordinate] : undefined;
   let type: GraphQLNamedType = getNamedType(field.type);
   let origin = place.origin;
   if (binding?.per === 'id') {

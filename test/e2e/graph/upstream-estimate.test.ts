@@ -6,7 +6,9 @@
  * queries share the mock upstream and a catalog index built beforehand (the index is shared work,
  * charged to no one, and its walks are not the query's). Resolvers run as the gateway runs them,
  * over real HTTP to the mock, and the queries are built around every field within three levels of
- * the roots, which the test checks were all asked for.
+ * the roots, which the test checks were all asked for. Each query's calls carry its number (a
+ * parameter the mock ignores), so a call a query starts after its answer (a field still loading
+ * when a sibling's error ended the execution) is counted to it, checked again at the end.
  */
 import fc from 'fast-check';
 import { execute, parse, validate, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
@@ -41,6 +43,8 @@ const siteTime = createTimeReader('Asia/Shanghai', systemClock);
 
 let upstream: StartedUpstream;
 let api: UpstreamApi;
+/** Estimates by query number, for the final count. */
+const estimates = new Map<string, { estimate: number; text: string }>();
 let index: { sites: ReturnType<typeof buildSitesCatalog>; products: ReturnType<typeof buildProductsCatalog> };
 /** Per subscription field: the event its `resolve` turns into the field's value. */
 let events: Record<string, unknown>;
@@ -89,6 +93,10 @@ describe('the upstream budget estimate', () => {
         expect(estimate, `estimated ${estimate}, made ${calls} (${log.join(', ')}): ${generated.text}`).toBeGreaterThanOrEqual(calls);
       }), { seed: (seed ?? 0) + n, numRuns, endOnFailure: true });
     }
+    await settled();
+    const late = [...callsByQuery()].filter(([q, calls]) => calls > estimates.get(q)!.estimate)
+      .map(([q, calls]) => `estimated ${estimates.get(q)!.estimate}, made ${calls}: ${estimates.get(q)!.text}`);
+    expect(late).toEqual([]);
     expect(queries).toBeGreaterThanOrEqual(MIN_QUERIES);
     const within = targets.map((path) => `${path.at(-1)!.parent.name}.${path.at(-1)!.field}`);
     expect(within.filter((coordinate) => !asked.has(coordinate))).toEqual([]);
@@ -103,23 +111,30 @@ async function runCold(generated: Generated): Promise<{ estimate: number; calls:
   const document = parse(generated.text);
   expect(validate(schema, document).map((error) => error.message), generated.text).toEqual([]);
   const operation = document.definitions[0] as OperationDefinitionNode;
-  const sources = createSources(api, createLruCache({ maxEntries: 10_000, clock: systemClock }), TTL, systemClock);
+  const q = String(estimates.size + 1);
+  const client = { ...upstream.client, get: ((path, query, options) => upstream.client.get(path, { ...query, q }, options)) as typeof upstream.client.get };
+  const sources = createSources(createUpstreamApi(client), createLruCache({ maxEntries: 10_000, clock: systemClock }), TTL, systemClock);
   const estimate = estimateUpstreamCalls(operation, {}, {}, sources, schema);
+  estimates.set(q, { estimate, text: generated.text });
   const contextValue = {
     loaders: createLoaders(sources, {}),
     catalog: { sites: () => Promise.resolve(index.sites), products: () => Promise.resolve(index.products) },
     maxPageSize: 100, siteTime, cursors,
     scope: { readsTheTime: () => undefined, tag: () => undefined, onDataAge: () => undefined, onStale: () => undefined },
   };
-  const before = upstream.mock.calls();
-  const logged = upstream.mock.callLog().length;
   const rootField = (operation.selectionSet.selections[0] as { name: { value: string } }).name.value;
   const rootValue = generated.root === schema.getSubscriptionType() ? events[rootField] : undefined;
   await execute({ schema, document, contextValue, rootValue });
   await settled();
-  const log = upstream.mock.callLog().slice(logged).filter((call) => call.path !== '/oauth/token')
-    .map((call) => `${call.path}?${new URLSearchParams(call.query).toString()}`);
-  return { estimate, calls: upstream.mock.calls() - before, log };
+  const log = upstream.mock.callLog().filter((call) => call.query.q === q).map((call) => `${call.path}?${new URLSearchParams(call.query).toString()}`);
+  return { estimate, calls: log.length, log };
+}
+
+// Private: the upstream calls of each query, by its number, as the mock logged them.
+function callsByQuery(): Map<string, number> {
+  const calls = new Map<string, number>();
+  for (const { query } of upstream.mock.callLog()) if (query.q !== undefined) calls.set(query.q, (calls.get(query.q) ?? 0) + 1);
+  return calls;
 }
 
 // Private: every record of a list, a page of 50 (the mock's cap) at a time.
