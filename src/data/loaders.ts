@@ -15,7 +15,7 @@ export interface Loaders {
   siteByCode: DataLoader<string, SiteRecord | null>;
   /** The records of a detail operation by code (null: none); products take `productByGoodsCode`. */
   byCode<K extends DetailKind>(kind: K): DataLoader<string, DetailRecord<K> | null>;
-  /** The records of each parent by its code, from a list by a parent's code. */
+  /** The records of each parent by its code, from a list by a parent's code; tags the list's freshness, as a page does. */
   children<T>(operation: ChildListOperation<T>): DataLoader<string, T[]>;
   cityByCode: DataLoader<string, CityRecord | null>;
   cityBySiteCode: DataLoader<string, SiteCity | null>;
@@ -62,6 +62,7 @@ class RequestLoaders implements Loaders {
   }
 
   children<T>(operation: ChildListOperation<T>): DataLoader<string, T[]> {
+    this.scope.tag?.(operation.freshness);
     const children = (this.#children ??= new Map());
     let loader = children.get(operation);
     if (loader === undefined) {
