@@ -100,9 +100,10 @@ describe('the upstream budget estimate', () => {
     expect(queries).toBeGreaterThanOrEqual(MIN_QUERIES);
     const within = targets.map((path) => `${path.at(-1)!.parent.name}.${path.at(-1)!.field}`);
     expect(within.filter((coordinate) => !asked.has(coordinate))).toEqual([]);
-    // The queries reach the upstream, often more than once, and the bound is not far above what they make.
+    // The queries reach the upstream, often more than once, and the bound is not far above what they
+    // make (loosest where a field called per parent sits under lists longer than the mock's).
     expect(callsSeen).toBeGreaterThan(queries);
-    expect(estimatedSeen).toBeLessThanOrEqual(2 * callsSeen);
+    expect(estimatedSeen).toBeLessThanOrEqual(3 * callsSeen);
   });
 });
 
