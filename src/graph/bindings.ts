@@ -12,6 +12,7 @@ import { CITIES_BY_CODE_KEY } from '../data/sources.js';
 import {
   carriedBy, CHILD_LISTS, type Carried, type ChildKind, type DetailKind, type ListKind,
 } from '../upstream/operations.js';
+import { codeArg } from './arguments/values.js';
 import type { GatewayContext } from './context.js';
 import type { NodeType } from './ids.js';
 
@@ -115,17 +116,31 @@ export function listFor<K extends ListKind>(lists: readonly [K, ...K[]], type: s
   return lists.find((list) => needed.every((binding) => carries(list, binding))) ?? lists.at(-1)!;
 }
 
+type Resolver = GraphQLFieldResolver<{ code: string }, GatewayContext, Args>;
+
 /**
- * Resolvers of the fields bound to a list by their parent's code, by type and field: each loads
- * the parent's records through the request's loaders.
+ * Resolvers the bindings give, by type and field (those written in resolvers/ win): a field bound
+ * to a list by its parent's code loads the parent's records, a lookup its record by the code
+ * argument (checked by `boundRuleOf`), each through the request's loaders.
  */
-export function boundResolvers(): Record<string, Record<string, GraphQLFieldResolver<{ code: string }, GatewayContext>>> {
-  const resolvers: Record<string, Record<string, GraphQLFieldResolver<{ code: string }, GatewayContext>>> = {};
+export function boundResolvers(): Record<string, Record<string, Resolver>> {
+  const resolvers: Record<string, Record<string, Resolver>> = {};
   for (const [coordinate, binding] of Object.entries(BINDINGS)) {
-    if (binding.per !== 'parent' || !Object.hasOwn(CHILD_LISTS, binding.operation)) continue;
-    const operation = CHILD_LISTS[binding.operation as ChildKind];
     const [type, field] = coordinate.split('.') as [string, string];
-    (resolvers[type] ??= {})[field] = (parent, _, { loaders }) => loaders.children(operation).load(parent.code);
+    if (binding.per === 'parent' && Object.hasOwn(CHILD_LISTS, binding.operation)) {
+      const operation = CHILD_LISTS[binding.operation as ChildKind];
+      (resolvers[type] ??= {})[field] = (parent, _, { loaders }) => loaders.children(operation).load(parent.code);
+    } else if (binding.per === 'lookup') {
+      const rule = boundRuleOf(coordinate)!;
+      (resolvers[type] ??= {})[field] = (_, args, { loaders }) => loaders.byCode(binding.detail).load(rule(args));
+    }
   }
   return resolvers;
+}
+
+/** The argument rule a lookup's binding gives it: its code argument, checked as any code. */
+export function boundRuleOf(coordinate: string): ((args: Args) => string) | undefined {
+  const binding = Object.hasOwn(BINDINGS, coordinate) ? BINDINGS[coordinate] : undefined;
+  if (binding?.per !== 'lookup') return undefined;
+  return (args) => codeArg(binding.arg, String(args[binding.arg]));
 }

@@ -65,8 +65,6 @@ export const Query: QueryResolvers = {
     return { ...(await context.loaders.page(siteList(context, info, ['items'], pageSize), page, pageSize)), page, pageSize };
   },
 
-  site: (_, args, { loaders }) => loaders.siteByCode.load(RULES['Query.site'](args)),
-
   async products(_, args, context) {
     const { page, pageSize } = RULES['Query.products'](args, context);
     const { loaders } = context;
