@@ -3,9 +3,9 @@
  * (upstream/operations.ts) and how often, per client page or window of a list, once per operation
  * (a lookup by an argument, the walk of a whole list), or once per parent record. The upstream
  * budget's estimate (budget/estimate.ts) is derived from this table alone, the plain site lists
- * choose between themselves by it, and a field bound to a list by its parent's code gets its
- * resolver from it. test/unit/graph/budget/pricing.test.ts fails for a field that reaches the
- * upstream undeclared.
+ * choose between themselves by it, and a field bound to a list by its parent's code, or to a
+ * lookup by a code argument, gets its resolver (and argument rule) from it where none is written.
+ * test/unit/graph/budget/pricing.test.ts fails for a field that reaches the upstream undeclared.
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import { CITIES_BY_CODE_KEY } from '../data/sources.js';

@@ -91,7 +91,7 @@ function price(w: Walker, binding: Binding, node: FieldNode, args: Record<string
     case 'page':
     case 'window': {
       if (binding.index?.when(args)) return binding.index.yields;
-      const kind = listFor(binding.lists, recordType(w, place, node, binding.at), selectedAt(w, node, binding.at));
+      const kind = listFor(binding.lists, recordType(place, node, binding.at), selectedAt(w, node, binding.at));
       if (binding.per === 'page') listPages(w, kind, Number(args.page), Number(args.pageSize));
       else windowPages(w, kind, `${place.type.name}.${node.name.value}`, args);
       return kind;
@@ -103,15 +103,11 @@ function price(w: Walker, binding: Binding, node: FieldNode, args: Record<string
       if (carries(place.origin, binding)) return place.origin;
       walkOnce(w, binding.list, binding.built);
       return binding.list;
-    case 'batch': {
+    case 'batch':
       if (carries(place.origin, binding)) return place.origin;
-      const walk: Plan = { planner: w.planner, calls: new Map() };
-      walkOnce(walk, binding.list);
-      let calls = 0;
-      for (const cost of walk.calls.values()) calls += cost;
-      w.calls.set(`batch:${binding.list}:${place.path}`, calls);
+      // A batch's details are not shared with the list's pages: its own key, per place.
+      w.calls.set(`batch:${binding.list}:${place.path}`, walkCalls(w.planner, binding.list));
       return binding.list;
-    }
     case 'parent': {
       if (carries(place.origin, binding)) return place.origin;
       const { cost } = binding.operation in DETAILS ? DETAILS[binding.operation as DetailKind] : CHILD_LISTS[binding.operation as ChildKind];
@@ -143,8 +139,17 @@ function walkOnce(w: Plan, kind: ListKind, builtKey?: string): void {
   for (let p = 1; p <= Math.max(1, pages); p += 1) listPages(w, kind, p, walkPageSize);
 }
 
+// Private: the calls a walk of `kind` would make, planned alone.
+function walkCalls(planner: Planner, kind: ListKind): number {
+  const walk: Plan = { planner, calls: new Map() };
+  walkOnce(walk, kind);
+  let calls = 0;
+  for (const cost of walk.calls.values()) calls += cost;
+  return calls;
+}
+
 // Private: the type of the records at `path` below `node`.
-function recordType(w: Walker, place: Place, node: FieldNode, path: readonly string[]): string {
+function recordType(place: Place, node: FieldNode, path: readonly string[]): string {
   let type: GraphQLNamedType | undefined = place.type;
   for (const name of [node.name.value, ...path]) {
     type = type && (isObjectType(type) || isInterfaceType(type)) ? getNamedType(type.getFields()[name]?.type) : undefined;
