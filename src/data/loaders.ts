@@ -4,7 +4,7 @@
  * them, since a cached entity is loaded by no batch.
  */
 import DataLoader from 'dataloader';
-import { LISTS, type DetailKind, type DetailRecord, type ListKind } from '../upstream/operations.js';
+import { LISTS, type ChildListOperation, type DetailKind, type DetailRecord, type ListKind } from '../upstream/operations.js';
 import type { CityRecord, PageResult, ProductRecord, SiteRecord } from '../upstream/records.js';
 import type { KindRecord, SiteCity, Sources, SourceScope } from './sources.js';
 
@@ -15,6 +15,8 @@ export interface Loaders {
   siteByCode: DataLoader<string, SiteRecord | null>;
   /** The records of a detail operation by code (null: none); products take `productByGoodsCode`. */
   byCode<K extends DetailKind>(kind: K): DataLoader<string, DetailRecord<K> | null>;
+  /** The records of each parent by its code, from a list by a parent's code; tags the list's freshness, as a page does. */
+  children<T>(operation: ChildListOperation<T>): DataLoader<string, T[]>;
   cityByCode: DataLoader<string, CityRecord | null>;
   cityBySiteCode: DataLoader<string, SiteCity | null>;
   /** Starts loading the product list in the background for a page of `sites` sites' lanes. */
@@ -38,6 +40,7 @@ class RequestLoaders implements Loaders {
   #pages: DataLoader<PageKey, PageResult<unknown>, string> | undefined;
   #productByGoodsCode: Loaders['productByGoodsCode'] | undefined;
   #byCode: Map<DetailKind, DataLoader<string, unknown>> | undefined;
+  #children: Map<ChildListOperation<unknown>, DataLoader<string, unknown[]>> | undefined;
   #cityByCode: Loaders['cityByCode'] | undefined;
   #cityBySiteCode: Loaders['cityBySiteCode'] | undefined;
   // Each product is looked up (and counted) once per request, as the DataLoader would.
@@ -56,6 +59,17 @@ class RequestLoaders implements Loaders {
       byCode.set(kind, loader);
     }
     return loader as DataLoader<string, DetailRecord<K> | null>;
+  }
+
+  children<T>(operation: ChildListOperation<T>): DataLoader<string, T[]> {
+    this.scope.tag?.(operation.freshness);
+    const children = (this.#children ??= new Map());
+    let loader = children.get(operation);
+    if (loader === undefined) {
+      loader = new DataLoader<string, unknown[]>((codes) => settle(codes.map((code) => this.sources.children(operation, code, this.scope))));
+      children.set(operation, loader);
+    }
+    return loader as DataLoader<string, T[]>;
   }
 
   product(goodsCode: string): ProductRecord | null | Promise<ProductRecord | null> {

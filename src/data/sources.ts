@@ -10,7 +10,7 @@
 import type { Clock } from '../base/clock.js';
 import type { Cache, LoadScope } from '../cache/cache.js';
 import type { UpstreamApi } from '../upstream/api.js';
-import { DETAILS, LISTS, type DetailKind, type DetailRecord, type Freshness, type ListKind, type ListRecord } from '../upstream/operations.js';
+import { DETAILS, LISTS, type ChildListOperation, type DetailKind, type DetailRecord, type Freshness, type ListKind, type ListRecord } from '../upstream/operations.js';
 import type { CityRecord, PageResult, ProductRecord, SiteRecord, UpstreamPage } from '../upstream/records.js';
 import { readAll, readRange, type CapState, type PageFetcher } from './page-range.js';
 
@@ -56,6 +56,8 @@ export interface Sources {
   page<K extends ListKind>(kind: K, page: number, pageSize: number, scope: SourceScope): Promise<PageResult<KindRecord[K]>>;
   cities(scope: SourceScope): Promise<Map<string, CityRecord>>;
   site(code: string, scope: SourceScope): Promise<SiteRecord | null>;
+  /** The records of one parent, from a list by its code, through the cache. */
+  children<T>(operation: ChildListOperation<T>, code: string, scope: SourceScope): Promise<T[]>;
   /** One record of a detail operation (null: no such record), through the cache. */
   detail<K extends DetailKind>(kind: K, code: string, scope: SourceScope): Promise<DetailRecord<K> | null>;
   /** A product cached and fresh right now (null: known not to exist), counted as a hit; else undefined. */
@@ -179,6 +181,8 @@ export function createSources(api: UpstreamApi, cache: Cache, ttl: SourceTtls, c
       }, scope),
     site: (code, scope) => detail('site', code, scope),
     detail,
+    children: (operation, code, scope) =>
+      cache.getOrLoad(operation.key(code), ttlOfClass[operation.freshness], charged(scope, (signal) => api.children(operation, code, { signal })), scope),
     productNow: (goodsCode) => cache.fresh<ProductRecord | null>(DETAILS.product.key(goodsCode)),
     async products(goodsCodes, scope) {
       const unknown = goodsCodes.filter((code) => cache.peek(DETAILS.product.key(code)) === undefined).length;

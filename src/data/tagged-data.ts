@@ -5,7 +5,7 @@
  * (refreshing it walks a whole list).
  */
 import { kindOfKey } from '../cache/cache.js';
-import { DETAILS, LISTS, type DetailKind, type ListKind } from '../upstream/operations.js';
+import { CHILD_LISTS, DETAILS, LISTS, type DetailKind, type ListKind } from '../upstream/operations.js';
 import { siteCityKey } from './sources.js';
 
 /** Entries by key, and kinds (`kindOfKey`: a key's prefix) whose every entry goes. */
@@ -31,7 +31,7 @@ export function dataOf(tags: readonly string[]): TaggedData {
     const code = tag.slice(colon + 1);
     if (colon === -1 || kind === 'city') {
       const freshness = colon === -1 ? kind : 'cities';
-      for (const [list, operation] of Object.entries(LISTS)) {
+      for (const [list, operation] of Object.entries({ ...LISTS, ...CHILD_LISTS })) {
         if (operation.freshness !== freshness) continue;
         kinds.add(list);
         if (INDEXED.includes(list)) keys.add(`index:${list}`);

@@ -12,7 +12,7 @@ import { windowSize } from './arguments/window.js';
 import type { RunningOperation } from './running-operation.js';
 
 /** Entries a list with no bound of its own counts as: more than the demo data's 3 points a site. */
-const UNBOUNDED_LIST_SIZE = 5;
+export const UNBOUNDED_LIST_SIZE = 5;
 
 /** Entries one edge of a connection counts as: its cost against a list item (bench/connection-cost.ts). */
 export const EDGE_WEIGHT = 3;
@@ -82,6 +82,11 @@ function itemsOfField(c: Counter, node: FieldNode, parent: GraphQLNamedType, bou
   if (!isListType(getNullableType(field.type))) return inner;
   const size = numberOr(args.first, bound?.size ?? UNBOUNDED_LIST_SIZE);
   return size * ((bound?.weight ?? 1) + inner);
+}
+
+/** The size a page or a connection gives the list directly inside it (none: no bound of its own). */
+export function listBound(coordinate: string, args: Record<string, unknown>): number | undefined {
+  return boundOf(coordinate, args)?.size;
 }
 
 // Private: a page's items count its `pageSize`, one each; a connection's edges its window, `EDGE_WEIGHT` each.

@@ -7,7 +7,7 @@ import type { Logger } from '../base/logger.js';
 import type { UpstreamClient, UpstreamRequestOptions } from './contracts.js';
 import { UpstreamError } from './errors.js';
 import { isEmptyResult, isRaw, normalisePage, type DefectReporter } from './normalise.js';
-import { DETAILS, LISTS, type DetailKind, type DetailRecord, type ListKind, type ListRecord } from './operations.js';
+import { DETAILS, LISTS, type ChildListOperation, type DetailKind, type DetailRecord, type ListKind, type ListRecord } from './operations.js';
 import type { UpstreamPage } from './records.js';
 
 export interface UpstreamApi {
@@ -15,6 +15,8 @@ export interface UpstreamApi {
   list<K extends ListKind>(kind: K, page: number, pageSize: number, options?: UpstreamRequestOptions): Promise<UpstreamPage<ListRecord<K>>>;
   /** The record, or `null` when the upstream does not know the code. */
   detail<K extends DetailKind>(kind: K, code: string, options?: UpstreamRequestOptions): Promise<DetailRecord<K> | null>;
+  /** The records of one parent (none when the upstream does not know the code); broken ones are dropped. */
+  children<T>(operation: ChildListOperation<T>, code: string, options?: UpstreamRequestOptions): Promise<T[]>;
 }
 
 export function createUpstreamApi(client: UpstreamClient, logger?: Logger): UpstreamApi {
@@ -64,7 +66,25 @@ export function createUpstreamApi(client: UpstreamClient, logger?: Logger): Upst
     return record;
   }
 
-  return { list, detail };
+  async function children<T>({ paths: [path], param, read }: ChildListOperation<T>, code: string, options?: UpstreamRequestOptions): Promise<T[]> {
+    let result: unknown;
+    try {
+      result = await client.get(path, { [param]: code }, options);
+    } catch (error) {
+      if (isNotFound(error)) return [];
+      throw error;
+    }
+    if (isEmptyResult(result)) return [];
+    const items = Array.isArray(result) ? result : isRaw(result) && Array.isArray(result.items) ? (result.items as unknown[]) : null;
+    if (items === null) throw new UpstreamError('UPSTREAM_UNAVAILABLE', `The upstream answered ${path} with a malformed list`, { path });
+    return items.flatMap((item) => {
+      const record = isRaw(item) ? read(item, report) : null;
+      if (record === null) report(`${path} item without a usable code`);
+      return record === null ? [] : [record];
+    });
+  }
+
+  return { list, detail, children };
 }
 
 // Private: the upstream's way of saying "no such record" is not documented; accept an error

@@ -159,6 +159,31 @@ export function normaliseSite(raw: Raw, report: DefectReporter): SiteRecord | nu
   }, invalid);
 }
 
+/** How a field of a declared record is read: a code (required), a text, a whole or decimal number, a list of texts. */
+export type FieldKind = 'code' | 'text' | 'int' | 'float' | 'texts';
+
+type ValueOf<K extends FieldKind> = K extends 'code' ? string : K extends 'text' ? string | null : K extends 'texts' ? string[] : number | null;
+
+/** The record `recordReader(fields)` reads. */
+export type DeclaredRecord<F extends Record<string, FieldKind>> = { [N in keyof F]: ValueOf<F[N]> } & { invalid?: string[] };
+
+/**
+ * A reader of records declared by their fields, named as the upstream names them: for a record
+ * with no quirks of its own (the others above have theirs). One without a usable code is dropped.
+ */
+export function recordReader<F extends Record<string, FieldKind>>(fields: F): (raw: Raw) => DeclaredRecord<F> | null {
+  const readers: Record<FieldKind, (value: unknown) => unknown> = { code: toNonEmptyText, text: toText, float: toFloat, texts: toTextList, int: toInt };
+  return (raw) => {
+    const { read, invalid } = intReader(raw);
+    const record: Record<string, unknown> = {};
+    for (const [name, kind] of Object.entries(fields)) {
+      record[name] = kind === 'int' ? read(name) : readers[kind](raw[name]);
+      if (kind === 'code' && record[name] === null) return null;
+    }
+    return withInvalid(record, invalid) as DeclaredRecord<F>;
+  };
+}
+
 /** A list's `result`, `{items, total}`, or `null` when malformed; a broken `total` falls back to what is known. */
 export function normalisePage<T>(
   result: unknown,

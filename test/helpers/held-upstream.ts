@@ -79,7 +79,7 @@ export interface HeldGateway {
 }
 
 export async function startHeldGateway(options: HarnessOptions = {}): Promise<HeldGateway> {
-  const mock = await createMockUpstream();
+  const mock = await createMockUpstream(options.mock);
   const held = await createHeldUpstream(mock.url);
   const h = await startGateway({ ...options, sharedMock: mock, upstream: { baseUrl: held.url } });
   return {

@@ -7,13 +7,14 @@ import type { TimeReader } from '../../catalog/opening-hours.js';
 import type {
   CitySitesArgs, CitySitesConnectionArgs, ProductAvailabilityArgs, ProductAvailabilityConnectionArgs, QueryProductsConnectionArgs,
   QuerySearchProductsConnectionArgs, QuerySitesConnectionArgs, QuerySitesNearConnectionArgs, QueryCitiesArgs, QueryCityArgs, QueryNodeArgs, QueryProductArgs,
-  QueryProductsArgs, QuerySearchProductsArgs, QuerySiteArgs, QuerySitesArgs, QuerySitesNearArgs, SiteIsOpenArgs,
+  QueryProductsArgs, QuerySearchProductsArgs, QuerySitesArgs, QuerySitesNearArgs, SiteIsOpenArgs,
   SubscriptionProductStockArgs, SubscriptionSiteStockArgs, SubscriptionStockAlertsArgs,
 } from '../../generated/resolvers-types.js';
 import {
   atArg, availabilityArgs, codeArg, codesArg, firstArg, geoArgs, nodeIdArg, optionalCodeArg, optionalTimeArg, pageArgs,
   radiusArg, textArg, thresholdArg,
 } from './values.js';
+import { boundRuleOf } from '../bindings.js';
 import { listOf, type Cursors } from './cursors.js';
 import { windowArgs, type WindowInput } from './window.js';
 
@@ -37,7 +38,6 @@ export const ARGUMENT_RULES = {
     cityCode: optionalCodeArg('cityCode', args.cityCode),
     enabledOnly: args.enabledOnly === true,
   }),
-  'Query.site': ({ code }: QuerySiteArgs) => codeArg('code', code),
   'Query.products': (args: QueryProductsArgs, { maxPageSize }: ArgumentSettings) => pageArgs(args, maxPageSize),
   'Query.product': ({ goodsCode }: QueryProductArgs) => codeArg('goodsCode', goodsCode),
   'Query.sitesNear': (args: QuerySitesNearArgs, settings: ArgumentSettings) => ({
@@ -107,9 +107,9 @@ function connectionArgs<F extends object>(coordinate: string, args: WindowInput,
 /** A field's rule, for a caller that knows arguments only as the schema coerced them. */
 export type ArgumentRule = (args: Record<string, unknown>, settings: ArgumentSettings) => unknown;
 
-/** The rule of `Type.field`, if it takes arguments. */
+/** The rule of `Type.field`, if it takes arguments: written here, or given by its binding (graph/bindings.ts). */
 export function argumentRuleOf(coordinate: string): ArgumentRule | undefined {
   return Object.hasOwn(ARGUMENT_RULES, coordinate)
     ? (ARGUMENT_RULES[coordinate as keyof typeof ARGUMENT_RULES] as ArgumentRule)
-    : undefined;
+    : boundRuleOf(coordinate);
 }

@@ -68,8 +68,8 @@ export function optionalCodeArg(name: string, value: string | null | undefined):
   return value === null || value === undefined ? undefined : codeArg(name, value);
 }
 
-/** What each key of a global id is, by type, for the messages. */
-const ID_KEY_NAMES: Record<NodeType, readonly string[]> = {
+/** What each key of a global id is, by type, for the messages (unnamed: `code`). */
+const ID_KEY_NAMES: Partial<Record<NodeType, readonly string[]>> = {
   City: ['city code'], Site: ['site code'], Point: ['site code', 'point code'], Product: ['goods code'],
 };
 
@@ -78,7 +78,7 @@ export function nodeIdArg(id: string): { type: NodeType; keys: string[] } {
   if (id.length > MAX_ID_LENGTH) throw badUserInput(`id must be at most ${MAX_ID_LENGTH} characters, but got: ${echo(id)}`);
   const decoded = decodeId(id);
   if (decoded === null) throw badUserInput(`id is not a valid global id, but got: ${echo(id)}`);
-  const names = ID_KEY_NAMES[decoded.type];
+  const names = ID_KEY_NAMES[decoded.type] ?? [];
   return { type: decoded.type, keys: decoded.keys.map((key, i) => codeArg(`id's ${names[i] ?? 'code'}`, key)) };
 }
 

@@ -18,16 +18,27 @@ export interface Plan {
 }
 
 /** The page-size cap assumed until the upstream shows its own. */
-const ASSUMED_CAP = 50;
+export const ASSUMED_CAP = 50;
 
-/** The upstream pages behind one client page. */
+/** Page numbers standing for pages whose place is not known yet. */
+const PAGES_UNKNOWN = [1e9, 1e9 + 1];
+
+/**
+ * The upstream pages behind one client page. Not knowing the cap, the page is asked for as it is
+ * first (and page 1 too, past page 1), which teaches the cap; a page 1 so learnt is kept.
+ */
 export function listPages(w: Plan, kind: ListKind, page: number, pageSize: number): void {
   const { key, cost } = LISTS[kind];
-  const cap = w.planner.facts(kind).cap ?? ASSUMED_CAP;
+  const learnt = w.planner.facts(kind).cap;
+  const cap = learnt ?? ASSUMED_CAP;
   if (pageSize <= cap) return lookup(w, key(page, pageSize), cost);
+  if (learnt === undefined) {
+    lookup(w, key(page, pageSize), cost);
+    if (page > 1) lookup(w, key(1, pageSize), cost);
+  }
   const offset = (page - 1) * pageSize;
   for (let p = Math.floor(offset / cap) + 1; p <= Math.floor((offset + pageSize - 1) / cap) + 1; p += 1) {
-    lookup(w, key(p, cap), cost);
+    if (learnt !== undefined || page > 1 || p > 1) lookup(w, key(p, cap), cost);
   }
 }
 
@@ -40,7 +51,11 @@ export function windowPages(w: Plan, kind: ListKind, coordinate: string, args: R
   if (typeof args.last === 'number') {
     const end = before ?? w.planner.facts(kind).total;
     if (before === undefined) listPages(w, kind, 1, size);
-    if (end === undefined) return; // the length is not known yet: page 1 at least
+    if (end === undefined) {
+      // Where the list ends is not known yet: two pages of the window's size, somewhere past page 1.
+      for (const p of PAGES_UNKNOWN) listPages(w, kind, p, size);
+      return;
+    }
     start = Math.max(0, end - size);
   }
   for (let p = Math.floor(start / size) + 1; p <= Math.floor((start + size - 1) / size) + 1; p += 1) listPages(w, kind, p, size);

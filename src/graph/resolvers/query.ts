@@ -8,13 +8,14 @@ import { productsCatalog, sitesCatalog } from './catalog.js';
 import { resolveNode, tagOfNode } from './node.js';
 import { pageOf } from './page.js';
 import { selectsPath } from '../selection.js';
+import { listFor } from '../bindings.js';
 import type { GatewayContext } from '../context.js';
 
 /** From this many sites, a page's lanes hold more products than the product list has pages, as a rule. */
 const PREFETCH_MIN_SITES = 5;
 
-/** Site fields that only list-with-points (or a per-site lookup) can answer (the budget's estimate plans by them too). */
-export const FIELDS_NEEDING_POINTS = ['points', 'city', 'stockSummary'];
+/** The upstream site lists, the plain one first (graph/bindings.ts `Query.sites`). */
+const SITE_LISTS = ['sites', 'sitesWithPoints'] as const;
 
 /** The sites `cityCode` and `enabledOnly` leave, from the catalog index (`sites` and `sitesConnection`). */
 export async function filteredSites(context: GatewayContext, field: string, cityCode: string | undefined, enabledOnly: boolean | undefined) {
@@ -25,12 +26,12 @@ export async function filteredSites(context: GatewayContext, field: string, city
 
 /**
  * The upstream site list that answers `size` sites selected under `items`: the plain list when it
- * suffices, else list-with-points, never a detail call per site. When many lanes' products will
+ * suffices, else list-with-points (by what the fields' bindings need), never a detail call per site. When many lanes' products will
  * be wanted, the product list's size is learnt alongside the sites.
  */
 export function siteList(context: GatewayContext, info: GraphQLResolveInfo, items: readonly string[], size: number): 'sites' | 'sitesWithPoints' {
   if (size >= PREFETCH_MIN_SITES && selectsPath(info, [...items, 'points', 'cargoLanes', 'product'])) context.loaders.prefetchProducts(size);
-  return FIELDS_NEEDING_POINTS.some((field) => selectsPath(info, [...items, field])) ? 'sitesWithPoints' : 'sites';
+  return listFor(SITE_LISTS, 'Site', (field) => selectsPath(info, [...items, field]));
 }
 
 /** Whether a site qualifies for `sitesNear` (and its connection), besides its distance. */
@@ -63,8 +64,6 @@ export const Query: QueryResolvers = {
     }
     return { ...(await context.loaders.page(siteList(context, info, ['items'], pageSize), page, pageSize)), page, pageSize };
   },
-
-  site: (_, args, { loaders }) => loaders.siteByCode.load(RULES['Query.site'](args)),
 
   async products(_, args, context) {
     const { page, pageSize } = RULES['Query.products'](args, context);

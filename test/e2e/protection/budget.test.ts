@@ -15,7 +15,9 @@ describe('the upstream budget', () => {
       mock: { catalog: { sites: 250 } },
       env: { MAX_UPSTREAM_CALLS_PER_OPERATION: String(budget), CACHE_STALE_IF_ERROR_S: '0' },
     });
-    await harness.query(`{ ${DEEP(3)} }`);
+    // Each within the smallest budget: a cold query's estimate counts the pages that learn the cap.
+    await harness.query(`{ sites(pageSize: 100) { items { points { code } } } }`);
+    await harness.query(`{ products(pageSize: 100) { total } }`);
     harness.clock.advance(3_600_001);
     harness.mock.resetCounters();
     return harness;
@@ -81,7 +83,7 @@ describe('the upstream budget', () => {
   });
 
   it('stops an operation that turns out costlier than estimated once it reaches the budget', async () => {
-    // Cold, the walk behind Site.city looks like one call; 250 sites take 6 pages of 50.
+    // Cold, the walk behind Site.city looks like its first page (two calls); 250 sites take 6 of 50.
     h = await startGateway({ mock: { catalog: { sites: 250 } }, env: { MAX_UPSTREAM_CALLS_PER_OPERATION: '5' } });
     const { data, errors } = await h.query(`{ site(code: "S000001") { code city { name } } }`);
     expect(data.site.code).toBe('S000001');

@@ -1,10 +1,12 @@
 /**
- * The upstream budget's estimator (graph/budget/estimate.ts) knows every field that reaches the
- * upstream. Which fields do is not declared anywhere to be forgotten: each field of the schema
- * with a resolver is run, cold, over real HTTP against the mock upstream, under every path from a
- * root field to its type (a few levels deep); where the query with it makes more upstream calls
- * than the same query without it, the estimate with it must be higher too. A field added to the
- * schema whose resolver calls the upstream, and that the estimator does not price, fails here.
+ * Every field that reaches the upstream is declared in graph/bindings.ts, and the upstream
+ * budget's estimator (graph/budget/estimate.ts) prices it from there. Which fields do is found
+ * by running, not by reading a list that could be forgotten: each field of the schema with a
+ * resolver is run, cold, over real HTTP against the mock upstream, under every path from a root
+ * field to its type (a few levels deep); where the query with it makes more upstream calls than
+ * the same query without it, the field must have a binding and the estimate with it must be
+ * higher too. A field added to the schema whose resolver calls the upstream undeclared, or that
+ * the estimator does not price, fails here.
  */
 import {
   execute, getNamedType, isAbstractType, isNonNullType, isObjectType, parse, type GraphQLField, type GraphQLObjectType,
@@ -19,7 +21,8 @@ import { createTimeReader } from '../../../../src/catalog/opening-hours.js';
 import { createLoaders } from '../../../../src/data/loaders.js';
 import { createSources } from '../../../../src/data/sources.js';
 import { createCursors } from '../../../../src/graph/arguments/cursors.js';
-import { estimateUpstreamCalls, ROOT_FIELDS } from '../../../../src/graph/budget/estimate.js';
+import { BINDINGS } from '../../../../src/graph/bindings.js';
+import { estimateUpstreamCalls } from '../../../../src/graph/budget/estimate.js';
 import { encodeId, type NodeType } from '../../../../src/graph/ids.js';
 import { resolvers } from '../../../../src/graph/resolvers/index.js';
 import { createUpstreamApi, type UpstreamApi } from '../../../../src/upstream/api.js';
@@ -81,10 +84,16 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 
 describe('the upstream budget estimator', () => {
-  it('prices every root field of the schema', () => {
+  it('declares every root field of the schema, and only fields of the schema', () => {
     const roots = [schema.getQueryType(), schema.getSubscriptionType()].flatMap((type) =>
       Object.keys(type?.getFields() ?? {}).map((field) => `${type!.name}.${field}`));
-    expect(roots.filter((coordinate) => !Object.hasOwn(ROOT_FIELDS, coordinate))).toEqual([]);
+    expect(roots.filter((coordinate) => !Object.hasOwn(BINDINGS, coordinate))).toEqual([]);
+    const fieldOf = (coordinate: string) => {
+      const [type, field] = coordinate.split('.') as [string, string];
+      const named = schema.getType(type);
+      return named && 'getFields' in named ? named.getFields()[field] : undefined;
+    };
+    expect(Object.keys(BINDINGS).filter((coordinate) => fieldOf(coordinate) === undefined)).toEqual([]);
   });
 
   it('prices every field whose resolver calls the upstream, on every path to it', { timeout: 120_000 }, async () => {
@@ -104,6 +113,7 @@ describe('the upstream budget estimator', () => {
       }
     }
     expect(unpriced).toEqual([]);
+    expect([...reaching].filter((coordinate) => !Object.hasOwn(BINDINGS, coordinate))).toEqual([]);
     // The run saw the upstream reached where it is known to be: the check checks something.
     expect([...reaching]).toEqual(expect.arrayContaining(['Query.cities', 'Query.node', 'Site.city', 'City.cityId', 'CargoLane.product']));
   });
