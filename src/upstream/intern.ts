@@ -21,14 +21,32 @@ export const TEXT_MAX_LENGTH = 256;
 
 /** A table of at most `max` texts (`TEXTS_KEPT` by default). */
 export function createInterner(max: number = TEXTS_KEPT): Interner {
-  let texts = new Map<string, string>();
+  const texts = boundedMap<string>(max);
   const intern = (text: string): string => {
     if (text.length > TEXT_MAX_LENGTH) return text;
     const kept = texts.get(text);
     if (kept !== undefined) return kept;
-    if (texts.size >= max) texts = new Map();
     texts.set(text, text);
     return text;
   };
   return Object.defineProperty(intern, 'size', { get: () => texts.size }) as Interner;
+}
+
+/** A Map of at most `max` entries: past it, it starts afresh. */
+export interface BoundedMap<V> {
+  get(key: string): V | undefined;
+  set(key: string, value: V): void;
+  readonly size: number;
+}
+
+export function boundedMap<V>(max: number): BoundedMap<V> {
+  let entries = new Map<string, V>();
+  return {
+    get: (key) => entries.get(key),
+    set: (key, value) => {
+      if (entries.size >= max) entries = new Map();
+      entries.set(key, value);
+    },
+    get size() { return entries.size; },
+  };
 }

@@ -5,7 +5,7 @@
  * (no code) is dropped, so one bad item never loses its page. Texts that many records repeat
  * (products' names, codes and pictures, points' names, sites' hours, types and cities) are interned (intern.ts).
  */
-import { createInterner } from './intern.js';
+import { boundedMap, createInterner, TEXTS_KEPT } from './intern.js';
 import type {
   CityRecord,
   LaneRecord,
@@ -127,15 +127,28 @@ export function normaliseProduct(raw: Raw): ProductRecord | null {
   }, invalid);
 }
 
+type LaneProduct = Pick<LaneRecord, 'goodsCode' | 'productName' | 'productPic'>;
+
+// Private: the product texts of the last lane seen with each goods code, so that a lane naming its
+// product alike shares them through one lookup instead of one per text.
+const laneProducts = boundedMap<LaneProduct>(TEXTS_KEPT);
+
+// Private: a lane's product texts, interned.
+function laneProduct(raw: Raw): LaneProduct {
+  const goodsCode = toNonEmptyText(raw.goodsCode);
+  const productName = toText(raw.productName);
+  const productPic = toNonEmptyText(raw.productPic);
+  const kept = goodsCode === null ? undefined : laneProducts.get(goodsCode);
+  if (kept !== undefined && kept.productName === productName && kept.productPic === productPic) return kept;
+  const made = { goodsCode: goodsCode && intern(goodsCode), productName: productName && intern(productName), productPic: productPic && intern(productPic) };
+  if (made.goodsCode !== null) laneProducts.set(made.goodsCode, made);
+  return made;
+}
+
 function normaliseLane(raw: Raw): LaneRecord {
   const { read, invalid } = intReader(raw);
-  return withInvalid({
-    goodsCode: sharedNonEmptyText(raw.goodsCode),
-    productName: sharedText(raw.productName),
-    productPic: sharedNonEmptyText(raw.productPic),
-    stock: read('stock', STOCK_RANGE),
-    guidePrice: read('guidePrice'),
-  }, invalid);
+  const { goodsCode, productName, productPic } = laneProduct(raw);
+  return withInvalid({ goodsCode, productName, productPic, stock: read('stock', STOCK_RANGE), guidePrice: read('guidePrice') }, invalid);
 }
 
 function normalisePoint(raw: Raw, report: DefectReporter): PointRecord | null {

@@ -53,6 +53,14 @@ describe('interned upstream texts', () => {
     expect(await copiesInHeap([name, code, hours])).toEqual([1, 1, 1]);
   });
 
+  it('a lane naming its product otherwise than the last lane with its code keeps its own texts', () => {
+    const lane = (productName: string, productPic?: string) => ({ goodsCode: 'G1', productName, ...(productPic ? { productPic } : {}), stock: 1 });
+    const site = normaliseSite({ code: 'S1', points: [{ code: 'P1', cargolanes: [lane('A', 'a.jpg'), lane('B', 'a.jpg'), lane('B'), lane('A', 'a.jpg')] }] }, () => {});
+    expect(site!.points![0]!.cargoLanes.map((l) => [l.goodsCode, l.productName, l.productPic])).toEqual([
+      ['G1', 'A', 'a.jpg'], ['G1', 'B', 'a.jpg'], ['G1', 'B', null], ['G1', 'A', 'a.jpg'],
+    ]);
+  });
+
   it('keeps at most its bound of texts, and passes long ones through', () => {
     const intern = createInterner(4);
     for (let i = 0; i < 10; i += 1) {
