@@ -99,6 +99,8 @@ export const INDEX_PROBE_QUERIES = 20_000;
 export const INDEX_P99_TARGET_MS = 5;
 /** The performance issue's budget for the gateway's resident memory, in MB. */
 export const RSS_BUDGET_MB = 250;
+/** Its budget for the gateway that ran the cold, warm and mixed runs, after the same walk, in MB. */
+export const RSS_AFTER_LOAD_BUDGET_MB = 200;
 /** The serving scenarios' cities page: the same page every request. */
 export const CITIES_PAGE = { page: 1, pageSize: 20 } as const;
 /** Random `sitesNear` queries checked against the mock's data before each `sitesNear` load run (its keys have no end). */

@@ -12,7 +12,7 @@ import { COLD_SITES, EXPIRY_CACHE_TTL_S, SMALL_GOODS_CODE, UPSTREAM_MAX_PAGE_SIZ
 import type { LoadResult } from '../load/load.js';
 import { loadGeneratorLabel } from '../load/wrk.js';
 import { meshVersions, startMesh } from '../peers/mesh.js';
-import { memoryMb, withProcess } from '../processes/child.js';
+import { GC_ON_SIGNAL, memoryMb, withProcess } from '../processes/child.js';
 import { clock } from '../processes/machine.js';
 import { startGateway } from '../processes/gateway.js';
 import type { BenchMock } from '../processes/mock.js';
@@ -65,7 +65,7 @@ export interface Measurements {
 export async function measureAll(mock: BenchMock): Promise<Measurements> {
   const gateway = await gatewayScenarios(mock);
   step('RSS of a fresh gateway with the whole catalog cached');
-  const rss = await withProcess(startGateway(mock), (gw) => rssFullCatalog(`${gw.url}/graphql`, gw.pid, mock));
+  const rss = await withProcess(startGateway(mock, {}, { nodeArgs: GC_ON_SIGNAL }), (gw) => rssFullCatalog(`${gw.url}/graphql`, gw.pid, mock));
   step(`token expiry under load (fresh gateway, ${EXPIRY_CACHE_TTL_S} s cache TTLs)`);
   const ttl = String(EXPIRY_CACHE_TTL_S);
   const expiryGateway = startGateway(mock, { CACHE_TTL_SITES_S: ttl, CACHE_TTL_PRODUCTS_S: ttl, CACHE_TTL_CITIES_S: ttl });
@@ -89,7 +89,7 @@ type GatewayRuns = Omit<Measurements['gateway'], 'expiry' | 'rss'> & Pick<Measur
 
 // Private: cold, warm deep and small (each beside the bare server in turn), mixed, then the catalog walk and RSS, on one gateway.
 async function gatewayScenarios(mock: BenchMock): Promise<GatewayRuns> {
-  return withProcess(startGateway(mock), async (gw) => {
+  return withProcess(startGateway(mock, {}, { nodeArgs: GC_ON_SIGNAL }), async (gw) => {
     const url = `${gw.url}/graphql`;
     step('gateway: cold deep query');
     const cold = await coldDeep(url, 'gateway', mock);

@@ -71,6 +71,9 @@ function headlineOf(m: Measurements) {
     clientErrorsAtExpiry: g.expiry.clientErrors,
     rssMbFullCatalog: g.rss.rssMb,
     rssMbFullCatalogAfterLoad: g.rssAfterLoad.rssMb,
+    // After a forced full GC: beside the figures above, which the budgets judge.
+    rssMbFullCatalogAfterGc: g.rss.afterGcRssMb,
+    rssMbFullCatalogAfterLoadAfterGc: g.rssAfterLoad.afterGcRssMb,
     catalogIndex: catalogIndexHeadline(m.catalogIndex),
   };
 }
@@ -141,7 +144,9 @@ function judge(m: Measurements, h: Headline, seconds: number): Target[] {
     t('Token expiry under load: token requests', '1', `${h.tokenRequestsAtExpiry} (${e.upstreamCallsAfterExpiry} upstream calls after the expiry, ${e.tokenTimeoutAnswers} refused)`,
       e.upstreamCallsAfterExpiry === 0 ? null : h.tokenRequestsAtExpiry === 1),
     t('Token expiry under load: client errors', '0', h.clientErrorsAtExpiry, h.clientErrorsAtExpiry === 0),
-    t('RSS with the whole catalog cached', `< ${config.RSS_BUDGET_MB} MB`, `${h.rssMbFullCatalog} MB (${h.rssMbFullCatalogAfterLoad} MB after the load runs)`, h.rssMbFullCatalog < config.RSS_BUDGET_MB),
+    t('RSS with the whole catalog cached', `< ${config.RSS_BUDGET_MB} MB`, `${h.rssMbFullCatalog} MB (${h.rssMbFullCatalogAfterGc} MB after a forced GC, not judged)`, h.rssMbFullCatalog < config.RSS_BUDGET_MB),
+    t('RSS with the whole catalog cached, after the load runs', `≤ ${config.RSS_AFTER_LOAD_BUDGET_MB} MB`,
+      `${h.rssMbFullCatalogAfterLoad} MB (${h.rssMbFullCatalogAfterLoadAfterGc} MB after a forced GC, not judged)`, h.rssMbFullCatalogAfterLoad <= config.RSS_AFTER_LOAD_BUDGET_MB),
     ...catalogIndexTargets(m.catalogIndex),
     ...scaleOutTargets(m.scaleOut, r.scaleOutCallsSpread),
     ...servingTargets(m.serving),
@@ -238,6 +243,7 @@ function settings() {
       changesPerSecond: config.LIVE_CHANGES_PER_SECOND,
     },
     rssBudgetMb: config.RSS_BUDGET_MB,
+    rssAfterLoadBudgetMb: config.RSS_AFTER_LOAD_BUDGET_MB,
     cores: { systemUnderTest: config.SUT_CORE, loadGeneratorAndMock: config.LOAD_CORE },
   };
 }

@@ -1,25 +1,30 @@
 /**
  * Scenario (e): the gateway's resident memory with the whole catalog cached. Every site page
  * (100 sites with points, lanes and products) and every product page goes through the gateway
- * first, four requests at a time, then VmRSS is read after a second's rest.
+ * first, four requests at a time, then VmRSS is read after a second's rest: the figure the budget
+ * judges, garbage of the walk included, as a deployment would see it. Then, after a forced full GC
+ * and another second, VmRSS again: what the data itself keeps, reported beside, never instead.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UPSTREAM_MAX_PAGE_SIZE } from '../config.js';
 import { expectClean, postGraphQL } from '../load/graphql-client.js';
-import { memoryMb } from '../processes/child.js';
+import { forceGc, memoryMb } from '../processes/child.js';
 import { apiCalls, type BenchMock } from '../processes/mock.js';
 import { deepQuery, productPage, type GraphQLRequest } from '../workloads/queries.js';
 
 /** Memory with the catalog cached, and what the walk cost. */
 export interface RssResult {
+  /** VmRSS a second after the walk, no GC forced: the figure targets judge. */
   rssMb: number;
   peakRssMb: number;
+  /** VmRSS a second after a forced full GC, after `rssMb` was read. */
+  afterGcRssMb: number;
   walkRequests: number;
   walkUpstreamCalls: number;
   walkMs: number;
 }
 
-/** Walk the catalog through the gateway at `graphqlUrl`, then read process `pid`'s memory. */
+/** Walk the catalog through the gateway at `graphqlUrl`, then read process `pid`'s memory (started with `GC_ON_SIGNAL`). */
 export async function rssFullCatalog(graphqlUrl: string, pid: number, mock: BenchMock): Promise<RssResult> {
   const size = UPSTREAM_MAX_PAGE_SIZE;
   const requests: GraphQLRequest[] = [
@@ -35,5 +40,6 @@ export async function rssFullCatalog(graphqlUrl: string, pid: number, mock: Benc
   const walkUpstreamCalls = apiCalls(await mock.calls());
   await sleep(1000);
   const { rss, peak } = memoryMb(pid);
-  return { rssMb: rss, peakRssMb: peak, walkRequests: requests.length, walkUpstreamCalls, walkMs };
+  await forceGc(pid, 1000);
+  return { rssMb: rss, peakRssMb: peak, afterGcRssMb: memoryMb(pid).rss, walkRequests: requests.length, walkUpstreamCalls, walkMs };
 }

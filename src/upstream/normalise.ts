@@ -2,8 +2,10 @@
  * Turns what the upstream sends into records of consistent types. The upstream declares numbers
  * it sends as strings (coordinates, sometimes prices and states), omits optional fields, and may
  * send a broken item; a broken field becomes `null`, and only an item with no usable identity
- * (no code) is dropped, so one bad item never loses its page.
+ * (no code) is dropped, so one bad item never loses its page. Texts that many records repeat
+ * (products' names, codes and pictures, points' names, sites' hours, types and cities) are interned (intern.ts).
  */
+import { boundedMap, createInterner, TEXTS_KEPT } from './intern.js';
 import type {
   CityRecord,
   LaneRecord,
@@ -67,6 +69,20 @@ function toNonEmptyText(value: unknown): string | null {
   return text ? text : null;
 }
 
+const intern = createInterner();
+
+/** `toText`, interned: for texts many records repeat. */
+function sharedText(value: unknown): string | null {
+  const text = toText(value);
+  return text === null ? null : intern(text);
+}
+
+/** `toNonEmptyText`, interned. */
+function sharedNonEmptyText(value: unknown): string | null {
+  const text = toNonEmptyText(value);
+  return text === null ? null : intern(text);
+}
+
 function isRaw(value: unknown): value is Raw {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -100,26 +116,39 @@ export function normaliseProduct(raw: Raw): ProductRecord | null {
   if (goodsCode === null) return null;
   const { read, invalid } = intReader(raw);
   return withInvalid({
-    goodsCode,
-    skuCode: toNonEmptyText(raw.skuCode),
-    productName: toText(raw.productName),
+    goodsCode: intern(goodsCode),
+    skuCode: sharedNonEmptyText(raw.skuCode),
+    productName: sharedText(raw.productName),
     ipId: read('ipId'),
-    ipName: toText(raw.ipName),
+    ipName: sharedText(raw.ipName),
     costPrice: read('costPrice'),
     guidePrice: read('guidePrice'),
-    orderPic: toNonEmptyText(raw.orderPic),
+    orderPic: sharedNonEmptyText(raw.orderPic),
   }, invalid);
+}
+
+type LaneProduct = Pick<LaneRecord, 'goodsCode' | 'productName' | 'productPic'>;
+
+// Private: the product texts of the last lane seen with each goods code, so that a lane naming its
+// product alike shares them through one lookup instead of one per text.
+const laneProducts = boundedMap<LaneProduct>(TEXTS_KEPT);
+
+// Private: a lane's product texts, interned.
+function laneProduct(raw: Raw): LaneProduct {
+  const goodsCode = toNonEmptyText(raw.goodsCode);
+  const productName = toText(raw.productName);
+  const productPic = toNonEmptyText(raw.productPic);
+  const kept = goodsCode === null ? undefined : laneProducts.get(goodsCode);
+  if (kept !== undefined && kept.productName === productName && kept.productPic === productPic) return kept;
+  const made = { goodsCode: goodsCode && intern(goodsCode), productName: productName && intern(productName), productPic: productPic && intern(productPic) };
+  if (made.goodsCode !== null) laneProducts.set(made.goodsCode, made);
+  return made;
 }
 
 function normaliseLane(raw: Raw): LaneRecord {
   const { read, invalid } = intReader(raw);
-  return withInvalid({
-    goodsCode: toNonEmptyText(raw.goodsCode),
-    productName: toText(raw.productName),
-    productPic: toNonEmptyText(raw.productPic),
-    stock: read('stock', STOCK_RANGE),
-    guidePrice: read('guidePrice'),
-  }, invalid);
+  const { goodsCode, productName, productPic } = laneProduct(raw);
+  return withInvalid({ goodsCode, productName, productPic, stock: read('stock', STOCK_RANGE), guidePrice: read('guidePrice') }, invalid);
 }
 
 function normalisePoint(raw: Raw, report: DefectReporter): PointRecord | null {
@@ -128,7 +157,7 @@ function normalisePoint(raw: Raw, report: DefectReporter): PointRecord | null {
   const { read, invalid } = intReader(raw);
   return withInvalid({
     code,
-    name: toText(raw.name) ?? code,
+    name: sharedText(raw.name) ?? code,
     gradeType: read('gradeType'),
     imei: toNonEmptyText(raw.imei),
     cargoLanes: each(raw.cargolanes, normaliseLane, 'cargo lane', report),
@@ -144,17 +173,17 @@ export function normaliseSite(raw: Raw, report: DefectReporter): SiteRecord | nu
     code,
     name: toText(raw.name) ?? code,
     state: toInt(raw.state) === 1 ? 1 : 0,
-    openTime: toNonEmptyText(raw.openTime),
-    closeTime: toNonEmptyText(raw.closeTime),
+    openTime: sharedNonEmptyText(raw.openTime),
+    closeTime: sharedNonEmptyText(raw.closeTime),
     address: toNonEmptyText(raw.address),
     addressExt: toNonEmptyText(raw.addressExt),
     lat: toFloat(raw.lat),
     lng: toFloat(raw.lng),
     images: toTextList(raw.imgs),
-    siteType: toNonEmptyText(raw.siteType),
+    siteType: sharedNonEmptyText(raw.siteType),
     gradeType: read('gradeType'),
-    cityCode: toNonEmptyText(raw.cityCode),
-    cityName: toNonEmptyText(raw.cityName),
+    cityCode: sharedNonEmptyText(raw.cityCode),
+    cityName: sharedNonEmptyText(raw.cityName),
     points: Array.isArray(raw.points) ? each(raw.points, (p) => normalisePoint(p, report), 'point', report) : null,
   }, invalid);
 }
