@@ -165,8 +165,12 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
 
   // The door's road through yoga, with the request object in yoga's server context, in its span when tracing.
   const traced = tracing && traceRequests(tracing);
-  const toYoga = (req: IncomingMessage, res: ServerResponse, request: GatewayRequest) => runInRequest(request, () =>
-    traced ? traced(request, req, () => yoga.handle(req, res, { gatewayRequest: request })) : void yoga.handle(req, res, { gatewayRequest: request }));
+  // Timers made for the connection while yoga answers keep the async context, so the request object outlives its answer: it lets go of what that held.
+  const toYoga = (req: IncomingMessage, res: ServerResponse, request: GatewayRequest) => {
+    res.once('close', () => request.release());
+    return runInRequest(request, () =>
+      traced ? traced(request, req, () => yoga.handle(req, res, { gatewayRequest: request })) : void yoga.handle(req, res, { gatewayRequest: request }));
+  };
   // Tracing's operation spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
   const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
     yoga, handOn: toYoga, end: endRequest, admission, responseCache, compression, context: contextOf,

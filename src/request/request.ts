@@ -66,6 +66,8 @@ export interface GatewayRequest {
   span: Span | undefined;
   /** Adds the codes of a (masked) result's errors. */
   note(result: ResultErrors): void;
+  /** Lets go of what its answer held (result, stored answers, the document to store, the span), once the answer is sent. */
+  release(): void;
   /** A shared-cache lookup made for this request, and when the data it served stops being fresh. */
   lookedUp(result: LookupResult, expiresAt: number): void;
   /** The answer reads the time now, states its data's age or comes in parts: never to be replayed. */
@@ -130,6 +132,10 @@ class OneRequest implements GatewayRequest {
 
   note(result: ResultErrors): void {
     for (const error of result.errors ?? []) this.errorCodes.add(codeOf(error));
+  }
+
+  release(): void {
+    this.result = this.toStore = this.served = this.made = this.span = this.streams = undefined;
   }
 
   lookedUp(result: LookupResult, expiresAt: number): void {

@@ -71,7 +71,10 @@ export function createLeanAnswers({ end, compression, run, context }: LeanAnswer
   };
 
   function send(res: ServerResponse, record: GatewayRequest, status: number, plain: Uint8Array, headers: Record<string, string>, stored?: StoredResponse): void {
-    if (res.destroyed) return end(record, status);
+    if (res.destroyed) {
+      end(record, status);
+      return record.release();
+    }
     const sent = compression.answer(res.req.headers['accept-encoding'], headers['content-type'], plain, stored);
     const body = sent.body;
     Object.assign(headers, codingHeaders(sent, headers.vary));
@@ -81,6 +84,7 @@ export function createLeanAnswers({ end, compression, run, context }: LeanAnswer
     write(() => {
       if (!res.destroyed) res.writeHead(status, headers).end(body);
       end(record, status);
+      record.release();
     });
   }
 }
