@@ -32,6 +32,7 @@ export function createBodyAdmission(admission: Pick<Admission, 'key' | 'rate'>, 
     const keyed = admission.key(headers);
     if (isRefusal(keyed)) return path !== undefined && OPEN_PATHS.has(path);
     request.client = keyed.client;
+    request.keyChecked = true;
     if (!admission.rate.on || (path !== undefined && UNLIMITED_PATHS.has(path))) return true;
     const verdict = admission.rate.arrive(request, req);
     if (!(verdict instanceof Promise)) return verdict.allowed;

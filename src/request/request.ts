@@ -27,6 +27,8 @@ export interface GatewayRequest {
   graphql: boolean;
   /** Who the client is, once an API key was accepted: `key:<fingerprint>`. */
   client: string | undefined;
+  /** Its API key was checked from its headers before its body was read (admission/before-body.ts). */
+  keyChecked: boolean;
   /** Why the gateway refused the request before GraphQL ran: `unauthenticated`, `rate_limited`. */
   rejectedAs: string | undefined;
   /** Names of the operations executed (one, or several in a batch); `anonymous` for unnamed ones. */
@@ -93,6 +95,7 @@ export function createRequest(id: string, logger: Logger, startedAt: number): Ga
 class OneRequest implements GatewayRequest {
   graphql = false;
   client: string | undefined = undefined;
+  keyChecked = false;
   rejectedAs: string | undefined = undefined;
   readonly operations: string[] = [];
   requestedOperation: string | undefined = undefined;

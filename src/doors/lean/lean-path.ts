@@ -67,7 +67,8 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
 
   return (req, res, record) => {
     const body = req.body;
-    if (req.method !== 'POST' || req.url !== endpoint || body === undefined) return false;
+    // Only a request whose key the body admission checked: the lean path checks none itself.
+    if (req.method !== 'POST' || req.url !== endpoint || body === undefined || !record.keyChecked) return false;
     const headers = req.headers;
     if (!isJsonContentType(headers['content-type']) || (cors && headers.origin !== undefined)) return false;
     const mediaType = answerMediaType(headers.accept);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
+import { listen } from '../../../src/doors/http/server.js';
 import { get, post } from '../../helpers/http.js';
 
 const KEY = 'client-one-key-0123456789';
@@ -83,5 +84,21 @@ describe('API keys', () => {
     h = await startGateway();
     expect((await post(h, CITIES)).status).toBe(200);
     expect((await get(h, '/metrics')).status).toBe(200);
+  });
+});
+
+describe('API keys without the body admission', () => {
+  it('still refuses a keyless POST when the server reads bodies unadmitted: the lean path serves only what the admission checked', async () => {
+    const h = await startGateway({ env: { GATEWAY_API_KEYS: KEY } });
+    const server = await listen(h.gateway.serve, { arrive: h.gateway.arrive, port: 0, host: '127.0.0.1' });
+    try {
+      const answer = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: CITIES }) });
+      expect(answer.status).toBe(401);
+      expect(((await answer.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('UNAUTHENTICATED');
+      expect(h.mock.calls()).toBe(0);
+    } finally {
+      await server.close(0);
+      await h.close();
+    }
   });
 });
