@@ -12,7 +12,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 const layers = [
   ['src/main.ts'],
   ['src/app'],
-  ['src/plugins'],
+  ['src/pages', 'src/plugins'],
   ['src/doors'],
   ['src/admission', 'src/encoding'],
   ['src/response-cache'],

@@ -10,6 +10,7 @@ import type { Admission } from './admission.js';
 import { OPEN_PATHS, ROUTES, UNLIMITED_PATHS } from './routes.js';
 import { createKeyCheck, nodeHeaders } from './api-key.js';
 import { isRefusal } from './refusal.js';
+import { pathOf } from './route.js';
 import type { GatewayRequest } from '../request/request.js';
 
 export interface BodyAdmissionOptions {
@@ -38,21 +39,4 @@ export function createBodyAdmission(admission: Pick<Admission, 'key' | 'rate'>, 
     if (!(verdict instanceof Promise)) return verdict.allowed;
     return verdict.then((taken) => taken.allowed);
   };
-}
-
-/** A path of these characters alone reads the same as a URL: nothing to resolve or decode. */
-const PLAIN_PATH = /^\/[\w/-]*$/;
-
-// Private: the path of a request's target as yoga's URL reads it, or undefined when it reads none.
-function pathOf(url: string | undefined): string | undefined {
-  const target = url ?? '';
-  const query = target.indexOf('?');
-  const path = query < 0 ? target : target.slice(0, query);
-  if (PLAIN_PATH.test(path)) return path;
-  if (!target.startsWith('/')) return undefined;
-  try {
-    return new URL(`http://localhost${target}`).pathname;
-  } catch {
-    return undefined;
-  }
 }

@@ -24,3 +24,23 @@ export function upgradePathRefusal(pathname: string, endpoint: string): Refusal 
 
 /** The refusal of a body the gateway does not read, naming those it does. */
 export const UNREADABLE_BODY: Refusal = refusal('UNSUPPORTED_MEDIA_TYPE', `The request body must be one of: ${READABLE_TYPES}; or send a GET`, { accept: READABLE_TYPES });
+
+/** A path of these characters alone reads the same as a URL: nothing to resolve or decode. */
+const PLAIN_PATH = /^\/[\w/-]*$/;
+
+/** The path of a request's target as a URL reads it, or undefined when it reads none. */
+export function pathOf(url: string | undefined): string | undefined {
+  const target = url ?? '';
+  const query = target.indexOf('?');
+  const path = query < 0 ? target : target.slice(0, query);
+  return PLAIN_PATH.test(path) ? path : urlOf(target)?.pathname;
+}
+
+/** A request's target as a URL, as the Fetch layer reads it (origin-form on localhost, or absolute-form); undefined when none. */
+export function urlOf(target: string): URL | undefined {
+  try {
+    return target.startsWith('/') ? new URL(`http://localhost${target}`) : /^https?:\/\//i.test(target) ? new URL(target) : undefined;
+  } catch {
+    return undefined;
+  }
+}

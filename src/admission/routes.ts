@@ -1,6 +1,8 @@
 /** Every path the gateway serves, declared once, with which need no API key or rate limit. */
 
 export const ROUTES = {
+  /** Where things are: links to the others. */
+  root: '/',
   /** GraphQL over HTTP and over WebSocket, and the GraphiQL page (a GET asking for HTML). */
   graphql: '/graphql',
   /** GraphiQL's hashed assets: `<prefix><hash>.js`, `.css` and `.ico`. A prefix. */
@@ -19,7 +21,7 @@ export const ROUTES = {
   demo: '/demo',
 } as const;
 
-const EXACT: ReadonlySet<string> = new Set([ROUTES.graphql, ROUTES.schema, ROUTES.health, ROUTES.readiness, ROUTES.metrics, ROUTES.purge, ROUTES.demo]);
+const EXACT: ReadonlySet<string> = new Set([ROUTES.root, ROUTES.graphql, ROUTES.schema, ROUTES.health, ROUTES.readiness, ROUTES.metrics, ROUTES.purge, ROUTES.demo]);
 
 /** Whether the gateway serves anything at `pathname`. */
 export function isRoute(pathname: string): boolean {

@@ -18,7 +18,15 @@ import { REQUEST_ID_HEADER, requestIdFrom, runInRequest, withRequestIds } from '
 import { createRequest, type DoorContext, type GatewayRequest } from '../request/request.js';
 import { createTracing } from '../observability/tracing.js';
 import { maskError } from '../graph/mask-error.js';
-import { useHealth } from '../plugins/operator/use-health.js';
+import { healthPage } from '../pages/operator/health.js';
+import { purgePage } from '../pages/operator/purge.js';
+import { metricsPage } from '../pages/operator/metrics.js';
+import { demoPage } from '../pages/explorer/demo.js';
+import { GRAPHIQL_OPTIONS, graphiqlPage, isGraphiQLPageRequest } from '../pages/explorer/graphiql.js';
+import { schemaPage } from '../pages/explorer/schema.js';
+import { rootPage } from '../pages/root.js';
+import { createPages } from '../pages/pages.js';
+import { nodeHeaders } from '../admission/api-key.js';
 import { createPurger } from '../response-cache/purge.js';
 import { createAdmission, type Admission } from '../admission/admission.js';
 import { useRequestLog } from '../plugins/operator/use-request-log.js';
@@ -46,6 +54,7 @@ import { createLive, type Live } from '../live/live.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBodyAdmission, type BodyAdmission } from '../admission/before-body.js';
 import { ROUTES } from '../admission/routes.js';
+import { pathOf } from '../admission/route.js';
 import type { Arrive, BodyHandler } from '../doors/http/body.js';
 import { yogaLogger } from './yoga-logger.js';
 import { roadOf } from './road.js';
@@ -88,6 +97,13 @@ export interface Gateway {
   drain(): void;
   /** Releases upstream connections. The HTTP server, if any, is closed by its owner first. */
   close(): Promise<void>;
+}
+
+// Private: whether a request is GraphQL's (on its path, not a preflight nor the explorer's page) rather than a page's.
+function isGraphQL(req: IncomingMessage, cors: boolean, graphiql: boolean): boolean {
+  if (pathOf(req.url) !== ROUTES.graphql) return false;
+  if (cors && req.method === 'OPTIONS') return false;
+  return !(graphiql && isGraphiQLPageRequest({ method: req.method ?? 'GET', headers: nodeHeaders(req) }, { pathname: ROUTES.graphql }));
 }
 
 const TYPE_DEFS = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
@@ -158,8 +174,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     multipart: false,
     parserAndValidationCache: parserCaches,
     plugins: plugins(roadOf({
-      config, logger, clock, tracing, cors, admission, metrics, requestLog, requestScope, checks, executorFor, responseCache, compression,
-      health: useHealth(client, { redisState: scaleOut?.state, stopping: () => stopping }), purger, demoPageDirectory, typeDefs: TYPE_DEFS,
+      config, logger, clock, tracing, cors, admission, requestLog, requestScope, checks, executorFor, responseCache, compression,
     }), { requestLog, requestScope }),
   });
 
@@ -178,9 +193,23 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     cors: cors.on,
     documents: parserCaches.documentCache,
   }) : undefined;
+  // Every path but GraphQL's, and GraphiQL's page on it: the gateway's own pages.
+  const page = createPages({
+    admission, cors, metrics, end: endRequest, trace: traced || undefined, graphiql: config.graphiql, onError: (error) => log.error({ err: error }, 'a page failed'),
+    pages: {
+      root: rootPage({ graphiql: config.graphiql, demo: demoPageDirectory !== undefined }),
+      health: healthPage(client, { redisState: scaleOut?.state, stopping: () => stopping }),
+      purge: purgePage(purger, config.adminApiKeys),
+      demo: demoPage(demoPageDirectory, { compress: config.compression }),
+      metrics: metricsPage(metrics),
+      explorer: graphiqlPage(config.graphiql && GRAPHIQL_OPTIONS, { compress: config.compression }),
+      schema: schemaPage(TYPE_DEFS, config.introspection),
+    },
+  });
   // The async context is set where shared components will need it: around yoga, and the lean path's executions.
   const serve: BodyHandler<GatewayRequest> = (req, res, request) => {
-    if (lean === undefined || !lean(req, res, request)) void toYoga(req, res, request);
+    if (!isGraphQL(req, cors.on, config.graphiql)) page(req, res, request);
+    else if (lean === undefined || !lean(req, res, request)) void toYoga(req, res, request);
   };
 
   return {

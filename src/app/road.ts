@@ -1,8 +1,9 @@
 /**
- * The road of a request through yoga, declared once, in the order its steps run: wrap, route,
+ * The road of a GraphQL request through yoga, declared once, in the order its steps run: wrap,
  * admit, read parameters, answer cache and encoding, checks, execute. Every step reads the request
- * object its door handed on (request/request.ts). The lean path (doors/lean/) and the WebSocket
- * door (doors/ws/callbacks.ts) run the same admission, `checks` and executor, in this order.
+ * object its door handed on (request/request.ts). Every other path is a page (pages/pages.ts);
+ * the lean path (doors/lean/) and the WebSocket door (doors/ws/callbacks.ts) run the same
+ * admission, `checks` and executor, in this order.
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Clock } from '../base/clock.js';
@@ -13,29 +14,21 @@ import type { Cors } from '../encoding/cors.js';
 import type { Compression } from '../encoding/compress.js';
 import type { ExecutorFor } from '../graph/execution/compile.js';
 import { beforeEveryOperation, type OperationCheck } from '../graph/running-operation.js';
-import type { GatewayMetrics } from '../observability/metrics.js';
 import type { Tracing } from '../observability/tracing.js';
-import { GRAPHIQL_OPTIONS, isGraphiQLRequest, useGraphiQLPage } from '../plugins/explorer/graphiql-page.js';
-import { useDemoPage } from '../plugins/explorer/use-demo-page.js';
-import { useSchemaSdl } from '../plugins/explorer/use-schema-sdl.js';
-import { useMetrics } from '../plugins/operator/use-metrics.js';
-import { usePurge } from '../plugins/operator/use-purge.js';
 import { useTracing } from '../plugins/operator/use-tracing.js';
 import { useApiKeys } from '../plugins/protection/use-api-keys.js';
-import { useCorsHeaders, useCorsPreflight } from '../plugins/protection/use-cors.js';
+import { useCorsHeaders } from '../plugins/protection/use-cors.js';
 import { useKnownOperationTypes } from '../plugins/protection/use-known-operation-types.js';
 import { useParameterLimits } from '../plugins/protection/use-parameter-limits.js';
 import { protectionPlugins } from '../plugins/protection/use-protection.js';
 import { useRateLimit } from '../plugins/protection/use-rate-limit.js';
 import { useCompiledExecution } from '../plugins/serving/use-compiled-execution.js';
 import { useCompression } from '../plugins/serving/use-compression.js';
-import { useGraphQLPath } from '../plugins/serving/use-graphql-path.js';
 import { useHttpCaching } from '../plugins/serving/use-http-caching.js';
 import { useIncrementalDelivery } from '../plugins/serving/use-incremental-delivery.js';
 import { useReadableBody } from '../plugins/serving/use-readable-body.js';
 import { useRequest } from '../plugins/serving/use-request.js';
 import { useResponseCache } from '../plugins/serving/use-response-cache.js';
-import type { Purger } from '../response-cache/purge.js';
 import type { ResponseCache } from '../response-cache/store.js';
 
 export interface RoadParts {
@@ -45,7 +38,6 @@ export interface RoadParts {
   tracing: Tracing | undefined;
   cors: Cors;
   admission: Admission;
-  metrics: GatewayMetrics;
   /** The request's log line and metrics; the execution scope's end and notes (tests filter them out). */
   requestLog: Plugin;
   requestScope: Plugin;
@@ -54,31 +46,18 @@ export interface RoadParts {
   executorFor: ExecutorFor;
   responseCache: ResponseCache;
   compression: Compression;
-  health: Plugin;
-  purger: Purger;
-  demoPageDirectory: string | undefined;
-  typeDefs: string;
 }
 
 export function roadOf(parts: RoadParts): Plugin[] {
   const { config, admission, cors, compression } = parts;
   return [
-    // Around everything: a preflight is answered before keys and limits; the span, the request object and its log line.
-    useCorsPreflight(cors),
+    // Around everything: the span, the request object and its log line.
     useTracing(parts.tracing),
     useRequest(parts.logger, parts.clock),
     parts.requestLog,
-    // Route: one GraphQL path (anything else the registry's 404), then the operator's and the explorer's paths.
-    useGraphQLPath(),
-    parts.health,
-    usePurge(parts.purger, config.adminApiKeys),
-    useDemoPage(parts.demoPageDirectory, { compress: config.compression }),
-    // Admit: the API key (GraphiQL needs none), counted, then the rate limit, which the explorer is behind.
-    useApiKeys(admission, { isOpen: config.graphiql ? isGraphiQLRequest : undefined }),
-    useMetrics(parts.metrics),
+    // Admit: the API key, then the rate limit.
+    useApiKeys(admission),
     useRateLimit(admission.rate),
-    useGraphiQLPage(config.graphiql && GRAPHIQL_OPTIONS, { compress: config.compression }),
-    useSchemaSdl(parts.typeDefs, config.introspection),
     // Read parameters: operation types, sizes, persisted documents, CSRF, the document's limits, readable bodies.
     useKnownOperationTypes(),
     useParameterLimits(admission),

@@ -2,6 +2,7 @@
  * Starts the project's mock upstream and a gateway in front of it, both on port 0, and talks
  * to the gateway over real HTTP.
  */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
 import { systemClock, type Clock } from '../../src/base/clock.js';
 import { loadConfig, type UpstreamConfig } from '../../src/base/config/config.js';
@@ -41,6 +42,8 @@ export interface Harness {
   gateway: Gateway;
   /** GraphQL over WebSocket: its sockets and operations open now. */
   websocket: WebSocketTransport;
+  /** Tells `seen` of every HTTP answer once sent: its request's method and path, status and headers. */
+  watch(seen: (answer: { method: string; path: string; status: number; headers: OutgoingHttpHeaders }) => void): void;
   /** POSTs a query to /graphql and returns the parsed body (`data` untyped: tests compare it). */
   query(query: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<any>>;
   /** Stops the gateway (and the mock, when the harness started it). */
@@ -104,6 +107,11 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
     logs,
     gateway,
     websocket,
+    watch(seen) {
+      server.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+        res.once('finish', () => seen({ method: req.method ?? 'GET', path: new URL(req.url ?? '/', server.url).pathname, status: res.statusCode, headers: res.getHeaders() }));
+      });
+    },
     async query(query, variables) {
       const response = await fetch(`${server.url}/graphql`, {
         method: 'POST',

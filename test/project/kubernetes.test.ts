@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../src/base/config/config.js';
-import { HEALTH_PATH, READINESS_PATH } from '../../src/plugins/operator/use-health.js';
+import { HEALTH_PATH, READINESS_PATH } from '../../src/pages/operator/health.js';
 import { SHIPPED_CONFIG as NGINX_CONF } from '../helpers/nginx.js';
 
 const DIRECTORY = new URL('../../deploy/kubernetes/', import.meta.url);

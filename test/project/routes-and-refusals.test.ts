@@ -53,7 +53,8 @@ function literalText(node: ts.Node): string | undefined {
   return undefined;
 }
 
-const escaped = Object.values(ROUTES).map((path) => path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+// The root, one character, is found in any path written: every other is searched for.
+const escaped = Object.values(ROUTES).filter((path) => path !== ROUTES.root).map((path) => path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
 /** A served path inside a text: not part of a longer name (`application/graphql`, `../schema.graphql`). */
 const routePath = new RegExp(`(?<![\\w./-])(?:${escaped.join('|')})(?![\\w.-])`);
 

@@ -70,20 +70,25 @@ export function useTracing(tracing: Tracing | undefined): Plugin {
     },
     onResponse({ response, serverContext }) {
       const record = requestIn(serverContext);
-      const span = record?.span;
-      if (record === undefined || span === undefined || !span.isRecording()) return;
-      span.setAttribute('http.response.status_code', response.status);
-      if (response.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${response.status}` });
-      span.setAttributes({
-        'gateway.request_id': record.id,
-        'gateway.upstream_calls': record.upstreamCalls,
-        'gateway.cache_hits': record.cacheHits,
-        'gateway.cache_misses': record.cacheMisses,
-        'gateway.cache_stale': record.cacheStale,
-        ...(record.responseCache === undefined ? {} : { 'gateway.response_cache': record.responseCache }),
-      });
+      if (record !== undefined) describeAnswer(record, response.status);
     },
   };
+}
+
+/** The answer's status and the request's counts on its span, if one records. */
+export function describeAnswer(record: GatewayRequest, status: number): void {
+  const span = record.span;
+  if (span === undefined || !span.isRecording()) return;
+  span.setAttribute('http.response.status_code', status);
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${status}` });
+  span.setAttributes({
+    'gateway.request_id': record.id,
+    'gateway.upstream_calls': record.upstreamCalls,
+    'gateway.cache_hits': record.cacheHits,
+    'gateway.cache_misses': record.cacheMisses,
+    'gateway.cache_stale': record.cacheStale,
+    ...(record.responseCache === undefined ? {} : { 'gateway.response_cache': record.responseCache }),
+  });
 }
 
 // Private: the operation's name, type and document hash; the span is named `query SiteLanes`.

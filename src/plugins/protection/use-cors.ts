@@ -1,20 +1,9 @@
 /**
- * CORS on yoga's path (headers: encoding/cors.ts), in two plugins for two places:
- * `useCorsPreflight`, first, answers `OPTIONS` with 204 and `Content-Length: 0` before any key or
- * rate limit; `useCorsHeaders`, last, adds its headers to the `Cache-Control` and `Vary` every
- * other plugin wrote. With CORS off both are empty.
+ * CORS headers on yoga's path (headers: encoding/cors.ts), last: added to the `Cache-Control` and
+ * `Vary` every other plugin wrote. With CORS off, nothing. A preflight is a page's (pages/pages.ts).
  */
 import type { Plugin } from 'graphql-yoga';
 import type { Cors } from '../../encoding/cors.js';
-
-export function useCorsPreflight(cors: Cors): Plugin {
-  if (!cors.on) return {};
-  return {
-    onRequest({ request, fetchAPI, endResponse }) {
-      if (request.method.toUpperCase() === 'OPTIONS') endResponse(new fetchAPI.Response(null, { status: 204, headers: { 'content-length': '0' } }));
-    },
-  };
-}
 
 export function useCorsHeaders(cors: Cors): Plugin {
   if (!cors.on) return {};

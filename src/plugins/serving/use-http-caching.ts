@@ -39,7 +39,7 @@ export function useHttpCaching({ clock, apiKeys }: HttpCachingOptions): Plugin {
     onResponse({ request, response, serverContext }) {
       const url = new URL(request.url, 'http://localhost');
       const gatewayRequest = requestIn(serverContext);
-      // The GraphiQL page shares the path but is no GraphQL answer: it sets its own (graphiql-page.ts).
+      // A preflight with CORS off, or a request no GraphQL answered, is told nothing but `no-store` when refused.
       if (url.pathname !== graphqlEndpoint || request.method === 'OPTIONS' || gatewayRequest?.graphql === false) {
         if (response.status >= 400 && !response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
         return;

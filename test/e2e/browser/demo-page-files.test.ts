@@ -1,5 +1,5 @@
 /**
- * The example page's files over plain HTTP (src/plugins/explorer/use-demo-page.ts): index.html at
+ * The example page's files over plain HTTP (src/pages/explorer/demo.ts): index.html at
  * /demo, revalidated; assets with their content types, immutable and compressed; 404 and 405 where
  * due, nothing outside the build however the path is spelled, a hint when there is no build, and no
  * /demo at all unless asked for.

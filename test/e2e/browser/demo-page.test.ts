@@ -4,7 +4,6 @@
  * expectation is worked out from the mock's catalog (with test/helpers/beyond-expected.ts), never
  * asked of the gateway. The page's files over plain HTTP: demo-page-files.test.ts.
  */
-import type { Plugin } from 'graphql-yoga';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog, MockSite } from '../../../src/mock-upstream/index.js';
@@ -174,13 +173,10 @@ describe('the example page in a browser', () => {
 
   it('opened again in a new tab: index.html is revalidated (304) and its brotli-compressed assets come from the browser cache', async () => {
     const asked: string[] = [];
-    const counter: Plugin = {
-      onResponse({ request, response }) {
-        const { pathname } = new URL(request.url);
-        if (pathname.startsWith('/demo')) asked.push(`${pathname} ${response.status} ${response.headers.get('content-encoding')}`);
-      },
-    };
-    const counted = await startGateway({ demoPageDirectory: built.directory, plugins: (all) => [counter, ...all] });
+    const counted = await startGateway({ demoPageDirectory: built.directory });
+    counted.watch(({ path, status, headers }) => {
+      if (path.startsWith('/demo')) asked.push(`${path} ${status} ${headers['content-encoding'] ?? null}`);
+    });
     const context = await browser.page.context().browser()!.newContext();
     try {
       const first = await context.newPage();

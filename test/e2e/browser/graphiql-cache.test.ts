@@ -5,7 +5,6 @@
  * the same URL, and a POST drops the browser's copy of what the URL answered to a GET (RFC 9111
  * §4.4), so a visit after running queries downloads the shell again (1.5 KB with headers), never an asset.
  */
-import type { Plugin } from 'graphql-yoga';
 import type { CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type BrowserSession } from '../../helpers/browser.js';
@@ -39,13 +38,11 @@ describe('GraphiQL visited twice', () => {
   let browser: BrowserSession;
   /** Every GET the gateway answered, as method, path and status (the page's own queries are POSTs). */
   const asked: string[] = [];
-  const counter: Plugin = {
-    onResponse({ request, response }) {
-      if (request.method === 'GET') asked.push(`GET ${new URL(request.url).pathname} ${response.status}`);
-    },
-  };
   beforeAll(async () => {
-    h = await startGateway({ plugins: (all) => [counter, ...all] });
+    h = await startGateway();
+    h.watch(({ method, path, status }) => {
+      if (method === 'GET') asked.push(`GET ${path} ${status}`);
+    });
     browser = await launchBrowser();
   }, BROWSER_TIMEOUT_MS);
   afterAll(async () => {

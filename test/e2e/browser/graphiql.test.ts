@@ -4,7 +4,7 @@
  */
 import { getOperationAST, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_QUERIES } from '../../../src/plugins/explorer/example-query.js';
+import { EXAMPLE_QUERIES } from '../../../src/pages/explorer/example-query.js';
 import { launchBrowser, type BrowserSession } from '../../helpers/browser.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 

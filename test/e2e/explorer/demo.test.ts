@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_QUERY } from '../../../src/plugins/explorer/example-query.js';
+import { EXAMPLE_QUERY } from '../../../src/pages/explorer/example-query.js';
 import { metric, until } from '../../helpers/http.js';
 import { addressOf, freshEnv } from '../../helpers/process.js';
 

@@ -1,5 +1,5 @@
 /**
- * The GraphiQL page over plain HTTP (src/plugins/explorer/graphiql-assets.ts): a short shell
+ * The GraphiQL page over plain HTTP (src/pages/explorer/graphiql-assets.ts): a short shell
  * revalidated with its ETag, and its script, style sheet and icon under content-hashed names,
  * immutable and compressed; the bytes a visit costs with brotli against identity.
  */
@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GRAPHIQL_CONTENT_SECURITY_POLICY } from '../../../src/plugins/explorer/graphiql-assets.js';
+import { GRAPHIQL_CONTENT_SECURITY_POLICY } from '../../../src/pages/explorer/graphiql-assets.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 
 interface Wire {

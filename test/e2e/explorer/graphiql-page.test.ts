@@ -1,7 +1,7 @@
 import { buildSchema, getOperationAST, parse, validate } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_QUERIES } from '../../../src/plugins/explorer/example-query.js';
+import { EXAMPLE_QUERIES } from '../../../src/pages/explorer/example-query.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 
 const SCHEMA = buildSchema(readFileSync(new URL('../../../schema.graphql', import.meta.url), 'utf8'));

@@ -123,13 +123,28 @@ describe('404s and 405s off the GraphQL endpoint', () => {
     harnesses.push(h);
     expect(await answer(h, '/nowhere')).toEqual([404, 'no-store']);
     expect(await answer(h, '/graphql/assets/0000000000000000.js')).toEqual([404, 'no-store']);
-    for (const path of ['/', '/nowhere', '/graphql/assets/0000000000000000.js', '/demo/']) {
+    for (const path of ['/nowhere', '/graphql/assets/0000000000000000.js', '/demo/']) {
       const response = await fetch(`${h.url}${path}`);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       const body = (await response.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
       expect(body.errors[0]!.extensions.code).toBe('NOT_FOUND');
-      if (path === '/') expect(body.errors[0]!.message).toBe('Nothing is served here: GraphQL is at /graphql');
+      if (path === '/nowhere') expect(body.errors[0]!.message).toBe('Nothing is served here: GraphQL is at /graphql');
     }
+  });
+
+  it('answers GET / with where things are: JSON for a client, a page of links for a browser, each only what is on', async () => {
+    const h = await startGateway({ demoPageDirectory: '/nonexistent' });
+    const off = await startGateway({ env: { GRAPHIQL: 'false' } });
+    harnesses.push(h, off);
+    const json = await fetch(`${h.url}/`);
+    expect([json.status, json.headers.get('content-type')]).toEqual([200, 'application/json; charset=utf-8']);
+    expect(await json.json()).toMatchObject({ graphql: '/graphql', explorer: '/graphql', demo: '/demo/', schema: '/schema.graphql' });
+    const html = await fetch(`${h.url}/`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await html.text()).toContain('<a href="/demo/">Example page</a>');
+    const bare = (await (await fetch(`${off.url}/`)).json()) as Record<string, unknown>;
+    expect([bare.graphql, bare.explorer, bare.demo]).toEqual(['/graphql', undefined, undefined]);
+    expect((await fetch(`${h.url}/`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(405);
   });
 
   it('answers a /demo 405 with the registry\'s METHOD_NOT_ALLOWED and Allow', async () => {

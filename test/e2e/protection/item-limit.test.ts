@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXAMPLE_QUERIES } from '../../../src/plugins/explorer/example-query.js';
+import { EXAMPLE_QUERIES } from '../../../src/pages/explorer/example-query.js';
 import { callsByPath, startGateway, type Harness } from '../../helpers/gateway.js';
 
 /** The GraphQL examples of the README, in order. */

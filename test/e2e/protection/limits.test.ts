@@ -1,6 +1,6 @@
 import { getIntrospectionQuery } from 'graphql';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EXAMPLE_QUERY } from '../../../src/plugins/explorer/example-query.js';
+import { EXAMPLE_QUERY } from '../../../src/pages/explorer/example-query.js';
 import { encodeId } from '../../../src/graph/ids.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { codesOf } from '../../helpers/raw-http.js';

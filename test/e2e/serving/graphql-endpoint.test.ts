@@ -1,5 +1,5 @@
 /**
- * What reaches GraphQL: one path (use-graphql-path.ts) and a body the gateway reads
+ * What reaches GraphQL: one path (pages/pages.ts refuses every other) and a body the gateway reads
  * (use-readable-body.ts); anything else gets a coded refusal and costs no upstream call.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,16 +1,16 @@
 /**
  * GraphiQL on `/graphql`, served whole by the gateway from `@graphql-yoga/render-graphiql`, so the
- * explorer works offline and runs no code from a CDN (assets: graphiql-assets.ts). A plugin, not
+ * explorer works offline and runs no code from a CDN (assets: graphiql-assets.ts). A page, not
  * yoga's `graphiql` option, so that the rate limit counts it; it needs no API key (a browser's
- * address bar sends none), so `useApiKeys` lets exactly `isGraphiQLRequest` through.
+ * address bar sends none), so the pages' key step (pages.ts) lets exactly `isGraphiQLRequest` through.
  */
-import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
+import type { GraphiQLOptions } from 'graphql-yoga';
 import { EXAMPLE_QUERIES, EXAMPLE_QUERY } from './example-query.js';
 import { buildGraphiQLFiles, GRAPHIQL_ASSETS_PATH, type GraphiQLFiles } from './graphiql-assets.js';
-import { requestIn } from '../../request/request.js';
 import { ROUTES } from '../../admission/routes.js';
 import { refusal } from '../../admission/refusal.js';
 import { refusalResponse } from '../../admission/refusal-writer.js';
+import { FETCH, type Page } from '../page.js';
 
 /** The path of the page: the GraphQL endpoint. */
 export const GRAPHIQL_PATH = ROUTES.graphql;
@@ -27,7 +27,7 @@ export const GRAPHIQL_OPTIONS: GraphiQLOptions & { query: string } = {
 };
 
 /** Whether `request` asks for the page: a GET of the endpoint's exact path that accepts HTML (a HEAD arrives as its GET: doors/http/server.ts). */
-function isGraphiQLPageRequest(request: Request, url: URL): boolean {
+export function isGraphiQLPageRequest(request: { method: string; headers: { get(name: string): string | null } }, url: { pathname: string }): boolean {
   return request.method === 'GET' && url.pathname === GRAPHIQL_PATH && (request.headers.get('accept') ?? '').includes('text/html');
 }
 
@@ -37,22 +37,16 @@ export function isGraphiQLRequest(request: Request, url: URL): boolean {
 }
 
 /** Serves the page and its assets with `options`; `false` serves nothing. `compress` false sends them identity. */
-export function useGraphiQLPage(options: GraphiQLOptions | false, { compress = true } = {}): Plugin {
-  if (options === false) return {};
+export function graphiqlPage(options: GraphiQLOptions | false, { compress = true } = {}): Page {
   // Built on the first request, not at start-up: a gateway nobody browses need not hold them.
   let files: Promise<GraphiQLFiles> | undefined;
-  return {
-    async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
-      const page = isGraphiQLPageRequest(request, url);
-      if (!page && !isAssetRequest(request, url)) return;
-      // Neither is a GraphQL request: no request log line, no request metric, no `no-store`.
-      const record = requestIn(serverContext);
-      if (record !== undefined) record.graphql = false;
-      files ??= buildGraphiQLFiles(options, compress);
-      const { shell, assets } = await files;
-      const file = page ? shell : assets.get(url.pathname);
-      endResponse(file === undefined ? notFound(fetchAPI) : await file.respond(request, fetchAPI));
-    },
+  return async ({ request, url }) => {
+    const page = isGraphiQLPageRequest(request, url);
+    if (options === false || (!page && !isAssetRequest(request, url))) return undefined;
+    files ??= buildGraphiQLFiles(options, compress);
+    const { shell, assets } = await files;
+    const file = page ? shell : assets.get(url.pathname);
+    return file === undefined ? notFound() : file.respond(request, FETCH);
   };
 }
 
@@ -62,6 +56,6 @@ function isAssetRequest(request: Request, url: URL): boolean {
 }
 
 // Private: an asset name that is not (or no longer) one of ours.
-function notFound(fetchAPI: { Response: typeof Response }): Response {
-  return refusalResponse(fetchAPI, refusal('NOT_FOUND'));
+function notFound(): Response {
+  return refusalResponse(FETCH, refusal('NOT_FOUND'));
 }

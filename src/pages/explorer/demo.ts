@@ -8,11 +8,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
-import type { Plugin } from 'graphql-yoga';
 import { ROUTES } from '../../admission/routes.js';
 import { refusal } from '../../admission/refusal.js';
 import { refusalResponse } from '../../admission/refusal-writer.js';
 import { createStaticAsset, IMMUTABLE, type StaticAsset } from './static-asset.js';
+import { FETCH, type Page } from '../page.js';
 
 /** Where the page lives; its build is made with this base (examples/web/vite.config.ts). */
 export const DEMO_PAGE_PATH = ROUTES.demo;
@@ -44,16 +44,14 @@ type FetchAPI = { Response: typeof Response };
 const NO_DEMO = 'The example page is served in demo mode only (npm start)';
 
 /** Serves the built page in `directory` at /demo (identity only when `compress` is false); no `directory`: a 404 saying why. */
-export function useDemoPage(directory: string | undefined, { compress = true } = {}): Plugin {
+export function demoPage(directory: string | undefined, { compress = true } = {}): Page {
   const root = directory === undefined ? undefined : resolve(directory);
   const files = createFileMemo(compress);
-  return {
-    async onRequest({ request, url, endResponse, fetchAPI }) {
-      const { pathname } = url;
-      if (pathname !== DEMO_PAGE_PATH && !pathname.startsWith(`${DEMO_PAGE_PATH}/`)) return;
-      if (root === undefined) return endResponse(refusalResponse(fetchAPI, refusal('NOT_FOUND', NO_DEMO)));
-      endResponse(await answer(root, files, request, pathname.slice(DEMO_PAGE_PATH.length), fetchAPI));
-    },
+  return ({ request, url }) => {
+    const { pathname } = url;
+    if (pathname !== DEMO_PAGE_PATH && !pathname.startsWith(`${DEMO_PAGE_PATH}/`)) return undefined;
+    if (root === undefined) return refusalResponse(FETCH, refusal('NOT_FOUND', NO_DEMO));
+    return answer(root, files, request, pathname.slice(DEMO_PAGE_PATH.length), FETCH);
   };
 }
 

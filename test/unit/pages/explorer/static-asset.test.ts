@@ -1,10 +1,10 @@
 /**
- * One static file's answers (src/plugins/explorer/static-asset.ts): the coding negotiated, each
+ * One static file's answers (src/pages/explorer/static-asset.ts): the coding negotiated, each
  * compressed once however often it is asked for, an ETag per coding and 304 for it.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { COMPRESSORS, createStaticAsset, IMMUTABLE, type Compressors } from '../../../src/plugins/explorer/static-asset.js';
+import { COMPRESSORS, createStaticAsset, IMMUTABLE, type Compressors } from '../../../../src/pages/explorer/static-asset.js';
 
 const BODY = Buffer.from('console.log("a script that compresses well");\n'.repeat(200));
 const OPTIONS = { type: 'text/javascript; charset=utf-8', cacheControl: IMMUTABLE };

@@ -4,9 +4,9 @@
  * Readiness ignores the upstream's health on purpose: every replica shares it, so a failure would
  * take the whole fleet out of the load balancer while cached data could still be served.
  */
-import type { Plugin } from 'graphql-yoga';
 import type { UpstreamClient } from '../../upstream/contracts.js';
 import { ROUTES } from '../../admission/routes.js';
+import type { Page } from '../page.js';
 
 /** Liveness: answers at once, checks nothing. */
 export const HEALTH_PATH = ROUTES.health;
@@ -20,21 +20,17 @@ export interface HealthSources {
   stopping?: () => boolean;
 }
 
-export function useHealth(client: Pick<UpstreamClient, 'tokens' | 'breakerStates'>, { redisState, stopping }: HealthSources = {}): Plugin {
-  return {
-    onRequest({ url, endResponse, fetchAPI }) {
-      if (url.pathname === HEALTH_PATH) return endResponse(fetchAPI.Response.json({ status: 'ok' }));
-      if (url.pathname !== READINESS_PATH) return;
-      const stopped = stopping?.() === true;
-      const details = {
-        ...tokenState(client.tokens, !stopped),
-        breakers: client.breakerStates(),
-        ...(redisState ? { redis: redisState() } : {}),
-      };
-      endResponse(stopped
-        ? fetchAPI.Response.json({ status: 'stopping', ...details }, { status: 503 })
-        : fetchAPI.Response.json({ status: 'ready', ...details }));
-    },
+export function healthPage(client: Pick<UpstreamClient, 'tokens' | 'breakerStates'>, { redisState, stopping }: HealthSources = {}): Page {
+  return ({ url }) => {
+    if (url.pathname === HEALTH_PATH) return Response.json({ status: 'ok' });
+    if (url.pathname !== READINESS_PATH) return undefined;
+    const stopped = stopping?.() === true;
+    const details = {
+      ...tokenState(client.tokens, !stopped),
+      breakers: client.breakerStates(),
+      ...(redisState ? { redis: redisState() } : {}),
+    };
+    return stopped ? Response.json({ status: 'stopping', ...details }, { status: 503 }) : Response.json({ status: 'ready', ...details });
   };
 }
 
