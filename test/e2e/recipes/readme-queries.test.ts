@@ -1,15 +1,16 @@
 /**
- * Every example query of README.md answers data in demo mode, as a newcomer would run it after
- * `npm start`: each ```graphql block, with the ```json block right after it as its variables,
- * sent to the gateway in demo mode, must answer without errors and with no empty list and no
- * null field at its top. A block marked `<!-- not run: reason -->` (a subscription, or a
- * refusal shown on purpose) is listed as skipped, with its reason, rather than left out silently.
+ * Every example query of the documentation (README.md and docs/) answers data in demo mode, as a
+ * newcomer would run it after `npm start`: each ```graphql block, with the ```json block right
+ * after it as its variables, sent to the gateway in demo mode, must answer without errors and with
+ * no empty list and no null field at its top. A block marked `<!-- not run: reason -->` (a
+ * subscription, or a refusal shown on purpose) is listed as skipped, with its reason, rather than
+ * left out silently.
  * The curl examples run too (their `--data` with their `Accept`): each part of an answer in parts,
  * or a subscription's first event, without errors, its first data non-empty.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type Demo } from '../../helpers/demo.js';
+import { documentation } from '../../helpers/docs.js';
 
 interface Example {
   title: string;
@@ -29,7 +30,7 @@ export function readmeExamples(readme: string): Example[] {
   }));
 }
 
-/** The README's curl commands that send a query: the body of their `--data`, and their `Accept`. */
+/** The documentation's curl commands that send a query: the body of their `--data`, and their `Accept`. */
 export function curlExamples(readme: string): Array<{ title: string; body: string; accept: string }> {
   const commands = [...readme.matchAll(/^```sh\n([\s\S]*?)^```/gm)].flatMap(([, block]) => block!.replace(/\\\n\s*/g, ' ').split('\n'));
   return commands.flatMap((line) => {
@@ -65,16 +66,16 @@ function emptyPlaces(value: unknown, path = 'data'): string[] {
   return Object.entries(value).flatMap(([key, item]) => (item === null && path !== 'data' ? [] : emptyPlaces(item, `${path}.${key}`)));
 }
 
-const EXAMPLES = readmeExamples(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'));
+const EXAMPLES = readmeExamples(documentation());
 
-describe('the README’s example queries, against the demo gateway', () => {
+describe('the documentation’s example queries, against the demo gateway', () => {
   let demo: Demo;
   beforeAll(async () => {
     demo = await startDemo();
   });
   afterAll(() => demo?.stop());
 
-  it('finds the README’s examples, with the variables of the one that takes some', () => {
+  it('finds the documentation’s examples, with the variables of the one that takes some', () => {
     expect(EXAMPLES.length).toBeGreaterThanOrEqual(6);
     expect(EXAMPLES.find((example) => example.query.includes('$code'))?.variables).toEqual({ code: expect.any(String) });
   });
@@ -92,8 +93,8 @@ describe('the README’s example queries, against the demo gateway', () => {
     });
   }
 
-  const CURLS = curlExamples(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'));
-  it('finds the README’s curl examples: parts over multipart and SSE, and a subscription', () => {
+  const CURLS = curlExamples(documentation());
+  it('finds the documentation’s curl examples: parts over multipart and SSE, and a subscription', () => {
     expect(CURLS.map((curl) => curl.accept)).toEqual(expect.arrayContaining(['multipart/mixed', 'text/event-stream']));
   });
 
