@@ -31,7 +31,7 @@ function aboveNode(major: number): Array<{ name: string; range: string }> {
   const lock = JSON.parse(read('package-lock.json')) as { packages: Record<string, { name?: string; engines?: { node?: string } }> };
   return Object.entries(lock.packages).flatMap(([path, entry]) => {
     const range = entry.engines?.node ?? '';
-    const floor = /^>=\s*(\d+)\.(\d+)/.exec(range);
+    const floor = /^>=\s*(\d+)/.exec(range);
     if (!floor || Number(floor[1]) <= major) return [];
     return [{ name: path === '' ? entry.name! : path.slice(path.lastIndexOf('node_modules/') + 13), range }];
   });
