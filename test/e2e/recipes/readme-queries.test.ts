@@ -6,8 +6,12 @@
  * subscription, or a refusal shown on purpose) is listed as skipped, with its reason, rather than
  * left out silently.
  * The curl examples run too (their `--data` with their `Accept`): each part of an answer in parts,
- * or a subscription's first event, without errors, its first data non-empty.
+ * or a subscription's first event, without errors, its first data non-empty. So do the commands
+ * that run a recipe with the project's Node (`npx node --input-type=module -e "…"`): what they
+ * print must be the recipe's result, with no empty list or null at its top.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type Demo } from '../../helpers/demo.js';
 import { documentation } from '../../helpers/docs.js';
@@ -39,6 +43,12 @@ export function curlExamples(readme: string): Array<{ title: string; body: strin
     const accept = /-H 'accept: ([^']+)'/i.exec(line)?.[1] ?? 'application/graphql-response+json';
     return [{ title: `curl, ${accept}: ${(JSON.parse(body) as { query: string }).query.slice(0, 60)}`, body, accept }];
   });
+}
+
+/** The documentation's `npx node --input-type=module -e "…"` commands: the script of each. */
+export function nodeScripts(text: string): string[] {
+  const lines = [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)].flatMap(([, block]) => block!.split('\n'));
+  return lines.flatMap((line) => /^npx node --input-type=module -e "(.*)"$/.exec(line)?.[1] ?? []);
 }
 
 // Private: the JSON payloads of an answer, whole or in parts (multipart/mixed or server-sent
@@ -109,6 +119,23 @@ describe('the documentation’s example queries, against the demo gateway', () =
         for (const part of payload.incremental ?? []) expect(part.errors, curl.body).toBeUndefined();
       }
       expect(emptyPlaces(payloads[0]!.data), curl.body).toEqual([]);
+    });
+  }
+
+  const SCRIPTS = nodeScripts(documentation());
+  it('finds the documentation’s command that runs a recipe', () => {
+    expect(SCRIPTS.length).toBeGreaterThanOrEqual(1);
+  });
+
+  for (const script of SCRIPTS) {
+    it(`npx node -e "${script.slice(0, 50)}…" prints the recipe’s result`, async () => {
+      // `npx node` is the project's Node, node_modules/.bin/node; the demo's address replaces the README's.
+      const node = new URL('../../../node_modules/.bin/node', import.meta.url).pathname;
+      const code = script.replaceAll('http://localhost:4000/graphql', demo.url);
+      const { stdout } = await promisify(execFile)(node, ['--input-type=module', '-e', code], { cwd: new URL('../../..', import.meta.url).pathname });
+      const result = JSON.parse(stdout) as Record<string, unknown>;
+      expect(Object.keys(result).length, stdout).toBeGreaterThan(0);
+      expect(emptyPlaces(result), stdout).toEqual([]);
     });
   }
 
