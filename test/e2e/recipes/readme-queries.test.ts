@@ -129,7 +129,7 @@ describe('the documentation’s example queries, against the demo gateway', () =
 
   for (const script of SCRIPTS) {
     it(`npx node -e "${script.slice(0, 50)}…" prints the recipe’s result`, async () => {
-      // `npx node` is the project's Node, node_modules/.bin/node; the demo's address replaces the README's.
+      // `npx node` is the project's Node, node_modules/.bin/node; the demo's address replaces localhost's.
       const node = new URL('../../../node_modules/.bin/node', import.meta.url).pathname;
       const code = script.replaceAll('http://localhost:4000/graphql', demo.url);
       const { stdout } = await promisify(execFile)(node, ['--input-type=module', '-e', code], { cwd: new URL('../../..', import.meta.url).pathname });
