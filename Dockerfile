@@ -32,5 +32,5 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=10s --retries=3 \
 # Without UPSTREAM_BASE_URL the image starts in demo mode, with the built-in mock upstream.
 # The node options of `npm start` (package.json), which the bench starts the gateway with too
 # (test/project/runtime.test.ts checks they agree): a smaller young generation; why and what it
-# saved: README, Performance ("Resident memory").
+# saved: docs/performance.md ("Resident memory").
 CMD ["node", "--max-semi-space-size=16", "dist/main.js"]

@@ -1,7 +1,7 @@
 // @ts-check
 // Lint is where the tree's shape is enforced: no import cycle in src/ or bench/, no import that
-// runs up from a lower layer of src/ to a higher one (the road a request travels, README.md
-// "Architecture") or of bench/ (bench/README.md), the mock upstream sharing no code with the
+// runs up from a lower layer of src/ to a higher one (the road a request travels,
+// docs/architecture.md) or of bench/ (bench/README.md), the mock upstream sharing no code with the
 // gateway, and the time read only through base/clock.ts so that every test can inject it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -32,7 +32,7 @@ const zones = [
   ...layers.slice(1).map((layer, i) => ({
     target: layer.map((p) => `./${p}`),
     from: layers.slice(0, i + 1).flat().map((p) => `./${p}`),
-    message: 'A layer imports only its own layer or lower ones (README.md, Architecture).',
+    message: 'A layer imports only its own layer or lower ones (docs/architecture.md).',
   })),
   {
     target: './src/mock-upstream',

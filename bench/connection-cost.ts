@@ -7,7 +7,7 @@
  * products the limit admits with each edge counted `EDGE_WEIGHT` times (src/graph/items.ts);
  * `CONNECTION_FIRST=99` asks for the same items as the list query. The catalog holds 100 products
  * over 64,000 lanes, so every product has its 500 lanes. `MAX_QUERY_DEPTH=7`: the depth a
- * connection's lanes take (README, Cursor pagination).
+ * connection's lanes take (docs/queries.md, Cursor pagination).
  *
  *   npm run build && npx tsx bench/connection-cost.ts [requests per query, default 30] [coding]
  *

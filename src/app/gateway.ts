@@ -165,7 +165,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     graphqlEndpoint: ROUTES.graphql,
     maskedErrors: { maskError },
     logging: yogaLogger(log),
-    graphiql: false, // served by useGraphiQLPage, behind the rate limit (yoga's runs before every plugin)
+    graphiql: false, // a page (pages/explorer/graphiql.ts), behind the rate limit
     landingPage: false,
     // CORS is use-cors.ts's: yoga's set `Vary: Origin` over the names already there (encoding/vary.ts).
     cors: false,

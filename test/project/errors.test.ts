@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERRORS, isErrorCode } from '../../src/base/errors.js';
+import { section } from '../helpers/docs.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -15,16 +16,14 @@ function sources(dir = 'src'): string[] {
   });
 }
 
-/** The README's table of error codes: code → its HTTP status cell. */
-function readmeTable(): Map<string, string> {
-  const readme = read('README.md');
-  const section = readme.slice(readme.indexOf('\n## Errors'), readme.indexOf('\n## Security'));
-  return new Map([...section.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1]!, match[2]!.trim()]));
+/** The documentation's table of error codes (section "Errors", docs/errors.md): code → its HTTP status cell. */
+function documentedTable(): Map<string, string> {
+  return new Map([...section('## Errors').matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)].map((match) => [match[1]!, match[2]!.trim()]));
 }
 
 describe('the error registry (src/base/errors.ts)', () => {
-  it('is the README\'s table of error codes, row for row, with the same HTTP status', () => {
-    const table = readmeTable();
+  it('is the documentation\'s table of error codes, row for row, with the same HTTP status', () => {
+    const table = documentedTable();
     expect([...table.keys()].sort()).toEqual(Object.keys(ERRORS).sort());
     for (const [code, spec] of Object.entries(ERRORS)) {
       const status = table.get(code)!;

@@ -1,5 +1,6 @@
 /**
- * Every file or folder that the READMEs or a comment in src/ name exists. A path in prose is not
+ * Every file or folder that the READMEs, the pages of docs/ or a comment in src/ name exists, and
+ * every relative link of the documentation reaches a file (and its anchor, a heading there). A path in prose is not
  * checked by the compiler, and after files move it is the first thing to lie (issue 24 found a
  * comment naming a test that was never there). Names with a folder are resolved against the
  * commenting file's folder, src/ and the project's root; a bare name (`sources.ts`, `ws/`) must be
@@ -9,6 +10,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { documentationPaths, headings } from '../helpers/docs.js';
 
 const root = join(import.meta.dirname, '../..');
 const skipped = new Set(['node_modules', 'dist', 'coverage', '.git', '.prof']);
@@ -83,11 +85,67 @@ function exists(name: string, from: string): boolean {
   );
 }
 
+/** GitHub's anchor of each heading of a Markdown text: lower case, punctuation gone, spaces to `-`, repeats numbered. */
+function anchors(text: string): Set<string> {
+  const seen = new Map<string, number>();
+  return new Set(headings(text).map(({ title }) => {
+    const slug = title.replace(/`/g, '').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    return count === 0 ? slug : `${slug}-${count}`;
+  }));
+}
+
+/**
+ * The relative links of the Markdown file `path` (fenced code aside) that reach no file, or no
+ * heading of it; `given` stands in for files of the project (a test's own).
+ */
+function brokenLinks(path: string, given: Record<string, string> = {}): string[] {
+  const read = (file: string) => given[file] ?? readFileSync(join(root, file), 'utf8');
+  const text = read(path).replace(/^```[\s\S]*?^```$/gm, '');
+  const bad: string[] = [];
+  for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^[a-z]+:/.test(target!)) continue;
+    const [file, anchor] = target!.split('#') as [string, string | undefined];
+    const reached = file === '' ? path : join(dirname(path), file);
+    if (!(reached in given) && !existsSync(join(root, reached))) bad.push(target!);
+    else if (anchor !== undefined && !(reached.endsWith('.md') && anchors(read(reached)).has(anchor))) bad.push(target!);
+  }
+  return bad;
+}
+
 describe('paths named in prose', () => {
-  it('the READMEs name only files that exist', () => {
-    for (const path of ['README.md', 'bench/README.md']) {
+  it('the READMEs and the pages of docs/ name only files that exist', () => {
+    for (const path of [...documentationPaths(), 'bench/README.md']) {
       expect(missing(withoutRecipes(readFileSync(join(root, path), 'utf8')), dirname(path)), path).toEqual([]);
     }
+  });
+
+  it('links from the READMEs and the pages of docs/ reach a file, and a heading of it when they name one', () => {
+    const paths = [...documentationPaths(), 'bench/README.md'];
+    expect(paths.length).toBeGreaterThan(10);
+    const bad = paths.flatMap((path) => brokenLinks(path).map((link) => `${path}: ${link}`));
+    expect(bad).toEqual([]);
+  });
+
+  it('links every page of docs/ from README.md and from docs/README.md', () => {
+    const pages = documentationPaths().filter((path) => path.startsWith('docs/') && path !== 'docs/README.md');
+    expect(pages.length).toBeGreaterThan(10);
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const index = readFileSync(join(root, 'docs/README.md'), 'utf8');
+    for (const page of pages) {
+      expect(readme, page).toContain(`](${page})`);
+      expect(index, page).toContain(`](${basename(page)})`);
+    }
+  });
+
+  it('finds a link to no file, to no heading, and a heading in code that is none', () => {
+    const files: Record<string, string> = {
+      'docs/a.md': '# A page\n\n## Running several replicas\n\n### apollo.ts\n\n```sh\n# not a heading\n```\n## Tests\n## Tests\n',
+      'docs/b.md': '[a](a.md#running-several-replicas) [b](a.md#apollots) [c](a.md#tests-1) [d](#here) [e](https://x.io/#y)\n' +
+        '[f](a.md#not-a-heading) [g](missing.md) [h](#nowhere) [i](../README.md#quick-start) [j](a.md#running-several-replicas-1)\n\n# Here\n',
+    };
+    expect(brokenLinks('docs/b.md', files)).toEqual(['a.md#not-a-heading', 'missing.md', '#nowhere', 'a.md#running-several-replicas-1']);
   });
 
   it('comments in src/ name only files that exist', () => {

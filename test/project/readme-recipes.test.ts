@@ -1,10 +1,12 @@
 /**
- * README.md's "For app developers" shows the client recipes of examples/recipes/: each block
- * marked `<!-- recipe: path -->` must be that file exactly, so the README shows what the recipes
- * test runs (test/e2e/recipes/recipes.test.ts) and a snippet cannot rot on its own.
+ * The documentation (README.md and docs/, the recipes themselves in docs/client-recipes.md) shows
+ * the client recipes of examples/recipes/: each block marked `<!-- recipe: path -->` must be that
+ * file exactly, so the pages show what the recipes test runs (test/e2e/recipes/recipes.test.ts)
+ * and a snippet cannot rot on its own.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { documentation } from '../helpers/docs.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -16,8 +18,8 @@ export function recipeBlocks(readme: string): { path: string; code: string }[] {
   }));
 }
 
-describe('the recipes in README.md', () => {
-  const readme = read('README.md');
+describe('the recipes in the documentation', () => {
+  const readme = documentation();
   const blocks = recipeBlocks(readme);
 
   it('shows each marked recipe exactly as its file is', () => {

@@ -1,5 +1,5 @@
 /**
- * A purge reaches the whole fleet (README "Purging"): taken by replica A, it deletes the shared
+ * A purge reaches the whole fleet (docs "Purging"): taken by replica A, it deletes the shared
  * answers and data in a real Redis and is heard by replica B, which drops its own copies, so B's
  * next request for the purged site costs exactly that site's upstream call while B's other answers
  * are still hits. B counts and logs what it heard. A list's purge finds its pages in Redis by a scan.

@@ -264,7 +264,7 @@ describe('one response cache for the fleet', () => {
     expect(await redis.keys('vg:v1:answer*')).toEqual([]);
   });
 
-  it('shares a stored answer identity in Redis; replica B compresses it once for its br hits (README "Compression")', async () => {
+  it('shares a stored answer identity in Redis; replica B compresses it once for its br hits (docs "Compression")', async () => {
     fleet = await startFleet();
     const { a, b, redis } = fleet;
     const page = '{ sites(pageSize: 20) { items { code name address points { code name } } } }';

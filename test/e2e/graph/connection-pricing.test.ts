@@ -20,7 +20,7 @@ describe('the price of a connection edge', () => {
   afterEach(() => h.close());
 
   it('refuses 99 products with 500 lanes each through connections, and admits the same items through the list fields', async () => {
-    // Depth 7: the deepest a connection's lanes go (README: Cursor pagination, Depth).
+    // Depth 7: the deepest a connection's lanes go (docs: Cursor pagination, Depth).
     h = await startGateway({ env: { MAX_ITEMS_PER_OPERATION: String(MAX_ITEMS), MAX_QUERY_DEPTH: '7' } });
     const refused = await h.query(connection(99));
     expect(refused.data ?? null).toBeNull();

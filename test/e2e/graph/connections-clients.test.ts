@@ -1,5 +1,5 @@
 /**
- * The README's pagination recipes (examples/recipes/*-pagination.ts) with each client's own
+ * The docs' pagination recipes (examples/recipes/*-pagination.ts) with each client's own
  * pagination helper: Apollo Client 4's `relayStylePagination()` with `fetchMore`, urql
  * Graphcache's `relayPagination()`, and Relay's runtime (`@connection`, ConnectionHandler) with
  * the query relay-compiler compiled (committed under examples/recipes/__generated__, checked

@@ -1,5 +1,5 @@
 /**
- * The Relay connections (README: Cursor pagination): paging a city's sites both ways gives the
+ * The Relay connections (docs: Cursor pagination): paging a city's sites both ways gives the
  * page fields' data exactly; a window over two upstream pages costs two calls cold and none
  * warm; cursors are checked (forged, foreign, garbage: `BAD_USER_INPUT`, with no upstream call)
  * and survive a restart; the budget counts connections like pages, the item limit each edge as

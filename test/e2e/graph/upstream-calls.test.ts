@@ -72,7 +72,7 @@ describe('upstream calls: batching and caching', () => {
     it(`asks for the product list alongside the sites page, so a deep page takes 2 waves of upstream calls (${field})`, async () => {
       // 1 s per call, so that calls sent together arrive together even on a busy machine.
       const latencyMs = 1000;
-      // A connection's edges and node are two levels where a page's items is one (README: Cursor pagination).
+      // A connection's edges and node are two levels where a page's items is one (docs: Cursor pagination).
       const env = { MAX_QUERY_DEPTH: '7' };
       h = await startGateway({ env, mock: { latencyMs, catalog: { products: 300 }, behaviour: { maxPageSize: 100 } } });
       await fetch(`${h.url}/readyz`); // asks for the token, which the query then waits for, before any call

@@ -1,5 +1,5 @@
 /**
- * Compressed answers (README "Compression"): negotiated from `Accept-Encoding` over real HTTP, on
+ * Compressed answers (docs "Compression"): negotiated from `Accept-Encoding` over real HTTP, on
  * yoga's path and the lean path; decoded by curl and Chromium as the JSON sent identity; a stored
  * answer compressed once per coding (gateway_compressions_total), with a 304 per coding;
  * incremental answers and subscriptions (SSE, WebSocket) sent identity.

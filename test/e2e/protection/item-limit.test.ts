@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXAMPLE_QUERIES } from '../../../src/pages/explorer/example-query.js';
+import { documentation } from '../../helpers/docs.js';
 import { callsByPath, startGateway, type Harness } from '../../helpers/gateway.js';
 
-/** The GraphQL examples of the README, in order. */
+/** The GraphQL examples of the documentation (README.md, then docs/), in order. */
 function readmeExamples(): string[] {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  return [...readme.matchAll(/^```graphql\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
+  return [...documentation().matchAll(/^```graphql\n([\s\S]*?)^```/gm)].map((match) => match[1]!);
 }
 
 const SEARCH_WITH_LANES = (alias: number) =>
@@ -46,7 +45,7 @@ describe('the item limit', () => {
     expect((await h.query(document, { size: 11 })).errors?.[0]?.extensions?.items).toBe(310 + 341);
   });
 
-  it('answers every README example and every GraphiQL example under the default limits', async () => {
+  it('answers every example of the documentation and every GraphiQL example under the default limits', async () => {
     h = await startGateway({ mock: { catalog: { sites: 250 } } });
     const site = h.mock.catalog.sites[0]!;
     for (const query of [...readmeExamples(), ...EXAMPLE_QUERIES]) {

@@ -1,5 +1,5 @@
 /**
- * Persisted documents end to end with Apollo's own tools (README "Persisted documents"): the
+ * Persisted documents end to end with Apollo's own tools (docs "Persisted documents"): the
  * manifest is written by `@apollo/generate-persisted-query-manifest` from the example page's
  * operations (examples/web/src/operations.graphql), the gateway is given it as its list, and
  * Apollo Client 4 with its persisted-queries link and `generatePersistedQueryIdsFromManifest`

@@ -1,5 +1,5 @@
 /**
- * Persisted documents asked for by id in every client's way (README "Persisted documents"):
+ * Persisted documents asked for by id in every client's way (docs "Persisted documents"):
  * `documentId` by GET and POST, Relay's `doc_id` and `id` against a Relay-format map, the same
  * id over WebSocket, and the list read again (gateway.reloadPersisted, what SIGHUP calls)
  * without dropping a request in flight, a bad file keeping the old list.

@@ -1,5 +1,5 @@
 /**
- * A large persisted documents file (README "Persisted documents"): bounded by
+ * A large persisted documents file (docs "Persisted documents"): bounded by
  * `PERSISTED_OPERATIONS_MAX_BYTES` at start-up and on a reload, and read again while requests are
  * served: its documents are checked in slices, with a turn of the event loop between them.
  */

@@ -1,5 +1,5 @@
 /**
- * Persisted documents with Relay's own tools (README "Persisted documents"): relay-compiler, run
+ * Persisted documents with Relay's own tools (docs "Persisted documents"): relay-compiler, run
  * in the test on a query against the gateway's schema with `persistConfig`, writes the Relay map
  * (md5 ids) and the query's artifact; the gateway is given the map, detected as Relay's, and
  * relay-runtime fetches the query with the network layer Relay documents for persisted queries

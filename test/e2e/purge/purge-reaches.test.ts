@@ -1,5 +1,5 @@
 /**
- * A purge reaches every stored answer that shows what it names (README "Purging"), whichever
+ * A purge reaches every stored answer that shows what it names (docs "Purging"), whichever
  * cache level served the answer's data: an answer's tags come from what it shows, not from what
  * its request happened to fetch. The first site's answer walks list-with-points, which primes the
  * other sites and their cities; theirs, asked next, show their cities as well and carry their

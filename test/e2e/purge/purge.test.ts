@@ -1,5 +1,5 @@
 /**
- * `POST /admin/purge` (README "Purging"): off without ADMIN_API_KEYS, for admin keys only, and a
+ * `POST /admin/purge` (docs "Purging"): off without ADMIN_API_KEYS, for admin keys only, and a
  * purge of a tag drops the data and the answers built from it and nothing else: the next request
  * for them costs exactly their upstream calls, while every other answer is still a hit. Each purge
  * is counted and logged with the admin key's fingerprint, never the key.

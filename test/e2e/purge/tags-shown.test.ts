@@ -1,5 +1,5 @@
 /**
- * An answer's tags are what it shows (README "Purging"), whichever cache level served its data: a
+ * An answer's tags are what it shows (docs "Purging"), whichever cache level served its data: a
  * property over generated queries (lookups by code found or not, pages, connections, nested
  * cities, points, lanes and their products, global ids, aliased side by side), asked of a cold
  * gateway (queries in a row, each warming the caches for the next) and of one kept warm across

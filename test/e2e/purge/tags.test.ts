@@ -1,5 +1,5 @@
 /**
- * `Surrogate-Key` and `Cache-Tag` (README "Purging"): every answer a shared cache may keep (a GET
+ * `Surrogate-Key` and `Cache-Tag` (docs "Purging"): every answer a shared cache may keep (a GET
  * with a shared Cache-Control), made or stored, names the upstream data it was built from; a page
  * names its list, not its entities, and the list stays under the cap however many entities an
  * answer read. A POST answer (no-store, on either door) names none: no cache could purge it.

@@ -1,15 +1,20 @@
 /**
- * Every example query of README.md answers data in demo mode, as a newcomer would run it after
- * `npm start`: each ```graphql block, with the ```json block right after it as its variables,
- * sent to the gateway in demo mode, must answer without errors and with no empty list and no
- * null field at its top. A block marked `<!-- not run: reason -->` (a subscription, or a
- * refusal shown on purpose) is listed as skipped, with its reason, rather than left out silently.
+ * Every example query of the documentation (README.md and docs/) answers data in demo mode, as a
+ * newcomer would run it after `npm start`: each ```graphql block, with the ```json block right
+ * after it as its variables, sent to the gateway in demo mode, must answer without errors and with
+ * no empty list and no null field at its top. A block marked `<!-- not run: reason -->` (a
+ * subscription, or a refusal shown on purpose) is listed as skipped, with its reason, rather than
+ * left out silently.
  * The curl examples run too (their `--data` with their `Accept`): each part of an answer in parts,
- * or a subscription's first event, without errors, its first data non-empty.
+ * or a subscription's first event, without errors, its first data non-empty. So do the commands
+ * that run a recipe with the project's Node (`npx node --input-type=module -e "…"`): what they
+ * print must be the recipe's result, with no empty list or null at its top.
  */
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type Demo } from '../../helpers/demo.js';
+import { documentation } from '../../helpers/docs.js';
 
 interface Example {
   title: string;
@@ -29,7 +34,7 @@ export function readmeExamples(readme: string): Example[] {
   }));
 }
 
-/** The README's curl commands that send a query: the body of their `--data`, and their `Accept`. */
+/** The documentation's curl commands that send a query: the body of their `--data`, and their `Accept`. */
 export function curlExamples(readme: string): Array<{ title: string; body: string; accept: string }> {
   const commands = [...readme.matchAll(/^```sh\n([\s\S]*?)^```/gm)].flatMap(([, block]) => block!.replace(/\\\n\s*/g, ' ').split('\n'));
   return commands.flatMap((line) => {
@@ -38,6 +43,12 @@ export function curlExamples(readme: string): Array<{ title: string; body: strin
     const accept = /-H 'accept: ([^']+)'/i.exec(line)?.[1] ?? 'application/graphql-response+json';
     return [{ title: `curl, ${accept}: ${(JSON.parse(body) as { query: string }).query.slice(0, 60)}`, body, accept }];
   });
+}
+
+/** The documentation's `npx node --input-type=module -e "…"` commands: the script of each. */
+export function nodeScripts(text: string): string[] {
+  const lines = [...text.matchAll(/^```sh\n([\s\S]*?)^```/gm)].flatMap(([, block]) => block!.split('\n'));
+  return lines.flatMap((line) => /^npx node --input-type=module -e "(.*)"$/.exec(line)?.[1] ?? []);
 }
 
 // Private: the JSON payloads of an answer, whole or in parts (multipart/mixed or server-sent
@@ -65,16 +76,16 @@ function emptyPlaces(value: unknown, path = 'data'): string[] {
   return Object.entries(value).flatMap(([key, item]) => (item === null && path !== 'data' ? [] : emptyPlaces(item, `${path}.${key}`)));
 }
 
-const EXAMPLES = readmeExamples(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'));
+const EXAMPLES = readmeExamples(documentation());
 
-describe('the README’s example queries, against the demo gateway', () => {
+describe('the documentation’s example queries, against the demo gateway', () => {
   let demo: Demo;
   beforeAll(async () => {
     demo = await startDemo();
   });
   afterAll(() => demo?.stop());
 
-  it('finds the README’s examples, with the variables of the one that takes some', () => {
+  it('finds the documentation’s examples, with the variables of the one that takes some', () => {
     expect(EXAMPLES.length).toBeGreaterThanOrEqual(6);
     expect(EXAMPLES.find((example) => example.query.includes('$code'))?.variables).toEqual({ code: expect.any(String) });
   });
@@ -92,8 +103,8 @@ describe('the README’s example queries, against the demo gateway', () => {
     });
   }
 
-  const CURLS = curlExamples(readFileSync(new URL('../../../README.md', import.meta.url), 'utf8'));
-  it('finds the README’s curl examples: parts over multipart and SSE, and a subscription', () => {
+  const CURLS = curlExamples(documentation());
+  it('finds the documentation’s curl examples: parts over multipart and SSE, and a subscription', () => {
     expect(CURLS.map((curl) => curl.accept)).toEqual(expect.arrayContaining(['multipart/mixed', 'text/event-stream']));
   });
 
@@ -108,6 +119,23 @@ describe('the README’s example queries, against the demo gateway', () => {
         for (const part of payload.incremental ?? []) expect(part.errors, curl.body).toBeUndefined();
       }
       expect(emptyPlaces(payloads[0]!.data), curl.body).toEqual([]);
+    });
+  }
+
+  const SCRIPTS = nodeScripts(documentation());
+  it('finds the documentation’s command that runs a recipe', () => {
+    expect(SCRIPTS.length).toBeGreaterThanOrEqual(1);
+  });
+
+  for (const script of SCRIPTS) {
+    it(`npx node -e "${script.slice(0, 50)}…" prints the recipe’s result`, async () => {
+      // `npx node` is the project's Node, node_modules/.bin/node; the demo's address replaces localhost's.
+      const node = new URL('../../../node_modules/.bin/node', import.meta.url).pathname;
+      const code = script.replaceAll('http://localhost:4000/graphql', demo.url);
+      const { stdout } = await promisify(execFile)(node, ['--input-type=module', '-e', code], { cwd: new URL('../../..', import.meta.url).pathname });
+      const result = JSON.parse(stdout) as Record<string, unknown>;
+      expect(Object.keys(result).length, stdout).toBeGreaterThan(0);
+      expect(emptyPlaces(result), stdout).toEqual([]);
     });
   }
 

@@ -1,9 +1,9 @@
 /**
- * Every client recipe in examples/recipes/ (the files README.md's "For app developers" shows)
+ * Every client recipe in examples/recipes/ (the files docs "For app developers" shows)
  * runs against the gateway in demo mode, as a new app developer would run it after `npm start`,
  * and fetches data of the shape it promises. A recipe added to the folder is run too. The one
  * that sends persisted ids only (relay-persisted.ts) runs against a second demo gateway given the
- * map relay-compiler wrote (`__generated__/persisted-queries.json`), as its README text says.
+ * map relay-compiler wrote (`__generated__/persisted-queries.json`), as the docs say.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
