@@ -55,7 +55,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createBodyAdmission, type BodyAdmission } from '../admission/before-body.js';
 import { ROUTES } from '../admission/routes.js';
 import { pathOf } from '../admission/route.js';
-import type { Arrive, BodyHandler } from '../doors/http/body.js';
+import { answerFailure, type Arrive, type BodyHandler, type BodyRequest } from '../doors/http/body.js';
+import { fetchRequestOf } from '../doors/http/fetch-request.js';
+import { sendNodeResponse } from '@whatwg-node/server';
 import { yogaLogger } from './yoga-logger.js';
 import { roadOf } from './road.js';
 
@@ -181,10 +183,14 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // The door's road through yoga, with the request object in yoga's server context, in its span when tracing.
   const traced = tracing && traceRequests(tracing);
   // Timers made for the connection while yoga answers keep the async context, so the request object outlives its answer: it lets go of what that held.
-  const toYoga = (req: IncomingMessage, res: ServerResponse, request: GatewayRequest) => {
+  const toYoga = (req: BodyRequest, res: ServerResponse, request: GatewayRequest) => {
     res.once('close', () => request.release());
-    return runInRequest(request, () =>
-      traced ? traced(request, req, () => yoga.handle(req, res, { gatewayRequest: request })) : void yoga.handle(req, res, { gatewayRequest: request }));
+    const answer = async () => {
+      const response = await yoga.handleRequest(fetchRequestOf(req, res)!, { req, res, gatewayRequest: request });
+      await sendNodeResponse(response, res, req, false);
+    };
+    const handled = () => answer().catch((error: unknown) => answerFailure(req, res, error, (failure) => log.error({ err: failure }, 'yoga failed')));
+    return runInRequest(request, () => (traced ? traced(request, req, handled) : void handled()));
   };
   // Tracing's operation spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
   const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({

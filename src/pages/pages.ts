@@ -7,9 +7,10 @@ import type { ServerResponse } from 'node:http';
 import type { Admission } from '../admission/admission.js';
 import { isRefusal, refusal, type Refusal } from '../admission/refusal.js';
 import { refusalResponse } from '../admission/refusal-writer.js';
-import { pathRefusal, urlOf } from '../admission/route.js';
+import { pathRefusal } from '../admission/route.js';
 import { OPEN_PATHS, ROUTES, UNLIMITED_PATHS } from '../admission/routes.js';
 import { answerFailure, type BodyRequest } from '../doors/http/body.js';
+import { fetchRequestOf } from '../doors/http/fetch-request.js';
 import type { Cors } from '../encoding/cors.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { describeAnswer, type TraceRequest } from '../plugins/operator/use-tracing.js';
@@ -71,7 +72,7 @@ export function createPages({ admission, cors, metrics, end, trace, graphiql, on
   ];
 
   const serve = async (req: BodyRequest, res: ServerResponse, record: GatewayRequest) => {
-    const asked = askedOf(req, record);
+    const asked = askedOf(req, res, record);
     if (asked === undefined) return send(res, record, new Headers(), refused(refusal('BAD_REQUEST', 'The request target is not a valid URL path'))!);
     record.graphql = asked.url.pathname === ROUTES.graphql && asked.request.method === 'OPTIONS';
     let response: Response | undefined;
@@ -104,16 +105,10 @@ export function createPages({ admission, cors, metrics, end, trace, graphiql, on
   };
 }
 
-// Private: the Fetch request a page reads, its body the one the door read; undefined for a target no URL reads.
-function askedOf(req: BodyRequest, record: GatewayRequest): Asked | undefined {
-  const url = urlOf(req.url ?? '');
-  if (url === undefined) return undefined;
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  const method = req.method ?? 'GET';
-  const body = method === 'GET' || method === 'HEAD' || req.body === undefined ? undefined : new Uint8Array(req.body);
-  return { request: new Request(url, { method, headers, body }), url, record, req };
+// Private: the request as a page reads it; undefined for a target no URL reads.
+function askedOf(req: BodyRequest, res: ServerResponse, record: GatewayRequest): Asked | undefined {
+  const request = fetchRequestOf(req, res);
+  return request === undefined ? undefined : { request, url: new URL(request.url), record, req };
 }
 
 // Private: a refusal's answer, its code noted; undefined passes the request on.

@@ -2,6 +2,7 @@
  * The one per-request object: who asked, what it ran, and what happened meanwhile. Each door
  * makes it; it decides itself whether its answer may be stored, so no plugin order can get that wrong.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { infoLine, type Logger } from '../base/logger.js';
 import { codeOf } from '../base/errors.js';
 import type { LookupResult } from '../cache/cache.js';
@@ -178,4 +179,7 @@ export function requestIn(context: unknown): GatewayRequest | undefined {
 /** What a door hands yoga with each request (its server context): the request object it made. */
 export interface DoorContext {
   gatewayRequest?: GatewayRequest;
+  /** The HTTP door's Node request and response, as yoga's own adapter would hand them on. */
+  req?: IncomingMessage;
+  res?: ServerResponse;
 }
