@@ -121,10 +121,13 @@ describe('the gateway at start-up', () => {
     expect(jsonLines(json.output()).map((line) => line.msg)).toContain(`GraphiQL at ${jsonLines(json.output()).find((line) => line.url)?.url}`);
   });
 
-  it('writes pino-pretty lines without a terminal when LOG_FORMAT=pretty', async () => {
+  it('writes pino-pretty lines without a terminal when LOG_FORMAT=pretty, request lines too', async () => {
     const gateway = run({ LOG_FORMAT: 'pretty' });
-    await gateway.waitFor(/GraphiQL at http:\/\/\S+\/graphql/);
+    const [, endpoint] = await gateway.waitFor(/GraphiQL at (http:\/\/\S+\/graphql)/);
     expect(gateway.output()).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GraphiQL at http:\/\/\S+\/graphql \{"url":/m);
+    const answer = await fetch(endpoint!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ cities(pageSize: 1) { total } }' }) });
+    expect(answer.status).toBe(200);
+    await gateway.waitFor(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: graphql request \{"requestId":"[^"]+","operation":"anonymous","status":200,/m);
     expect(gateway.output()).not.toContain('\x1b['); // no colours for a pipe
     expect(jsonLines(gateway.output())).toEqual([]);
   });
