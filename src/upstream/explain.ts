@@ -29,6 +29,13 @@ export function networkCodeOf(error: UpstreamError): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/** The message and fields of a failed token request to `host`: what went wrong and what to check. */
+export function tokenFailureLog(error: UpstreamError, host: string): { line: string; fields: { host: string; errorCode: string | undefined; check: string | undefined } } {
+  const check = whatToCheck(error, { host, setting: 'OAUTH_TOKEN_URL' });
+  const line = `token request to ${host} failed: ${failureLabel(error)}${check === undefined ? '' : `; ${check}`}`;
+  return { line, fields: { host, errorCode: networkCodeOf(error), check } };
+}
+
 /** What went wrong, short: the error code, `timeout`, `HTML answer` or `HTTP <status>`. */
 export function failureLabel(error: UpstreamError): string {
   if (error.reason === 'timeout') return 'timeout';
