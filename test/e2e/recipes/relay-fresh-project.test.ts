@@ -19,8 +19,14 @@ const ROOT = new URL('../../..', import.meta.url).pathname;
 const RECIPES = join(ROOT, 'examples/recipes');
 const project = mkdtempSync(join(tmpdir(), 'vending-graph-relay-app-'));
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
-/** The project's own node first on the PATH, so npm and npx run on it. */
-const env = { ...process.env, PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}` };
+/**
+ * A shell's environment, not this run's npm's (`npm_config_local_prefix` and the like would point
+ * npm at this repository), with the project's own node first on the PATH, so npm and npx run on it.
+ */
+const env = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|INIT_CWD$)/i.test(name))),
+  PATH: `${join(ROOT, 'node_modules/.bin')}:${process.env.PATH}`,
+};
 const INSTALL_TIMEOUT_MS = 300_000;
 
 /** Runs `command` in the fresh project; resolves with its stdout, rejects with its stderr. */
