@@ -46,7 +46,7 @@ export function startupSummary(config: Config, upstreamUrl: string, listening: L
   };
   const mode = demo ? `demo mode (built-in mock upstream at ${fields.upstreamHost}; set UPSTREAM_BASE_URL for a real one)` : `upstream ${fields.upstreamHost}`;
   const persisted = list === undefined ? 'off (any document runs)'
-    : `${list.documents.size} in ${list.format} format from ${list.file} (allow-list: only these run; GraphiQL's and /demo's own queries are refused)`;
+    : `${list.documents.size} in ${list.format} format from ${list.file} (allow-list: only these run; GraphiQL's and the example page's own queries are refused)`;
   const message = `started on port ${listening.port}: ${mode}; persisted documents: ${persisted}; Redis: ${fields.redis}; `
     + `purge endpoint: ${fields.purge ? 'on' : 'off'}; live stock polled every ${fields.livePollS} s`;
   return { message, fields };
