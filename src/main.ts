@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './base/config/config.js';
 import { startDemoUpstream } from './app/demo.js';
 import { createGateway } from './app/gateway.js';
-import { createLogger } from './base/logger.js';
+import { endpointLine, startupSummary } from './base/config/summary.js';
+import { createLogger, type Logger } from './base/logger.js';
 import { ROUTES } from './admission/routes.js';
 import { listen } from './doors/http/server.js';
 import { attachWebSocket } from './doors/ws/websocket.js';
@@ -13,14 +14,18 @@ const DEMO_PAGE_DIRECTORY = fileURLToPath(new URL('web', import.meta.url));
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel, undefined, { traceIds: config.tracing !== undefined });
+  const format = config.logFormat === 'auto' ? (process.stdout.isTTY ? 'pretty' : 'json') : config.logFormat;
+  const logger = createLogger(config.logLevel, undefined, { traceIds: config.tracing !== undefined, format });
   const demo = config.upstream === undefined ? await startDemoUpstream({ latencyMs: config.demoLatencyMs, salesPerMinute: config.demoSalesPerMinute }) : undefined;
-  if (demo) logger.info({ upstream: demo.url }, 'demo mode: no UPSTREAM_BASE_URL, serving the built-in mock upstream');
   const upstream = config.upstream ?? demo!.upstream;
   const gateway = createGateway({ ...config, upstream }, { logger, demoPageDirectory: demo ? DEMO_PAGE_DIRECTORY : undefined });
-  const server = await listen(gateway.serve, { ...config, arrive: gateway.arrive, admit: gateway.admitBody, onError: (err) => logger.error({ err }, 'request handler failed') });
+  const server = await listen(gateway.serve, { ...config, arrive: gateway.arrive, admit: gateway.admitBody, onError: (err) => logger.error({ err }, 'request handler failed') })
+    .catch((error: unknown) => exitOnListenFailure(error, config, logger));
   const websocket = attachWebSocket(server.server, gateway, config, { logger });
-  logger.info({ url: `${server.url}${ROUTES.graphql}`, demo: demo !== undefined }, `GraphiQL at ${server.url}${ROUTES.graphql}`);
+  const endpoint = `${server.url}${ROUTES.graphql}`;
+  const summary = startupSummary(config, upstream.baseUrl, { endpoint, port: Number(new URL(server.url).port) });
+  logger.info(summary.fields, summary.message);
+  logger.info({ url: endpoint, graphiql: config.graphiql }, endpointLine(config, endpoint));
   if (demo) logger.info({ url: `${server.url}${ROUTES.demo}/` }, `example page at ${server.url}${ROUTES.demo}/`);
 
   // Background work catches its own failures; anything that slips through is logged, not fatal.
@@ -41,6 +46,19 @@ async function main(): Promise<void> {
   // Without the persisted documents file, SIGHUP keeps Node's default (the process ends).
   if (config.persistedOperations) process.on('SIGHUP', () => void gateway.reloadPersisted());
   process.once('SIGINT', (signal) => void stop(signal));
+}
+
+/** A port in use or refused is one line that says what to do, and exit code 1; anything else throws on. */
+function exitOnListenFailure(error: unknown, config: { port: number; host: string }, logger: Logger): never {
+  const code = (error as { code?: unknown }).code;
+  const hints: Record<string, string> = {
+    EADDRINUSE: `port ${config.port} is in use: set PORT to a free port or stop the other process`,
+    EACCES: `port ${config.port} needs privileges this process lacks: set PORT to 1024 or above`,
+    EADDRNOTAVAIL: `HOST ${config.host} is not an address of this machine: set HOST to one of its addresses or 0.0.0.0`,
+  };
+  if (typeof code !== 'string' || hints[code] === undefined) throw error;
+  logger.fatal({ code, port: config.port, host: config.host }, hints[code]);
+  process.exit(1);
 }
 
 function loadConfigOrExit() {

@@ -1,3 +1,4 @@
+// needs: @apollo/client@4.x graphql@16.x rxjs@7.x
 /**
  * Recipe: cursor pagination with Apollo Client 4. `relayStylePagination()` merges each page that
  * `fetchMore` brings into one list of edges in the cache, so the query's result grows as the

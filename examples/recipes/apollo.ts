@@ -1,3 +1,4 @@
+// needs: @apollo/client@4.x graphql@16.x rxjs@7.x
 /**
  * Apollo Client 4 against the gateway: a normalised cache (every entity has an `id`), automatic
  * persisted queries (the sha256 of the query first, the query itself only when the gateway

@@ -1,3 +1,4 @@
+// needs: graphql-ws@6.x ws@8.x graphql@16.x
 /**
  * graphql-ws on Node: GraphQL over WebSocket (`graphql-transport-ws`) at the same `/graphql`.
  * graphql-ws uses the global `WebSocket`, which Node has only since version 22; before that,

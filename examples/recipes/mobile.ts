@@ -1,3 +1,4 @@
+// needs: nothing but Node 18 or later (fetch, node:crypto)
 /**
  * What Apollo Kotlin (`autoPersistedQueries()`: hashes over GET, documents over POST) and Apollo
  * iOS (`autoPersistQueries` with `useGETForQueries`) send, as plain fetch calls, to show the wire:

@@ -1,6 +1,7 @@
+// needs: relay-runtime@21.x relay-compiler@21.x
 /**
  * Recipe: cursor pagination with Relay's runtime, without React. relay-compiler compiles the
- * query below (`npx relay-compiler examples/recipes/relay.config.json`) into
+ * query below (`npx relay-compiler` in examples/recipes/, beside relay.config.json) into
  * `__generated__/relayPaginationQuery.graphql.ts`, which is what runs; `@connection` makes
  * Relay's ConnectionHandler append each page fetched after the connection's end cursor to one
  * list in the store. `run` pages through a city's sites to the end and returns what it saw.

@@ -1,9 +1,11 @@
+// needs: relay-runtime@21.x relay-compiler@21.x
+// gateway: PERSISTED_OPERATIONS_FILE=__generated__/persisted-queries.json
 /**
- * Relay with persisted ids: relay-compiler's `persist` setting (examples/recipes/relay.config.json)
+ * Relay with persisted ids: relay-compiler's `persistConfig` setting (examples/recipes/relay.config.json)
  * writes each query's md5 id into its artifact's `params.id` and the id-to-text map into
- * `__generated__/persisted-queries.json`, the file to give the gateway as
- * `PERSISTED_OPERATIONS_FILE`. The network layer then sends the id alone, never the text, so a
- * gateway in allow-list mode runs exactly the app's queries.
+ * `__generated__/persisted-queries.json` (which must exist, `{}`, before the first compile), the
+ * file to give the gateway as `PERSISTED_OPERATIONS_FILE`. The network layer then sends the id
+ * alone, never the text, so a gateway in allow-list mode runs exactly the app's queries.
  */
 import { Environment, fetchQuery, Network, RecordSource, Store, type FetchFunction } from 'relay-runtime';
 import SiteQuery, { type relayPersistedSiteQuery } from './__generated__/relayPersistedSiteQuery.graphql.js';

@@ -1,6 +1,7 @@
+// needs: relay-runtime@21.x relay-compiler@21.x
 /**
  * Relay: an Environment whose network is one fetch function, and a query compiled ahead of time
- * by relay-compiler (`npx relay-compiler examples/recipes/relay.config.json`) into
+ * by relay-compiler (`npx relay-compiler` in examples/recipes/, beside relay.config.json) into
  * `__generated__/relaySitesQuery.graphql.ts`. In an app, babel-plugin-relay (or vite-plugin-relay)
  * turns the `graphql` tag into an import of that file; this recipe, with no build step, imports
  * it by hand and keeps the tag as a plain string for the compiler to read.

@@ -1,3 +1,4 @@
+// needs: @urql/core@6.x @urql/exchange-graphcache@9.x
 /**
  * Recipe: cursor pagination with urql and Graphcache. `relayPagination()` resolves a
  * connection from every page cached for it, so each page's result holds the edges of all pages

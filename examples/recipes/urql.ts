@@ -1,3 +1,4 @@
+// needs: @urql/core@6.x @urql/exchange-graphcache@9.x graphql-sse@2.x graphql@16.x
 /**
  * urql with graphcache, the normalised cache: entities are keyed by their global `id`; types
  * without one (pages, stock summaries) are embedded in their parent. Subscriptions go over GraphQL

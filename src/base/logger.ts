@@ -1,6 +1,7 @@
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import { writeSync } from 'node:fs';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 export type { Logger };
 
@@ -23,12 +24,29 @@ const MAX_BUFFERED_LOG_BYTES = 8 * 1024 * 1024;
 export interface LoggerOptions {
   /** Add the active span's `trace_id` and `span_id` to every line, so logs and traces join. Default false. */
   traceIds?: boolean;
+  /**
+   * `pretty`: lines for a person (time, level, message, then the fields), coloured on a terminal,
+   * written synchronously; `json` (default): JSON lines, batched. Ignored with a `destination`.
+   */
+  format?: 'json' | 'pretty';
 }
 
 /** The one logger factory: JSON lines on stdout (or `destination`, which tests capture). */
 export function createLogger(level: string, destination?: DestinationStream, options: LoggerOptions = {}): Logger {
-  const out = destination ?? batched(pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES }));
+  const out = destination ?? (options.format === 'pretty' ? prettyStdout() : batched(pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_LOG_BYTES })));
   return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, ...(options.traceIds ? { mixin: traceIds } : {}) }, out);
+}
+
+// Private: pino-pretty on stdout, one line an entry (its fields as JSON after the message).
+function prettyStdout(): DestinationStream {
+  return PinoPretty({
+    destination: 1,
+    sync: true,
+    colorize: process.stdout.isTTY === true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+  });
 }
 
 /** How long a log line may wait to leave with others, in ms; past LOG_BATCH_BYTES lines leave at once. */

@@ -21,6 +21,8 @@ export interface UpstreamErrorDetails {
   status?: number;
   transient?: boolean;
   reason?: UpstreamFailureReason;
+  /** The answer was an HTML page where JSON was due. */
+  html?: boolean;
   cause?: unknown;
 }
 
@@ -38,6 +40,8 @@ export class UpstreamError extends Error {
   readonly transient: boolean;
   /** `undefined` when the status or the envelope tells the story. */
   readonly reason: UpstreamFailureReason | undefined;
+  /** The answer was an HTML page (a proxy's error page, a login form) where JSON was due. */
+  readonly html: boolean;
 
   constructor(code: UpstreamErrorCode, message: string, details: UpstreamErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -48,6 +52,7 @@ export class UpstreamError extends Error {
     this.status = details.status;
     this.transient = details.transient ?? false;
     this.reason = details.reason;
+    this.html = details.html ?? false;
   }
 }
 

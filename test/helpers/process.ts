@@ -17,7 +17,7 @@ export function freshEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 }
 
 /**
- * Resolves with the GraphiQL address once the gateway logs it. Keeps reading the child's stdout
+ * Resolves with the GraphQL endpoint once the gateway logs it (GraphiQL on or off). Keeps reading the child's stdout
  * afterwards, so that a full pipe never blocks the gateway's logging.
  */
 export function addressOf(child: ChildProcess): Promise<string> {
@@ -27,7 +27,7 @@ export function addressOf(child: ChildProcess): Promise<string> {
     child.stdout!.on('data', (chunk) => {
       if (found) return;
       output += String(chunk);
-      const match = /GraphiQL at (http:\/\/\S+\/graphql)/.exec(output);
+      const match = /(?:GraphiQL|GraphQL endpoint) at (http:\/\/\S+\/graphql)/.exec(output);
       if (match) {
         found = true;
         resolve(match[1]!);

@@ -34,7 +34,8 @@ const mention = /(?<![\w./@:%-])((?:\.{1,2}\/)*(?:[\w-]+\/)*[\w.-]*\w\.(?:ts|js|
 const folder = /(?<![\w./@:%-])((?:\.{1,2}\/)*(?:[a-z][\w-]*\/)+)(?![\w.-])/g;
 
 /** Names of other tools' files, and what tests write (not committed): not the project's files. */
-const foreign = new Set(['Node.js', 'persisted-documents.json', 'test/artifacts/']);
+// Also files of the reader's own new project, which docs/recipes-running.md has them make.
+const foreign = new Set(['Node.js', 'persisted-documents.json', 'test/artifacts/', '__generated__/persisted-queries.json', './relay.ts']);
 
 /** README's recipe blocks are files (test/project/readme-recipes.test.ts): the compiler checks their code. */
 const withoutRecipes = (text: string) => text.replace(/^<!-- recipe: \S+ -->\n```\w*\n[\s\S]*?^```$/gm, '');

@@ -5,10 +5,10 @@ import { DEFAULT_MAX_BYTES as DEFAULT_PERSISTED_MAX_BYTES } from './persisted-op
 import { readTracing } from './tracing.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 import { readRedis } from './redis.js';
-import type { ClientAuth, Config, LogLevel, UpstreamConfig } from './shape.js';
+import type { ClientAuth, Config, LogFormat, LogLevel, UpstreamConfig } from './shape.js';
 
 export type { RedisConfig, RedisTopology } from './redis.js';
-export type { ClientAuth, LogLevel, UpstreamConfig, Config, GatewayConfig, WebSocketLimits, LiveConfig, IndexConfig } from './shape.js';
+export type { ClientAuth, LogFormat, LogLevel, UpstreamConfig, Config, GatewayConfig, WebSocketLimits, LiveConfig, IndexConfig } from './shape.js';
 
 /** Thrown by `loadConfig` with every problem found, one per line. */
 export class ConfigError extends Error {
@@ -21,6 +21,7 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS: readonly LogFormat[] = ['auto', 'json', 'pretty'];
 const DAY_S = 86_400;
 /** Shortest API key accepted: long enough that guessing is hopeless (e.g. `openssl rand -hex 16`). */
 const MIN_API_KEY_LENGTH = 16;
@@ -67,6 +68,7 @@ export function loadConfig(env: Env): Config {
     rateLimitPerMinute: read.int('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     trustProxy: readTrustProxy(env, problems),
     logLevel: read.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    logFormat: read.oneOf('LOG_FORMAT', 'auto', LOG_FORMATS),
     requestLogSamplePercent: read.int('REQUEST_LOG_SAMPLE_PERCENT', 100, 0, 100),
     requestLogSlowMs: read.int('REQUEST_LOG_SLOW_MS', 1000, 0, 3_600_000),
     demoLatencyMs: read.int('DEMO_LATENCY_MS', 5, 0, 10_000),

@@ -6,6 +6,7 @@ import type { RedisConfig } from './redis.js';
 
 export type ClientAuth = 'basic' | 'post';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /** Where the gateway finds the upstream and how it authenticates there. */
 export interface UpstreamConfig {
@@ -90,6 +91,8 @@ export interface Config {
   trustProxy: TrustProxy | undefined;
   /** `LOG_LEVEL`: pino level. Default `info`. */
   logLevel: LogLevel;
+  /** `LOG_FORMAT`: `json` lines, `pretty` (pino-pretty, for a person), or `auto`: pretty when stdout is a terminal. Default `auto`. */
+  logFormat: LogFormat;
   /** `REQUEST_LOG_SAMPLE_PERCENT`: share of fast successful requests logged; failed or slow ones always are. Default 100. */
   requestLogSamplePercent: number;
   /** `REQUEST_LOG_SLOW_MS`: a request slower than this always gets its log line. Default 1000. */

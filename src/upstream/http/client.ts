@@ -5,6 +5,7 @@ import { resolveClientOptions, type ClientSettings, type UpstreamClientOptions }
 import type { UpstreamClient, UpstreamQuery } from '../contracts.js';
 import { type Envelope, isTokenTimeout, parseEnvelope, parseJson } from '../envelope.js';
 import { UpstreamError, isUpstreamError, redactSecrets } from '../errors.js';
+import { looksLikeHtml, whatToCheck } from '../explain.js';
 import { observed, outcomeOf } from './observer.js';
 import { withRetries } from '../resilience/retry.js';
 import type { UpstreamSpan } from './tracer.js';
@@ -71,7 +72,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     call.span?.setAttributes({ 'http.response.status_code': status, 'http.response.body.size': bytes });
     const envelope = parseEnvelope(parseJson(text));
     if (envelope?.code === 0) return { ok: true, result: envelope.result };
-    const error = failure(call.path, status, envelope, (text) => scrub(text, token));
+    const error = failure(call.path, status, envelope, text, (answer) => scrub(answer, token));
     if (error.transient) throw error;
     const tokenRejected = status === 401 || (envelope !== undefined && isTokenTimeout(envelope));
     return { ok: false, tokenRejected, status, envelope, error };
@@ -162,7 +163,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const { code, status, upstreamCode, upstreamMsg } = error as UpstreamError;
       const outcome = outcomeOf(error);
       const msg = upstreamMsg?.slice(0, MAX_LOGGED_MSG);
-      logger?.[outcome === 'aborted' ? 'debug' : 'warn']({ path, code, status, upstreamCode, upstreamMsg: msg, outcome }, 'upstream call failed');
+      // A token failure (its own path) was explained by the token manager.
+      const check = isUpstreamError(error) && error.path === path && outcome !== 'aborted' ? whatToCheck(error, { host: base.host, setting: 'UPSTREAM_BASE_URL' }) : undefined;
+      const line = check === undefined ? 'upstream call failed' : `upstream call failed: ${(error as UpstreamError).message}; ${check}`;
+      logger?.[outcome === 'aborted' ? 'debug' : 'warn']({ path, code, status, upstreamCode, upstreamMsg: msg, outcome, check }, line);
       throw error;
     }
   }
@@ -190,10 +194,12 @@ const MAX_LOGGED_MSG = 200;
 
 // Private: the error for an answer that is not a success. Without an envelope it is transient
 // with a 2xx (a garbled body) or 5xx, not with a 3xx or 4xx, which a retry would only repeat.
-function failure(path: string, status: number, envelope: Envelope | undefined, redact: (text: string) => string): UpstreamError {
+function failure(path: string, status: number, envelope: Envelope | undefined, text: string, redact: (text: string) => string): UpstreamError {
   if (envelope === undefined) {
     const transient = status >= 500 || (status >= 200 && status < 300);
-    return new UpstreamError('UPSTREAM_UNAVAILABLE', `GET ${path} answered HTTP ${status} without an envelope`, { path, status, transient });
+    const html = looksLikeHtml(text);
+    const what = html ? 'with an HTML page, not JSON' : 'without an envelope';
+    return new UpstreamError('UPSTREAM_UNAVAILABLE', `GET ${path} answered HTTP ${status} ${what}`, { path, status, transient, html });
   }
   const upstreamMsg = redact(envelope.msg);
   return new UpstreamError('UPSTREAM_ERROR', `GET ${path} failed with upstream code ${envelope.code}: ${upstreamMsg}`,

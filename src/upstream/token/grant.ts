@@ -1,5 +1,6 @@
 import { parseEnvelope, parseJson } from '../envelope.js';
 import { UpstreamError, redactSecrets } from '../errors.js';
+import { looksLikeHtml } from '../explain.js';
 import type { TransportResponse } from '../http/transport.js';
 
 /** What the token endpoint granted. */
@@ -40,10 +41,11 @@ export function parseTokenAnswer(response: TransportResponse, path: string, secr
       `token endpoint refused the client credentials (HTTP ${status}${oauthError === undefined ? '' : `, ${oauthError}`})`,
       { path, status });
   }
-  const what = json === undefined ? 'a body that is not JSON' : 'no access token';
+  const html = json === undefined && looksLikeHtml(response.text);
+  const what = html ? 'an HTML page, not JSON' : json === undefined ? 'a body that is not JSON' : 'no access token';
   // A garbled 2xx may pass; a 3xx or 4xx (wrong URL, proxy refusal) will not.
   throw new UpstreamError('UPSTREAM_UNAVAILABLE', `token endpoint answered HTTP ${status} with ${what}`,
-    { path, status, transient: isSuccess(status) });
+    { path, status, transient: isSuccess(status), html });
 }
 
 // Private: the token and its lifetime out of an RFC 6749 answer object.

@@ -3,6 +3,7 @@ import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import type { TokenManager, TokenState } from '../contracts.js';
 import { UpstreamError, redactSecrets } from '../errors.js';
+import { tokenFailureLog } from '../explain.js';
 import { observed, type TokenObserver } from '../http/observer.js';
 import { parseTokenAnswer } from './grant.js';
 import { credentialForms, tokenRequestBody, tokenRequestHeaders } from './request.js';
@@ -127,7 +128,8 @@ export function createTokenManager(options: TokenManagerOptions): TokenManager {
     } catch (error) {
       const backoffMs = backOff(error as UpstreamError);
       const { code, status, upstreamCode, upstreamMsg } = error as UpstreamError;
-      options.logger?.warn({ code, status, upstreamCode, upstreamMsg: upstreamMsg?.slice(0, MAX_LOGGED_MSG), tokenRequests, backoffMs }, 'token request failed');
+      const { fields, line } = tokenFailureLog(error as UpstreamError, url.host);
+      options.logger?.warn({ ...fields, code, status, upstreamCode, upstreamMsg: upstreamMsg?.slice(0, MAX_LOGGED_MSG), tokenRequests, backoffMs }, line);
       throw error;
     }
   }

@@ -3,18 +3,23 @@
  * runs against the gateway in demo mode, as a new app developer would run it after `npm start`,
  * and fetches data of the shape it promises. A recipe added to the folder is run too. The one
  * that sends persisted ids only (relay-persisted.ts) runs against a second demo gateway given the
- * map relay-compiler wrote (`__generated__/persisted-queries.json`), as the docs say.
+ * map relay-compiler wrote (`__generated__/persisted-queries.json`), as its `// gateway:` line says.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRecipeHeader } from '../../../scripts/recipe-header.js';
 import { startDemo, type Demo } from '../../helpers/demo.js';
 
 const FOLDER = new URL('../../../examples/recipes/', import.meta.url);
 const RECIPES = readdirSync(FOLDER).filter((name) => name.endsWith('.ts')).sort();
 const PERSISTED_MAP = new URL('__generated__/persisted-queries.json', FOLDER).pathname;
-/** Recipes that run against the gateway in allow-list mode, with `PERSISTED_MAP` as its list. */
-const ON_PERSISTED = new Set(['relay-persisted.ts']);
+/** Recipes whose `// gateway:` line asks for allow-list mode: they run against the gateway given `PERSISTED_MAP`. */
+const ON_PERSISTED = new Set(RECIPES.filter((name) => gatewayOf(name).PERSISTED_OPERATIONS_FILE !== undefined));
+
+function gatewayOf(name: string): Record<string, string> {
+  return readRecipeHeader(new URL(name, FOLDER).pathname).gateway;
+}
 
 /** What each known recipe must have fetched; a recipe not listed must fetch something non-empty. */
 const CHECKS: Record<string, (result: any) => void> = {
@@ -84,6 +89,11 @@ describe('the client recipes, against the demo gateway', () => {
   });
   afterAll(() => Promise.all([demo?.stop(), persisted?.stop()]));
 
+  it('runs relay-persisted.ts, and only it, against the map its gateway line names', () => {
+    expect([...ON_PERSISTED]).toEqual(['relay-persisted.ts']);
+    expect(gatewayOf('relay-persisted.ts')).toEqual({ PERSISTED_OPERATIONS_FILE: PERSISTED_MAP });
+  });
+
   it('finds the recipes of this folder, each exporting run(url)', async () => {
     expect(RECIPES).toEqual(expect.arrayContaining(Object.keys(CHECKS)));
     for (const name of RECIPES) expect(typeof (await import(new URL(name, FOLDER).href)).run, name).toBe('function');
@@ -114,7 +124,8 @@ describe('the client recipes, against the demo gateway', () => {
   it('relay.ts runs the artifact relay-compiler makes of its query today', () => {
     // --validate exits non-zero when an artifact under __generated__ is missing or stale.
     const bin = new URL('../../../node_modules/.bin/relay-compiler', import.meta.url).pathname;
-    expect(() => execFileSync(bin, ['--validate', new URL('relay.config.json', FOLDER).pathname], { stdio: 'pipe' })).not.toThrow();
+    // Run in the config's folder: relay-compiler looks for persistConfig's file from the working directory.
+    expect(() => execFileSync(bin, ['--validate'], { cwd: FOLDER, stdio: 'pipe' })).not.toThrow();
   });
 
   it('relay-persisted.ts sends its query’s id alone, which the map relay-compiler wrote lists', async () => {

@@ -48,6 +48,7 @@ describe('configuration', () => {
       adminApiKeys: [],
       rateLimitPerMinute: 0,
       logLevel: 'info',
+      logFormat: 'auto',
       requestLogSamplePercent: 100,
       requestLogSlowMs: 1000,
       demoLatencyMs: 5,
@@ -165,6 +166,7 @@ describe('configuration', () => {
       CACHE_TTL_SITES_S: '1.5',
       CACHE_TTL_PRODUCTS_S: 'ten',
       LOG_LEVEL: 'loud',
+      LOG_FORMAT: 'colour',
     };
     let message = '';
     try {
@@ -183,11 +185,12 @@ describe('configuration', () => {
       'CACHE_TTL_SITES_S',
       'CACHE_TTL_PRODUCTS_S',
       'LOG_LEVEL',
+      'LOG_FORMAT',
     ]) {
       expect(message).toContain(name);
     }
     expect(message).toContain('but got: "eighty"');
-    expect(problemsOf(env)).toHaveLength(10);
+    expect(problemsOf(env)).toHaveLength(11);
   });
 
   it('requires the token endpoint and credentials when an upstream is set', () => {

@@ -162,7 +162,7 @@ describe('failures', () => {
   // Without retries: these tests are about how each failure is reported (retries: retries.test.ts).
   it.each([
     ['http503', 503, /HTTP 503 without an envelope/],
-    ['non-json', 200, /HTTP 200 without an envelope/],
+    ['non-json', 200, /HTTP 200 with an HTML page, not JSON/],
     ['reset', undefined, /failed: (UND_ERR_SOCKET|ECONNRESET)/],
   ] as const)('rejects a %s answer with UPSTREAM_UNAVAILABLE', async (fault, status, message) => {
     const { client, mock } = await start({ client: { retries: 0 } });
