@@ -26,6 +26,7 @@ import { useCompiledExecution } from '../plugins/serving/use-compiled-execution.
 import { useCompression } from '../plugins/serving/use-compression.js';
 import { useHttpCaching } from '../plugins/serving/use-http-caching.js';
 import { useIncrementalDelivery } from '../plugins/serving/use-incremental-delivery.js';
+import { useNotAcceptable } from '../plugins/serving/use-not-acceptable.js';
 import { useReadableBody } from '../plugins/serving/use-readable-body.js';
 import { useRequest } from '../plugins/serving/use-request.js';
 import { useResponseCache } from '../plugins/serving/use-response-cache.js';
@@ -51,7 +52,8 @@ export interface RoadParts {
 export function roadOf(parts: RoadParts): Plugin[] {
   const { config, admission, cors, compression } = parts;
   return [
-    // Around everything: the span, the request object and its log line.
+    // Around everything: an Accept no encoder meets told why (first, so every later step sees that answer), the span, the request object and its log line.
+    useNotAcceptable({ graphiql: config.graphiql }),
     useTracing(parts.tracing),
     useRequest(parts.logger, parts.clock),
     parts.requestLog,
