@@ -15,7 +15,7 @@ export function useNotAcceptable({ graphiql }: { graphiql: boolean }): Plugin {
       const page = !graphiql && request.method === 'GET' && (request.headers.get('accept') ?? '').includes('text/html');
       const types = offered.join(', ');
       const message = page
-        ? `GraphiQL is off here (GRAPHIQL=false): send GraphQL asking for ${types}`
+        ? `No explorer page is served here (it is off): send GraphQL asking for ${types}`
         : `This answer can be sent as ${types} only: send one of them in Accept`;
       setResponse(refusalResponse(fetchAPI, refusal('NOT_ACCEPTABLE', message, { accept: types })));
     },

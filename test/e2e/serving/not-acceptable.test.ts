@@ -47,6 +47,6 @@ describe('406 Not Acceptable', () => {
     expect(response.status).toBe(406);
     const body = (await response.json()) as Refused;
     expect(body.errors[0]!.extensions.code).toBe('NOT_ACCEPTABLE');
-    expect(body.errors[0]!.message).toMatch(/GraphiQL is off here \(GRAPHIQL=false\)/);
+    expect(body.errors[0]!.message).toMatch(/No explorer page is served here \(it is off\)/);
   });
 });
