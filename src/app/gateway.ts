@@ -196,7 +196,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
     yoga, handOn: toYoga, end: endRequest, admission, responseCache, compression, context: contextOf,
     run: createQueryRunner(checks, executorFor, normalizedExecutor),
-    cors: cors.on,
+    cors,
     documents: parserCaches.documentCache,
   }) : undefined;
   // Every path but GraphQL's, and GraphiQL's page on it: the gateway's own pages.

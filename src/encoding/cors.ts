@@ -13,7 +13,7 @@ export interface Cors {
   /** Whether CORS is on: preflights are answered, and answers get CORS headers. */
   readonly on: boolean;
   /** The CORS headers (none without `Origin`) and `Vary` for an answer with `answer`'s own headers. */
-  headersFor(request: Headers, answer: { vary: string | null; cacheControl: string | null }): Record<string, string>;
+  headersFor(request: { get(name: string): string | null }, answer: { vary: string | null; cacheControl: string | null }): Record<string, string>;
 }
 
 /** CORS for `origins` (`CORS_ORIGINS`): `['*']` any origin, a list only those, `[]` off. */

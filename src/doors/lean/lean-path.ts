@@ -20,6 +20,7 @@ import { isRunning, runningOperation } from '../../graph/running-operation.js';
 import type { ResponseCache } from '../../response-cache/store.js';
 import { keyedNow, learntOf, type Learnt } from '../../response-cache/unstorable.js';
 import type { Compression } from '../../encoding/compress.js';
+import type { Cors } from '../../encoding/cors.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
 import { createLeanAnswers } from './respond.js';
@@ -35,8 +36,8 @@ export interface LeanPathOptions {
   admission: Pick<Admission, 'rate' | 'parameters'>;
   responseCache: Pick<ResponseCache, 'on' | 'keyOf' | 'stored' | 'sharedStored' | 'miss'>;
   compression: Compression;
-  /** CORS on: a request with `Origin` is yoga's, whose plugin writes the CORS headers. */
-  cors: boolean;
+  /** The CORS headers every answer carries (encoding/cors.ts). */
+  cors: Cors;
   /** yoga's context factory. */
   context: (initial: { request: LeanRequest; gatewayRequest: GatewayRequest }) => GatewayContext;
   /** Runs an admitted query as yoga's execution hooks would. */
@@ -60,7 +61,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   const valid = new WeakSet<DocumentNode>();
   let schema: GraphQLSchema | undefined;
   const startInTurn = createTurnQueue();
-  const { answerStored, answer } = createLeanAnswers({ end, compression, run, context });
+  const { answerStored, answer } = createLeanAnswers({ end, compression, cors, run, context });
 
   // Requests seen before by their exact body: the key their parse made, so a repeat skips the parse.
   const known = new LRUCache<string, { accept: string; key: string; operation: string; learnt: Learnt }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
@@ -70,7 +71,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     // Only a request whose key the body admission checked: the lean path checks none itself.
     if (req.method !== 'POST' || req.url !== endpoint || body === undefined || !record.keyChecked) return false;
     const headers = req.headers;
-    if (!isJsonContentType(headers['content-type']) || (cors && headers.origin !== undefined)) return false;
+    if (!isJsonContentType(headers['content-type'])) return false;
     const mediaType = answerMediaType(headers.accept);
     if (mediaType === undefined) return false;
     const request = leanRequest(req, res, url);

@@ -1,7 +1,7 @@
 /**
  * The lean path's answers: a stored answer, or the query's result written by yoga's own result
- * processor, stored when the response cache asked, in the client's coding, with its request id
- * and `no-store`; then its log line and metrics.
+ * processor, stored when the response cache asked, in the client's coding, with its request id,
+ * `no-store` and the CORS headers; then its log line and metrics.
  */
 import type { ServerResponse } from 'node:http';
 import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
@@ -14,6 +14,8 @@ import type { GatewayRequest } from '../../request/request.js';
 import { storedAnswerOf, type StoredResponse } from '../../response-cache/store.js';
 import { worthOffering } from '../../response-cache/unstorable.js';
 import { codingHeaders, type Compression } from '../../encoding/compress.js';
+import type { Cors } from '../../encoding/cors.js';
+import { nodeHeaders } from '../../admission/api-key.js';
 import { createWriteBatch } from './writes.js';
 import type { LeanRequest } from './request.js';
 import type { GatewayContext } from '../../graph/context.js';
@@ -30,12 +32,13 @@ type Parts = InstanceType<typeof PARTS_API.Response>;
 export interface LeanAnswerOptions {
   end: EndRequest;
   compression: Compression;
+  cors: Cors;
   run: RunQuery;
   /** yoga's context factory. */
   context: (initial: { request: LeanRequest; gatewayRequest: GatewayRequest }) => GatewayContext;
 }
 
-export function createLeanAnswers({ end, compression, run, context }: LeanAnswerOptions): LeanAnswers {
+export function createLeanAnswers({ end, compression, cors, run, context }: LeanAnswerOptions): LeanAnswers {
   const write = createWriteBatch();
 
   return {
@@ -81,6 +84,7 @@ export function createLeanAnswers({ end, compression, run, context }: LeanAnswer
     headers['content-length'] = String(body.byteLength);
     headers['cache-control'] = 'no-store';
     headers[REQUEST_ID_HEADER] = record.id;
+    if (cors.on) Object.assign(headers, cors.headersFor(nodeHeaders(res.req), { vary: headers.vary ?? null, cacheControl: headers['cache-control'] }));
     write(() => {
       if (!res.destroyed) res.writeHead(status, headers).end(body);
       end(record, status);

@@ -45,6 +45,19 @@ describe('which path serves a request', () => {
       await pair.close();
     }
   });
+  it("serves a browser's POST with Origin itself when CORS is on, with the CORS headers yoga's path gives", async () => {
+    const pair = await startPair({ CORS_ORIGINS: 'https://shop.example' }, { catalog: { sites: 30, cities: 8, products: 40 } });
+    try {
+      const onLean = yogaRequests(pair.lean);
+      for (const origin of ['https://shop.example', 'https://elsewhere.example']) {
+        const { lean } = await sameOnBoth(pair, jsonPost(CITIES, { origin }));
+        expect(lean.headers['access-control-allow-origin']).toBe('https://shop.example');
+      }
+      expect(onLean()).toBe(0);
+    } finally {
+      await pair.close();
+    }
+  });
   it('executes a query it has seen before with no envelop hook chain', async () => {
     const pair = await startPair({ RESPONSE_CACHE_MAX_BYTES: '0' }, { catalog: { sites: 30, cities: 8, products: 40 } });
     // yoga's enveloped orchestrator (its hook chain) is made per request by getEnveloped.
