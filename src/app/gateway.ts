@@ -193,10 +193,11 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     return runInRequest(request, () => (traced ? traced(request, req, handled) : void handled()));
   };
   // Tracing's operation spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
-  const lean = leanPath && !tracing && !config.persistedOperations ? createLeanPath({
+  const lean = leanPath && !tracing ? createLeanPath({
     yoga, handOn: toYoga, end: endRequest, admission, responseCache, compression, context: contextOf,
     run: createQueryRunner(checks, executorFor, normalizedExecutor),
     cors,
+    allowList: config.persistedOperations !== undefined,
     documents: parserCaches.documentCache,
   }) : undefined;
   // Every path but GraphQL's, and GraphiQL's page on it: the gateway's own pages.

@@ -25,7 +25,8 @@ import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
 import { createLeanAnswers } from './respond.js';
 import type { RunQuery } from '../../graph/execution/run.js';
-import { answerMediaType, leanParams, leanRequest, isJsonContentType, type LeanRequest } from './request.js';
+import { answerMediaType, leanParams, leanRequest, isJsonContentType, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanParams, type LeanRequest } from './request.js';
+import { isRefusal } from '../../admission/refusal.js';
 
 export interface LeanPathOptions {
   yoga: YogaServerInstance<DoorContext, GatewayContext>;
@@ -33,7 +34,9 @@ export interface LeanPathOptions {
   handOn: (req: IncomingMessage, res: ServerResponse, record: GatewayRequest) => void;
   /** The request log and metrics every HTTP door shares. */
   end: EndRequest;
-  admission: Pick<Admission, 'rate' | 'parameters'>;
+  admission: Pick<Admission, 'rate' | 'parameters' | 'persisted'>;
+  /** Allow-list mode (`PERSISTED_OPERATIONS_FILE`): a request names a listed document by id. */
+  allowList: boolean;
   responseCache: Pick<ResponseCache, 'on' | 'keyOf' | 'stored' | 'sharedStored' | 'miss'>;
   compression: Compression;
   /** The CORS headers every answer carries (encoding/cors.ts). */
@@ -54,7 +57,7 @@ export interface LeanPathOptions {
 export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse, record: GatewayRequest) => boolean;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
-  const { yoga, handOn, end, admission, responseCache, compression, cors, documents, context, run } = options;
+  const { yoga, handOn, end, admission, responseCache, compression, cors, documents, context, run, allowList } = options;
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
   // Documents yoga's parse and validation passed: the same text validates the same way again.
@@ -77,7 +80,8 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const request = leanRequest(req, res, url);
     const client = record.client;
     const accept = headers.accept ?? '';
-    const text = responseCache.on && body.length <= MAX_KNOWN_BODY_BYTES ? body.toString('latin1') : undefined;
+    // In allow-list mode the list may be swapped: a body's key is not remembered across it.
+    const text = responseCache.on && !allowList && body.length <= MAX_KNOWN_BODY_BYTES ? body.toString('latin1') : undefined;
     // The request's one rate-limit verdict (the body admission's); a pending fleet verdict keeps it here, handed to yoga if refused.
     const verdict = admission.rate.arrive(record, req);
     if (!(verdict instanceof Promise)) return verdict.allowed && serveAdmitted(req, res, request, record, client, mediaType, accept, text);
@@ -102,13 +106,22 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     return runInRequest(record, () => serveParsed(req, res, request, record, client, mediaType, accept, text));
   }
 
+  // Private: a body's parameters, within the limits, its document the listed one in allow-list mode; undefined: yoga's.
+  function readParams(body: Buffer): LeanParams | undefined {
+    const params = leanParams(body, allowList ? LISTED_PARAMETER_NAMES : PARAMETER_NAMES);
+    if (params === undefined || admission.parameters(params.query, params.variables) !== undefined) return undefined;
+    if (!allowList) return typeof params.query === 'string' ? (params as unknown as LeanParams) : undefined;
+    const listed = admission.persisted(params);
+    return listed === undefined || isRefusal(listed) ? undefined : { query: listed.query, variables: params.variables, operationName: params.operationName };
+  }
+
   // Private: a request read in full: parameters, yoga's parse and validation, stored answer or execution.
   function serveParsed(
     req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
     client: string | undefined, mediaType: string, accept: string, text: string | undefined,
   ): boolean {
-    const params = leanParams(req.body!);
-    if (params === undefined || admission.parameters(params.query, params.variables) !== undefined) return false;
+    const params = readParams(req.body!);
+    if (params === undefined) return false;
     let document = documents.get(params.query);
     if (document === undefined || !valid.has(document)) {
       const enveloped = yoga.getEnveloped({ request, params, req, res, gatewayRequest: record } as never);

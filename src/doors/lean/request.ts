@@ -13,10 +13,19 @@ export interface LeanParams {
   operationName?: string | null;
 }
 
-const PARAMETER_NAMES = new Set(['query', 'variables', 'operationName']);
+/** A JSON body's parameters, its query not yet checked. */
+export type LeanBody = Omit<LeanParams, 'query'> & { query?: unknown; [name: string]: unknown };
 
-/** A JSON body's parameters when they are exactly `query`, `variables` (object or null) and `operationName`; anything else is yoga's. */
-export function leanParams(body: Buffer): LeanParams | undefined {
+/** What a JSON body may name besides its query: the allow-list's ids, in allow-list mode. */
+export type ParamNames = ReadonlySet<string>;
+export const PARAMETER_NAMES: ParamNames = new Set(['query', 'variables', 'operationName']);
+export const LISTED_PARAMETER_NAMES: ParamNames = new Set([...PARAMETER_NAMES, 'documentId', 'doc_id', 'id', 'extensions']);
+
+/**
+ * A JSON body's parameters when they are only `names`, `variables` an object or null and
+ * `operationName` a string; anything else is yoga's. The query is checked by the caller.
+ */
+export function leanParams(body: Buffer, names: ParamNames = PARAMETER_NAMES): LeanBody | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
@@ -25,12 +34,11 @@ export function leanParams(body: Buffer): LeanParams | undefined {
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
   const params = parsed as Record<string, unknown>;
-  for (const name in params) if (!PARAMETER_NAMES.has(name)) return undefined;
-  const { query, variables, operationName } = params;
-  if (typeof query !== 'string') return undefined;
+  for (const name in params) if (!names.has(name)) return undefined;
+  const { variables, operationName } = params;
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
-  return params as unknown as LeanParams;
+  return params as LeanBody;
 }
 
 /** Whether `Content-Type` says JSON exactly as yoga's `isContentTypeMatch` reads it (else yoga answers 415). */

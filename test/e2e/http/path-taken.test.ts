@@ -3,6 +3,9 @@
  * none of those, and every other request (side-by-side.ts checks that both answers are the same).
  */
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../../helpers/gateway.js';
 import { graphqlGet, jsonPost, sameOnBoth, startPair, type RawRequest } from './side-by-side.js';
@@ -56,6 +59,30 @@ describe('which path serves a request', () => {
       expect(onLean()).toBe(0);
     } finally {
       await pair.close();
+    }
+  });
+  it('serves a listed document asked for by id itself in allow-list mode, and hands a refusal to yoga', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'allow-list-'));
+    const hash = sha256Hex(CITIES.query);
+    writeFileSync(join(directory, 'list.json'), JSON.stringify({ [hash]: CITIES.query }));
+    const pair = await startPair({ PERSISTED_OPERATIONS_FILE: join(directory, 'list.json') }, { catalog: { sites: 30, cities: 8, products: 40 } });
+    try {
+      const onLean = yogaRequests(pair.lean);
+      const cases: Array<[string, RawRequest, number]> = [
+        ['documentId', jsonPost({ documentId: hash }), 0],
+        ['doc_id, stored', jsonPost({ doc_id: hash }), 0],
+        ['the APQ extension', jsonPost({ extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }), 0],
+        ['a query text', jsonPost(CITIES), 1],
+        ['an id not listed', jsonPost({ documentId: sha256Hex('{ __typename }') }), 1],
+      ];
+      for (const [name, request, yogaServed] of cases) {
+        const before = onLean();
+        const { lean } = await sameOnBoth(pair, request);
+        expect([name, lean.status, onLean() - before]).toEqual([name, yogaServed === 0 ? 200 : lean.status, yogaServed]);
+      }
+    } finally {
+      await pair.close();
+      rmSync(directory, { recursive: true, force: true });
     }
   });
   it('executes a query it has seen before with no envelop hook chain', async () => {
