@@ -31,7 +31,7 @@ import { createPurger } from '../response-cache/purge.js';
 import { createAdmission, type Admission } from '../admission/admission.js';
 import { useRequestLog } from '../plugins/operator/use-request-log.js';
 import { createRequestLog } from '../request/log.js';
-import { traceRequests } from '../plugins/operator/use-tracing.js';
+import { traceOperations, traceRequests } from '../plugins/operator/use-tracing.js';
 import { batchingOptions } from '../plugins/protection/use-protection.js';
 import { createCors } from '../encoding/cors.js';
 import { createCompression } from '../encoding/compress.js';
@@ -180,8 +180,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     }), { requestLog, requestScope }),
   });
 
-  // The door's road through yoga, with the request object in yoga's server context, in its span when tracing.
-  const traced = tracing && traceRequests(tracing);
+  // The door's road through yoga, with the request object in yoga's server context.
   // Timers made for the connection while yoga answers keep the async context, so the request object outlives its answer: it lets go of what that held.
   const toYoga = (req: BodyRequest, res: ServerResponse, request: GatewayRequest) => {
     res.once('close', () => request.release());
@@ -189,20 +188,25 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       const response = await yoga.handleRequest(fetchRequestOf(req, res)!, { req, res, gatewayRequest: request });
       await sendNodeResponse(response, res, req, false);
     };
-    const handled = () => answer().catch((error: unknown) => answerFailure(req, res, error, (failure) => log.error({ err: failure }, 'yoga failed')));
-    return runInRequest(request, () => (traced ? traced(request, req, handled) : void handled()));
+    return runInRequest(request, () => answer().catch((error: unknown) => answerFailure(req, res, error, (failure) => log.error({ err: failure }, 'yoga failed'))));
   };
-  // Tracing's operation spans are opened by yoga's hooks: with tracing on, every request takes yoga's path.
-  const lean = leanPath && !tracing ? createLeanPath({
+  // With tracing, the lean path opens the operation spans yoga's hooks open.
+  const operations = tracing && traceOperations(tracing);
+  const run = createQueryRunner(checks, executorFor, normalizedExecutor);
+  const lean = leanPath ? createLeanPath({
     yoga, handOn: toYoga, end: endRequest, admission, responseCache, compression, context: contextOf,
-    run: createQueryRunner(checks, executorFor, normalizedExecutor),
+    run: operations ? operations.run(run) : run,
+    traceStored: operations ? operations.stored : undefined,
     cors,
     allowList: config.persistedOperations !== undefined,
     documents: parserCaches.documentCache,
   }) : undefined;
+  const graphql = (req: BodyRequest, res: ServerResponse, request: GatewayRequest) => {
+    if (lean === undefined || !lean(req, res, request)) void toYoga(req, res, request);
+  };
   // Every path but GraphQL's, and GraphiQL's page on it: the gateway's own pages.
   const page = createPages({
-    admission, cors, metrics, end: endRequest, trace: traced || undefined, graphiql: config.graphiql, onError: (error) => log.error({ err: error }, 'a page failed'),
+    admission, cors, metrics, end: endRequest, graphiql: config.graphiql, onError: (error) => log.error({ err: error }, 'a page failed'),
     pages: {
       root: rootPage({ graphiql: config.graphiql, demo: demoPageDirectory !== undefined }),
       health: healthPage(client, { redisState: scaleOut?.state, stopping: () => stopping }),
@@ -213,10 +217,12 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       schema: schemaPage(TYPE_DEFS, config.introspection),
     },
   });
-  // The async context is set where shared components will need it: around yoga, and the lean path's executions.
+  // Every request in its span when tracing; the async context is set where shared components will need it: around yoga, and the lean path's executions.
+  const traced = tracing && traceRequests(tracing);
   const serve: BodyHandler<GatewayRequest> = (req, res, request) => {
-    if (!isGraphQL(req, cors.on, config.graphiql)) page(req, res, request);
-    else if (lean === undefined || !lean(req, res, request)) void toYoga(req, res, request);
+    const road = isGraphQL(req, cors.on, config.graphiql) ? graphql : page;
+    if (traced) traced(request, req, res, () => road(req, res, request));
+    else road(req, res, request);
   };
 
   return {

@@ -13,7 +13,7 @@ import { answerFailure, type BodyRequest } from '../doors/http/body.js';
 import { fetchRequestOf } from '../doors/http/fetch-request.js';
 import type { Cors } from '../encoding/cors.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
-import { describeAnswer, type TraceRequest } from '../plugins/operator/use-tracing.js';
+import { describeAnswer } from '../observability/request-span.js';
 import { REQUEST_ID_HEADER } from '../request/current.js';
 import type { EndRequest } from '../request/log.js';
 import type { GatewayRequest } from '../request/request.js';
@@ -25,7 +25,6 @@ export interface PagesParts {
   cors: Cors;
   metrics: Pick<GatewayMetrics, 'rejectedRequest'>;
   end: EndRequest;
-  trace: TraceRequest | undefined;
   /** Whether GraphiQL is served (its page and assets need no API key). */
   graphiql: boolean;
   onError: (error: unknown) => void;
@@ -39,7 +38,7 @@ interface Asked extends PageRequest {
   req: BodyRequest;
 }
 
-export function createPages({ admission, cors, metrics, end, trace, graphiql, onError, pages }: PagesParts): ServePage {
+export function createPages({ admission, cors, metrics, end, graphiql, onError, pages }: PagesParts): ServePage {
   const steps: Array<(asked: Asked) => Response | undefined | Promise<Response | undefined>> = [
     // A preflight is answered before keys and limits; a path served by nothing is the registry's 404.
     ({ request }) => (cors.on && request.method === 'OPTIONS' ? new Response(null, { status: 204, headers: { 'content-length': '0' } }) : undefined),
@@ -99,10 +98,7 @@ export function createPages({ admission, cors, metrics, end, trace, graphiql, on
     record.release();
   }
 
-  return (req, res, record) => {
-    const served = () => serve(req, res, record).catch((error: unknown) => answerFailure(req, res, error, onError));
-    void (trace === undefined ? served() : trace(record, req, served));
-  };
+  return (req, res, record) => void serve(req, res, record).catch((error: unknown) => answerFailure(req, res, error, onError));
 }
 
 // Private: the request as a page reads it; undefined for a target no URL reads.

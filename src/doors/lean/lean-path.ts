@@ -45,6 +45,8 @@ export interface LeanPathOptions {
   context: (initial: { request: LeanRequest; gatewayRequest: GatewayRequest }) => GatewayContext;
   /** Runs an admitted query as yoga's execution hooks would. */
   run: RunQuery;
+  /** With tracing: notes the operation of an answer served stored (a body's known key is then not used: its span needs the document). */
+  traceStored: ((document: DocumentNode, operationName: string | null | undefined, query: string) => void) | undefined;
   /** yoga's parsed documents by query text (its `parserAndValidationCache`). */
   documents: { get(query: string): DocumentNode | undefined };
 }
@@ -57,7 +59,7 @@ export interface LeanPathOptions {
 export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse, record: GatewayRequest) => boolean;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
-  const { yoga, handOn, end, admission, responseCache, compression, cors, documents, context, run, allowList } = options;
+  const { yoga, handOn, end, admission, responseCache, compression, cors, documents, context, run, allowList, traceStored } = options;
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
   // Documents yoga's parse and validation passed: the same text validates the same way again.
@@ -81,7 +83,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const client = record.client;
     const accept = headers.accept ?? '';
     // In allow-list mode the list may be swapped: a body's key is not remembered across it.
-    const text = responseCache.on && !allowList && body.length <= MAX_KNOWN_BODY_BYTES ? body.toString('latin1') : undefined;
+    const text = responseCache.on && !allowList && traceStored === undefined && body.length <= MAX_KNOWN_BODY_BYTES ? body.toString('latin1') : undefined;
     // The request's one rate-limit verdict (the body admission's); a pending fleet verdict keeps it here, handed to yoga if refused.
     const verdict = admission.rate.arrive(record, req);
     if (!(verdict instanceof Promise)) return verdict.allowed && serveAdmitted(req, res, request, record, client, mediaType, accept, text);
@@ -140,6 +142,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     if (key !== undefined && text !== undefined) known.set(text, { accept, key, operation: operationName, learnt: learntOf(document) });
     const hit = key === undefined ? undefined : responseCache.stored(key, record);
     if (hit !== undefined) {
+      traceStored?.(document, params.operationName, params.query);
       answerStored(record, client, operationName, res, hit);
       return true;
     }
@@ -155,7 +158,13 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     };
     const shared = key === undefined ? undefined : responseCache.sharedStored(args, key, record);
     if (shared === undefined) execute();
-    else void shared.then((found) => (found === undefined ? execute() : answerStored(record, client, operationName, res, found)));
+    else {
+      void shared.then((found) => {
+        if (found === undefined) return execute();
+        traceStored?.(document!, params.operationName, params.query);
+        answerStored(record, client, operationName, res, found);
+      });
+    }
     return true;
   }
 }

@@ -17,6 +17,7 @@ import { codingHeaders, type Compression } from '../../encoding/compress.js';
 import type { Cors } from '../../encoding/cors.js';
 import { nodeHeaders } from '../../admission/api-key.js';
 import { createWriteBatch } from './writes.js';
+import { describeAnswer, withSpan } from '../../observability/request-span.js';
 import type { LeanRequest } from './request.js';
 import type { GatewayContext } from '../../graph/context.js';
 
@@ -75,7 +76,7 @@ export function createLeanAnswers({ end, compression, cors, run, context }: Lean
 
   function send(res: ServerResponse, record: GatewayRequest, status: number, plain: Uint8Array, headers: Record<string, string>, stored?: StoredResponse): void {
     if (res.destroyed) {
-      end(record, status);
+      withSpan(record.span, () => end(record, status));
       return record.release();
     }
     const sent = compression.answer(res.req.headers['accept-encoding'], headers['content-type'], plain, stored);
@@ -87,7 +88,9 @@ export function createLeanAnswers({ end, compression, cors, run, context }: Lean
     if (cors.on) Object.assign(headers, cors.headersFor(nodeHeaders(res.req), { vary: headers.vary ?? null, cacheControl: headers['cache-control'] }));
     write(() => {
       if (!res.destroyed) res.writeHead(status, headers).end(body);
-      end(record, status);
+      describeAnswer(record, status);
+      // Written for many requests at once: each line in its own request's span.
+      withSpan(record.span, () => end(record, status));
       record.release();
     });
   }

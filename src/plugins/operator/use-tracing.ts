@@ -4,7 +4,8 @@
  * with its counts and error codes; and each GraphQL operation with its type, name and document
  * hash (never its variables). Without tracing, nothing.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RunQuery } from '../../graph/execution/run.js';
 import { createHash } from 'node:crypto';
 import { SpanKind, SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import { getOperationAST, print, type DocumentNode, type GraphQLError } from 'graphql';
@@ -12,21 +13,63 @@ import type { Plugin } from 'graphql-yoga';
 import { requestIn, type GatewayRequest } from '../../request/request.js';
 import { codeOf } from '../../base/errors.js';
 import { recordError, type Tracing } from '../../observability/tracing.js';
+import { describeAnswer } from '../../observability/request-span.js';
 
 type PromiseOrValue<T> = T | Promise<T>;
 /** A later part of an incremental response (graphql-js 17's format, as yoga's plugin sends it). */
 type IncrementalPart = { incremental?: ReadonlyArray<{ errors?: readonly GraphQLError[] }> };
 
-/** Runs `serve` in the request's span, kept on `request`; its door calls this. */
-export type TraceRequest = (request: GatewayRequest, req: IncomingMessage, serve: () => PromiseOrValue<void>) => PromiseOrValue<void>;
+/** Runs `serve` in the request's span, kept on `request` and ended once its answer is; its door calls this. */
+export type TraceRequest = (request: GatewayRequest, req: IncomingMessage, res: ServerResponse, serve: () => PromiseOrValue<unknown>) => void;
 
 export function traceRequests(tracing: Tracing): TraceRequest {
-  return (request, req, serve) => {
+  return (request, req, res, serve) => {
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const span = tracing.requestSpan(`${method} ${path}`, { 'http.request.method': method, 'url.path': path }, req.headers);
     request.span = span;
-    return context.with(trace.setSpan(context.active(), span), () => endAfter(span, serve));
+    res.once('close', () => span.end());
+    context.with(trace.setSpan(context.active(), span), () => {
+      try {
+        const served = serve();
+        if (typeof (served as Promise<unknown> | undefined)?.then === 'function') (served as Promise<unknown>).catch((error: unknown) => recordError(span, error));
+      } catch (error) {
+        recordError(span, error);
+        throw error;
+      }
+    });
+  };
+}
+
+/**
+ * The lean path's operation spans, as yoga's hooks open them: `run` wrapped in one (the upstream
+ * calls beneath it, its errors on it), and `stored` for an answer served stored.
+ */
+export function traceOperations(tracing: Tracing): { run<R extends RunQuery>(run: R): R; stored(document: DocumentNode, operationName: string | null | undefined, query: string): void } {
+  const { tracer } = tracing;
+  return {
+    run: (run) => (async (args) => {
+      const span = tracer.startSpan('graphql.operation', { kind: SpanKind.INTERNAL });
+      describeOperation(span, args.document, args.operationName, (args.contextValue as { params?: { query?: unknown } }).params?.query);
+      try {
+        const result = await context.with(trace.setSpan(context.active(), span), () => run(args));
+        recordErrors(span, result.errors);
+        // As yoga's result processing does: the request's span gets them too.
+        const requestSpan = requestIn(args.contextValue)?.span;
+        if (requestSpan?.isRecording()) recordErrors(requestSpan, result.errors);
+        return result;
+      } catch (error) {
+        recordError(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    }) as typeof run,
+    stored(document, operationName, query) {
+      const span = tracer.startSpan('graphql.operation', { kind: SpanKind.INTERNAL });
+      describeOperation(span, document, operationName, query);
+      span.end();
+    },
   };
 }
 
@@ -73,22 +116,6 @@ export function useTracing(tracing: Tracing | undefined): Plugin {
       if (record !== undefined) describeAnswer(record, response.status);
     },
   };
-}
-
-/** The answer's status and the request's counts on its span, if one records. */
-export function describeAnswer(record: GatewayRequest, status: number): void {
-  const span = record.span;
-  if (span === undefined || !span.isRecording()) return;
-  span.setAttribute('http.response.status_code', status);
-  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${status}` });
-  span.setAttributes({
-    'gateway.request_id': record.id,
-    'gateway.upstream_calls': record.upstreamCalls,
-    'gateway.cache_hits': record.cacheHits,
-    'gateway.cache_misses': record.cacheMisses,
-    'gateway.cache_stale': record.cacheStale,
-    ...(record.responseCache === undefined ? {} : { 'gateway.response_cache': record.responseCache }),
-  });
 }
 
 // Private: the operation's name, type and document hash; the span is named `query SiteLanes`.

@@ -32,12 +32,16 @@ describe('OpenTelemetry traces', () => {
 
   it('with OTEL_TRUST_CLIENT_TRACE continues a client traceparent: the request, the operation and every upstream call nest in one exported trace', async () => {
     const { h, receiver } = await tracedGateway({ OTEL_TRUST_CLIENT_TRACE: 'true', RESPONSE_CACHE_MAX_BYTES: '0' });
+    // Served on the lean path, as without tracing: yoga's HTTP layer (its onRequestParse hooks) reads nothing.
+    let yogaRead = 0;
+    (h.gateway.yoga as unknown as { onRequestParseHooks: Array<() => void> }).onRequestParseHooks.unshift(() => void (yogaRead += 1));
     const site = h.mock.catalog.sites[0]!;
     const answer = await post(h, SITE, {
       variables: { c: site.code },
       headers: { traceparent: `00-${TRACE_ID}-${CLIENT_SPAN_ID}-01`, 'x-request-id': 'traced-1' },
     });
     expect(answer.status).toBe(200);
+    expect(yogaRead).toBe(0);
     await h.close();
 
     const spans = receiver.spans();
@@ -77,6 +81,19 @@ describe('OpenTelemetry traces', () => {
     const callLines = logEntries(h).filter((entry) => entry.msg === 'upstream call');
     expect(callLines.length).toBe(calls.length);
     expect(callLines.map((entry) => entry.span_id).sort()).toEqual(calls.map((call) => call.spanId).sort());
+  });
+
+  it('gives an answer served stored its operation span under its request span, as an executed one', async () => {
+    const { h, receiver } = await tracedGateway();
+    const site = h.mock.catalog.sites[1]!;
+    for (let i = 0; i < 2; i += 1) expect((await post(h, SITE, { variables: { c: site.code } })).status).toBe(200);
+    await h.close();
+    const spans = receiver.spans();
+    const servers = spans.filter((span) => span.kind === SERVER);
+    expect(servers.map((span) => span.attributes['gateway.response_cache'])).toEqual(['miss', 'hit']);
+    for (const server of servers) {
+      expect(spans.filter((span) => span.parentSpanId === server.spanId).map((span) => span.name)).toEqual(['query SiteWithLanes']);
+    }
   });
 
   it('keeps an answer in parts (@defer) as one operation span, ended by its last part', async () => {
