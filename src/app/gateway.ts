@@ -34,6 +34,7 @@ import { createRequestLog } from '../request/log.js';
 import { traceOperations, traceRequests } from '../plugins/operator/use-tracing.js';
 import { batchingOptions } from '../plugins/protection/use-protection.js';
 import { createCors } from '../encoding/cors.js';
+import { createHttpCaching } from '../encoding/http-caching.js';
 import { createCompression } from '../encoding/compress.js';
 import { createResponseCache } from '../response-cache/store.js';
 import { answerNamespace } from '../response-cache/namespace.js';
@@ -153,6 +154,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const requestLog = useRequestLog(metrics, endRequest);
   const requestScope = useRequestScope();
   const cors = createCors(config.corsOrigins);
+  const caching = createHttpCaching({ clock, apiKeys: config.apiKeys.length > 0 });
   // The checks before every operation, for both doors. Arguments first: a bad one is named as such, never priced.
   const checks = [
     argumentCheck({ maxPageSize: config.maxPageSize, siteTime, cursors }),
@@ -176,7 +178,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     multipart: false,
     parserAndValidationCache: parserCaches,
     plugins: plugins(roadOf({
-      config, logger, clock, tracing, cors, admission, requestLog, requestScope, checks, executorFor, responseCache, compression,
+      config, logger, clock, tracing, cors, admission, requestLog, requestScope, checks, executorFor, responseCache, compression, caching,
     }), { requestLog, requestScope }),
   });
 
@@ -190,14 +192,16 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     };
     return runInRequest(request, () => answer().catch((error: unknown) => answerFailure(req, res, error, (failure) => log.error({ err: failure }, 'yoga failed'))));
   };
+  const admitBody = createBodyAdmission(admission, { adminKeys: config.adminApiKeys });
   // With tracing, the lean path opens the operation spans yoga's hooks open.
   const operations = tracing && traceOperations(tracing);
   const run = createQueryRunner(checks, executorFor, normalizedExecutor);
   const lean = leanPath ? createLeanPath({
-    yoga, handOn: toYoga, end: endRequest, admission, responseCache, compression, context: contextOf,
+    yoga, handOn: toYoga, end: endRequest, admission, admit: admitBody, responseCache, compression, context: contextOf,
     run: operations ? operations.run(run) : run,
     traceStored: operations ? operations.stored : undefined,
     cors,
+    caching,
     allowList: config.persistedOperations !== undefined,
     documents: parserCaches.documentCache,
   }) : undefined;
@@ -229,7 +233,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     yoga,
     arrive: (req) => createRequest(requestIdFrom(req.headers[REQUEST_ID_HEADER] as string | undefined), logger, clock.monotonic()),
     serve,
-    admitBody: createBodyAdmission(admission, { adminKeys: config.adminApiKeys }),
+    admitBody,
     admission,
     addressOf,
     metrics,

@@ -12,6 +12,7 @@ import type { Logger } from '../base/logger.js';
 import type { Admission } from '../admission/admission.js';
 import type { Cors } from '../encoding/cors.js';
 import type { Compression } from '../encoding/compress.js';
+import type { CachingHeaders } from '../encoding/http-caching.js';
 import type { ExecutorFor } from '../graph/execution/compile.js';
 import { beforeEveryOperation, type OperationCheck } from '../graph/running-operation.js';
 import type { Tracing } from '../observability/tracing.js';
@@ -47,6 +48,8 @@ export interface RoadParts {
   executorFor: ExecutorFor;
   responseCache: ResponseCache;
   compression: Compression;
+  /** The HTTP caching headers, the lean path's too. */
+  caching: CachingHeaders;
 }
 
 export function roadOf(parts: RoadParts): Plugin[] {
@@ -69,7 +72,7 @@ export function roadOf(parts: RoadParts): Plugin[] {
     parts.requestScope,
     useIncrementalDelivery(),
     // Answer cache and encoding: caching headers, the stored answer (stored as made), then compression.
-    useHttpCaching({ clock: parts.clock, apiKeys: config.apiKeys.length > 0 }),
+    useHttpCaching(parts.caching),
     useResponseCache(parts.responseCache, compression),
     useCompression(compression),
     // Checks before every operation (arguments first: a bad one is named, never priced), then the executor.

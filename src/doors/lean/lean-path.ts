@@ -21,11 +21,14 @@ import type { ResponseCache } from '../../response-cache/store.js';
 import { keyedNow, learntOf, type Learnt } from '../../response-cache/unstorable.js';
 import type { Compression } from '../../encoding/compress.js';
 import type { Cors } from '../../encoding/cors.js';
+import type { CachingHeaders } from '../../encoding/http-caching.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
 import { createLeanAnswers } from './respond.js';
 import type { RunQuery } from '../../graph/execution/run.js';
-import { answerMediaType, leanParams, leanRequest, isJsonContentType, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanParams, type LeanRequest } from './request.js';
+import { answerMediaType, leanParams, leanRequest, isJsonContentType, searchParams, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanBody, type LeanParams, type LeanRequest } from './request.js';
+import { nodeHeaders } from '../../admission/api-key.js';
+import type { BodyAdmission } from '../../admission/before-body.js';
 import { isRefusal } from '../../admission/refusal.js';
 
 export interface LeanPathOptions {
@@ -34,13 +37,17 @@ export interface LeanPathOptions {
   handOn: (req: IncomingMessage, res: ServerResponse, record: GatewayRequest) => void;
   /** The request log and metrics every HTTP door shares. */
   end: EndRequest;
-  admission: Pick<Admission, 'rate' | 'parameters' | 'persisted'>;
+  admission: Pick<Admission, 'rate' | 'parameters' | 'persisted' | 'csrf'>;
+  /** The API key and rate limit from a request's headers (admission/before-body.ts): a GET's, which the door did not admit. */
+  admit: BodyAdmission;
   /** Allow-list mode (`PERSISTED_OPERATIONS_FILE`): a request names a listed document by id. */
   allowList: boolean;
   responseCache: Pick<ResponseCache, 'on' | 'keyOf' | 'stored' | 'sharedStored' | 'miss'>;
   compression: Compression;
   /** The CORS headers every answer carries (encoding/cors.ts). */
   cors: Cors;
+  /** The HTTP caching headers every GraphQL answer gets (encoding/http-caching.ts). */
+  caching: CachingHeaders;
   /** yoga's context factory. */
   context: (initial: { request: LeanRequest; gatewayRequest: GatewayRequest }) => GatewayContext;
   /** Runs an admitted query as yoga's execution hooks would. */
@@ -59,36 +66,42 @@ export interface LeanPathOptions {
 export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse, record: GatewayRequest) => boolean;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
-  const { yoga, handOn, end, admission, responseCache, compression, cors, documents, context, run, allowList, traceStored } = options;
+  const { yoga, handOn, end, admission, admit, responseCache, compression, cors, caching, documents, context, run, allowList, traceStored } = options;
+  const names = allowList ? LISTED_PARAMETER_NAMES : PARAMETER_NAMES;
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
   // Documents yoga's parse and validation passed: the same text validates the same way again.
   const valid = new WeakSet<DocumentNode>();
   let schema: GraphQLSchema | undefined;
   const startInTurn = createTurnQueue();
-  const { answerStored, answer } = createLeanAnswers({ end, compression, cors, run, context });
+  const { answerStored, answer } = createLeanAnswers({ end, compression, cors, caching, run, context });
 
   // Requests seen before by their exact body: the key their parse made, so a repeat skips the parse.
   const known = new LRUCache<string, { accept: string; key: string; operation: string; learnt: Learnt }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
 
   return (req, res, record) => {
     const body = req.body;
-    // Only a request whose key the body admission checked: the lean path checks none itself.
-    if (req.method !== 'POST' || req.url !== endpoint || body === undefined || !record.keyChecked) return false;
+    const get = req.method === 'GET';
     const headers = req.headers;
-    if (!isJsonContentType(headers['content-type'])) return false;
+    if (get ? !req.url!.startsWith(`${endpoint}?`) : req.method !== 'POST' || req.url !== endpoint || body === undefined || !isJsonContentType(headers['content-type'])) return false;
     const mediaType = answerMediaType(headers.accept);
     if (mediaType === undefined) return false;
+    // A GET's parameters are read now: its admission comes from its headers here, as a body's came at the door.
+    const params = get ? readParams(searchParams(req.url!.slice(endpoint.length + 1), names)) : undefined;
+    // A GET without a CSRF header (`CSRF_PREVENTION`) is yoga's to refuse.
+    if (get && (params === undefined || admission.csrf(nodeHeaders(req)) !== undefined)) return false;
+    const admitted = get ? admit(req, record) : record.keyChecked;
+    if (admitted === false) return false;
     const request = leanRequest(req, res, url);
-    const client = record.client;
     const accept = headers.accept ?? '';
     // In allow-list mode the list may be swapped: a body's key is not remembered across it.
-    const text = responseCache.on && !allowList && traceStored === undefined && body.length <= MAX_KNOWN_BODY_BYTES ? body.toString('latin1') : undefined;
-    // The request's one rate-limit verdict (the body admission's); a pending fleet verdict keeps it here, handed to yoga if refused.
-    const verdict = admission.rate.arrive(record, req);
-    if (!(verdict instanceof Promise)) return verdict.allowed && serveAdmitted(req, res, request, record, client, mediaType, accept, text);
+    const text = get || !responseCache.on || allowList || traceStored !== undefined || body!.length > MAX_KNOWN_BODY_BYTES ? undefined : body!.toString('latin1');
+    const serve = () => serveAdmitted(req, res, request, record, mediaType, accept, text, params);
+    // The request's one rate-limit verdict (its admission's); a pending fleet verdict keeps it here, handed to yoga if refused.
+    const verdict = admitted instanceof Promise ? admitted.then((ok) => ({ allowed: ok })) : admission.rate.arrive(record, req);
+    if (!(verdict instanceof Promise)) return verdict.allowed && serve();
     void verdict.then((taken) => {
-      if (!(taken.allowed && serveAdmitted(req, res, request, record, client, mediaType, accept, text))) handOn(req, res, record);
+      if (!(taken.allowed && serve())) handOn(req, res, record);
     });
     return true;
   };
@@ -96,8 +109,9 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // Private: an admitted request: the stored answer to the same bytes seen before, else its parse.
   function serveAdmitted(
     req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
-    client: string | undefined, mediaType: string, accept: string, text: string | undefined,
+    mediaType: string, accept: string, text: string | undefined, read: LeanParams | undefined,
   ): boolean {
+    const client = record.client;
     const entry = text === undefined ? undefined : known.get(text);
     const seen = entry?.accept === accept && keyedNow(entry.learnt) ? entry : undefined;
     const hit = seen === undefined ? undefined : responseCache.stored(seen.key, record);
@@ -105,12 +119,11 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       answerStored(record, client, seen.operation, res, hit);
       return true;
     }
-    return runInRequest(record, () => serveParsed(req, res, request, record, client, mediaType, accept, text));
+    return runInRequest(record, () => serveParsed(req, res, request, record, client, mediaType, accept, text, read));
   }
 
-  // Private: a body's parameters, within the limits, its document the listed one in allow-list mode; undefined: yoga's.
-  function readParams(body: Buffer): LeanParams | undefined {
-    const params = leanParams(body, allowList ? LISTED_PARAMETER_NAMES : PARAMETER_NAMES);
+  // Private: a request's parameters, within the limits, its document the listed one in allow-list mode; undefined: yoga's.
+  function readParams(params: LeanBody | undefined): LeanParams | undefined {
     if (params === undefined || admission.parameters(params.query, params.variables) !== undefined) return undefined;
     if (!allowList) return typeof params.query === 'string' ? (params as unknown as LeanParams) : undefined;
     const listed = admission.persisted(params);
@@ -120,9 +133,9 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // Private: a request read in full: parameters, yoga's parse and validation, stored answer or execution.
   function serveParsed(
     req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
-    client: string | undefined, mediaType: string, accept: string, text: string | undefined,
+    client: string | undefined, mediaType: string, accept: string, text: string | undefined, read: LeanParams | undefined,
   ): boolean {
-    const params = readParams(req.body!);
+    const params = read ?? readParams(leanParams(req.body!, names));
     if (params === undefined) return false;
     let document = documents.get(params.query);
     if (document === undefined || !valid.has(document)) {

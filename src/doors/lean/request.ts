@@ -35,10 +35,37 @@ export function leanParams(body: Buffer, names: ParamNames = PARAMETER_NAMES): L
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
   const params = parsed as Record<string, unknown>;
   for (const name in params) if (!names.has(name)) return undefined;
+  return checked(params);
+}
+
+// Private: `params` when `variables` is an object or null and `operationName` a string.
+function checked(params: Record<string, unknown>): LeanBody | undefined {
   const { variables, operationName } = params;
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
   return params as LeanBody;
+}
+
+/**
+ * A GET's parameters from its query string, as yoga's GET parser reads them (an empty one is
+ * none; `variables` and `extensions` JSON), when each is one of `names` and given once; anything
+ * else (a repeat a cache could read otherwise, JSON that does not parse) is yoga's.
+ */
+export function searchParams(search: string, names: ParamNames = PARAMETER_NAMES): LeanBody | undefined {
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of new URLSearchParams(search)) {
+    if (!names.has(name) || Object.hasOwn(params, name)) return undefined;
+    if (value === '') continue;
+    if (name !== 'variables' && name !== 'extensions') params[name] = value;
+    else {
+      try {
+        params[name] = JSON.parse(value);
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return checked(params);
 }
 
 /** Whether `Content-Type` says JSON exactly as yoga's `isContentTypeMatch` reads it (else yoga answers 415). */
@@ -99,7 +126,6 @@ export function leanRequest(req: IncomingMessage, res: ServerResponse, url: stri
 
 // Private: a class, its methods shared, not made again for every request.
 class NodeRequest implements LeanRequest, HeaderReader {
-  readonly method = 'POST';
   #signal: AbortSignal | undefined;
 
   constructor(
@@ -107,6 +133,10 @@ class NodeRequest implements LeanRequest, HeaderReader {
     private readonly res: ServerResponse,
     readonly url: string,
   ) {}
+
+  get method(): string {
+    return this.req.method ?? 'POST';
+  }
 
   get headers(): HeaderReader {
     return this;

@@ -17,6 +17,8 @@ import { codingHeaders, type Compression } from '../../encoding/compress.js';
 import type { Cors } from '../../encoding/cors.js';
 import { nodeHeaders } from '../../admission/api-key.js';
 import { createWriteBatch } from './writes.js';
+import type { CachingHeaders } from '../../encoding/http-caching.js';
+import { etagMatches } from '../../response-cache/etag.js';
 import { describeAnswer, withSpan } from '../../observability/request-span.js';
 import type { LeanRequest } from './request.js';
 import type { GatewayContext } from '../../graph/context.js';
@@ -34,12 +36,14 @@ export interface LeanAnswerOptions {
   end: EndRequest;
   compression: Compression;
   cors: Cors;
+  /** The HTTP caching headers every GraphQL answer gets (encoding/http-caching.ts). */
+  caching: CachingHeaders;
   run: RunQuery;
   /** yoga's context factory. */
   context: (initial: { request: LeanRequest; gatewayRequest: GatewayRequest }) => GatewayContext;
 }
 
-export function createLeanAnswers({ end, compression, cors, run, context }: LeanAnswerOptions): LeanAnswers {
+export function createLeanAnswers({ end, compression, cors, caching, run, context }: LeanAnswerOptions): LeanAnswers {
   const write = createWriteBatch();
 
   return {
@@ -47,6 +51,7 @@ export function createLeanAnswers({ end, compression, cors, run, context }: Lean
       record.graphql = true;
       record.client = client;
       record.operations.push(operation);
+      record.served = hit;
       send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
     },
     async answer(args, initial, res, mediaType) {
@@ -79,13 +84,17 @@ export function createLeanAnswers({ end, compression, cors, run, context }: Lean
       withSpan(record.span, () => end(record, status));
       return record.release();
     }
-    const sent = compression.answer(res.req.headers['accept-encoding'], headers['content-type'], plain, stored);
-    const body = sent.body;
+    const req = res.req;
+    Object.assign(headers, caching(record, { method: req.method ?? 'POST', status, contentType: headers['content-type'], ambiguous: false, vary: headers.vary }));
+    const sent = compression.answer(req.headers['accept-encoding'], headers['content-type'], plain, stored);
     Object.assign(headers, codingHeaders(sent, headers.vary));
-    headers['content-length'] = String(body.byteLength);
-    headers['cache-control'] = 'no-store';
+    // A GET of a stored answer the client holds: 304, as the response cache answers on yoga's path.
+    const notModified = req.method === 'GET' && record.served !== undefined && etagMatches(req.headers['if-none-match'] ?? null, headers.etag!);
+    const body = notModified ? undefined : sent.body;
+    if (body !== undefined) headers['content-length'] = String(body.byteLength);
     headers[REQUEST_ID_HEADER] = record.id;
-    if (cors.on) Object.assign(headers, cors.headersFor(nodeHeaders(res.req), { vary: headers.vary ?? null, cacheControl: headers['cache-control'] }));
+    if (cors.on) Object.assign(headers, cors.headersFor(nodeHeaders(req), { vary: headers.vary ?? null, cacheControl: headers['cache-control']! }));
+    if (notModified) status = 304;
     write(() => {
       if (!res.destroyed) res.writeHead(status, headers).end(body);
       describeAnswer(record, status);

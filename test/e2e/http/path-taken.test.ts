@@ -23,7 +23,7 @@ describe('which path serves a request', () => {
     return () => count;
   }
 
-  it('serves an eligible POST (and its stored answer) itself, and hands GET, batch, @defer, APQ and a form body to yoga', async () => {
+  it('serves an eligible POST or GET (and its stored answer) itself, and hands a batch, @defer, APQ and a form body to yoga', async () => {
     const pair = await startPair({ BATCHING_LIMIT: '3' }, { catalog: { sites: 30, cities: 8, products: 40 } });
     try {
       const [onLean, onYoga] = [yogaRequests(pair.lean), yogaRequests(pair.yoga)];
@@ -32,7 +32,8 @@ describe('which path serves a request', () => {
       const cases: Array<[string, RawRequest, number]> = [
         ['an eligible POST', jsonPost(CITIES), 0],
         ['the same, stored', jsonPost(CITIES), 0],
-        ['a GET', graphqlGet(CITIES), 1],
+        ['a GET', graphqlGet(CITIES), 0],
+        ['a GET repeating a parameter', { ...graphqlGet(CITIES), path: `/graphql?query=${encodeURIComponent(CITIES.query)}&query=x` }, 1],
         ['a batch', jsonPost([CITIES, CITIES]), 1],
         ['@defer', jsonPost({ query: deferred }, { accept: 'multipart/mixed' }), 1],
         ['APQ extensions', jsonPost({ ...CITIES, extensions: persisted }), 1],
@@ -72,6 +73,7 @@ describe('which path serves a request', () => {
         ['documentId', jsonPost({ documentId: hash }), 0],
         ['doc_id, stored', jsonPost({ doc_id: hash }), 0],
         ['the APQ extension', jsonPost({ extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }), 0],
+        ['a GET by id', { ...graphqlGet({}), path: `/graphql?documentId=${hash}` }, 0],
         ['a query text', jsonPost(CITIES), 1],
         ['an id not listed', jsonPost({ documentId: sha256Hex('{ __typename }') }), 1],
       ];
