@@ -1,5 +1,5 @@
 /**
- * The lean path: the common GraphQL request (a POST of one JSON query) served straight from
+ * The lean path: the common GraphQL request (one query, POSTed as JSON or sent as a GET) served straight from
  * Node's request, without yoga's Fetch layer, which dominates the cost of a cache hit. It changes
  * how a request is served, never what it answers: same admission, yoga's enveloped parse and
  * validate, same execution and cache key, yoga's result processor. Whatever it is not sure to
