@@ -1,9 +1,9 @@
 /**
- * The lean path: the common GraphQL request (one query, POSTed as JSON or sent as a GET) served straight from
- * Node's request, without yoga's Fetch layer, which dominates the cost of a cache hit. It changes
- * how a request is served, never what it answers: same admission, yoga's enveloped parse and
- * validate, same execution and cache key, yoga's result processor. Whatever it is not sure to
- * serve as yoga would goes to yoga having written nothing; once admitted, it answers.
+ * The lean path: the common GraphQL request (one query, POSTed as JSON or sent as a GET) served
+ * straight from Node's request, without yoga's Fetch layer, which dominates the cost of a cache
+ * hit. It changes how a request is served, never what it answers: same admission, yoga's
+ * enveloped parse and validate, same execution and cache key, yoga's result processor. Whatever
+ * it is not sure to serve as yoga would goes to yoga having written nothing; once admitted, it answers.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
