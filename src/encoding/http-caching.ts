@@ -33,22 +33,25 @@ export interface Answered {
 }
 
 /** The headers to set (replacing any of the same name) on `answered`, the answer to `request`. */
-export type CachingHeaders = (request: GatewayRequest | undefined, answered: Answered) => Record<string, string>;
+export type CachingHeaders = (request: GatewayRequest | undefined, answered: Answered) => Readonly<Record<string, string>>;
 
 /** Media types of a whole (not incremental) JSON answer. */
 const PLAIN_JSON = new Set(['application/json', 'application/graphql-response+json']);
 /** Media types of an answer in parts. */
 const IN_PARTS = new Set(['multipart/mixed', 'text/event-stream']);
+/** What most answers get, made once (callers copy it). */
+const NO_STORE: Readonly<Record<string, string>> = Object.freeze({ 'cache-control': 'no-store' });
+const PARTS_NO_STORE: Readonly<Record<string, string>> = Object.freeze({ 'x-accel-buffering': 'no', 'cache-control': 'no-store' });
 
 export function createHttpCaching({ clock, apiKeys }: HttpCachingOptions): CachingHeaders {
   const vary = ['Accept', ...(apiKeys ? ['Authorization', 'x-api-key'] : [])];
   const scope = apiKeys ? 'private' : 'public';
   return (request, answered) => {
     const type = mediaType(answered.contentType);
-    const headers: Record<string, string> = IN_PARTS.has(type) ? { 'x-accel-buffering': 'no' } : {};
+    const parts = IN_PARTS.has(type);
     const freshness = request && freshnessOf(request, answered, type);
-    if (freshness === undefined) return { ...headers, 'cache-control': 'no-store' };
-    Object.assign(headers, tagHeaders(request!.served?.tags ?? request!.tags()));
+    if (freshness === undefined) return parts ? PARTS_NO_STORE : NO_STORE;
+    const headers: Record<string, string> = { ...tagHeaders(request!.served?.tags ?? request!.tags()) };
     headers['cache-control'] = `${scope}, max-age=${freshness.maxAgeS}`;
     if (freshness.ageS !== undefined) headers.age = String(freshness.ageS);
     headers.vary = varyWith(answered.vary ?? null, vary);
