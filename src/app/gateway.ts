@@ -22,11 +22,10 @@ import { healthPage } from '../pages/operator/health.js';
 import { purgePage } from '../pages/operator/purge.js';
 import { metricsPage } from '../pages/operator/metrics.js';
 import { demoPage } from '../pages/explorer/demo.js';
-import { GRAPHIQL_OPTIONS, graphiqlPage, isGraphiQLPageRequest } from '../pages/explorer/graphiql.js';
+import { GRAPHIQL_OPTIONS, graphiqlPage } from '../pages/explorer/graphiql.js';
 import { schemaPage } from '../pages/explorer/schema.js';
 import { rootPage } from '../pages/root.js';
-import { createPages } from '../pages/pages.js';
-import { nodeHeaders } from '../admission/api-key.js';
+import { createPages, isPage } from '../pages/pages.js';
 import { createPurger } from '../response-cache/purge.js';
 import { createAdmission, type Admission } from '../admission/admission.js';
 import { useRequestLog } from '../plugins/operator/use-request-log.js';
@@ -52,10 +51,9 @@ import { createData } from './data.js';
 import { createPersistedReload, type ReloadOutcome } from './persisted-reload.js';
 import { createLeanPath } from '../doors/lean/lean-path.js';
 import { createLive, type Live } from '../live/live.js';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { createBodyAdmission, type BodyAdmission } from '../admission/before-body.js';
 import { ROUTES } from '../admission/routes.js';
-import { pathOf } from '../admission/route.js';
 import { answerFailure, type Arrive, type BodyHandler, type BodyRequest } from '../doors/http/body.js';
 import { fetchRequestOf } from '../doors/http/fetch-request.js';
 import { sendNodeResponse } from '@whatwg-node/server';
@@ -100,13 +98,6 @@ export interface Gateway {
   drain(): void;
   /** Releases upstream connections. The HTTP server, if any, is closed by its owner first. */
   close(): Promise<void>;
-}
-
-// Private: whether a request is GraphQL's (on its path, not a preflight nor the explorer's page) rather than a page's.
-function isGraphQL(req: IncomingMessage, cors: boolean, graphiql: boolean): boolean {
-  if (pathOf(req.url) !== ROUTES.graphql) return false;
-  if (cors && req.method === 'OPTIONS') return false;
-  return !(graphiql && isGraphiQLPageRequest({ method: req.method ?? 'GET', headers: nodeHeaders(req) }, { pathname: ROUTES.graphql }));
 }
 
 const TYPE_DEFS = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
@@ -200,8 +191,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     yoga, handOn: toYoga, end: endRequest, admission, admit: admitBody, responseCache, compression, context: contextOf,
     run: operations ? operations.run(run) : run,
     traceStored: operations ? operations.stored : undefined,
-    cors,
-    caching,
+    cors, caching,
     allowList: config.persistedOperations !== undefined,
     documents: parserCaches.documentCache,
   }) : undefined;
@@ -224,7 +214,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // Every request in its span when tracing; the async context is set where shared components will need it: around yoga, and the lean path's executions.
   const traced = tracing && traceRequests(tracing);
   const serve: BodyHandler<GatewayRequest> = (req, res, request) => {
-    const road = isGraphQL(req, cors.on, config.graphiql) ? graphql : page;
+    const road = isPage(req, { cors: cors.on, graphiql: config.graphiql }) ? page : graphql;
     if (traced) traced(request, req, res, () => road(req, res, request));
     else road(req, res, request);
   };

@@ -7,7 +7,8 @@ import type { ServerResponse } from 'node:http';
 import type { Admission } from '../admission/admission.js';
 import { isRefusal, refusal, type Refusal } from '../admission/refusal.js';
 import { refusalResponse } from '../admission/refusal-writer.js';
-import { pathRefusal } from '../admission/route.js';
+import { pathOf, pathRefusal } from '../admission/route.js';
+import { nodeHeaders } from '../admission/api-key.js';
 import { OPEN_PATHS, ROUTES, UNLIMITED_PATHS } from '../admission/routes.js';
 import { answerFailure, type BodyRequest } from '../doors/http/body.js';
 import { fetchRequestOf } from '../doors/http/fetch-request.js';
@@ -17,7 +18,7 @@ import { describeAnswer } from '../observability/request-span.js';
 import { REQUEST_ID_HEADER } from '../request/current.js';
 import type { EndRequest } from '../request/log.js';
 import type { GatewayRequest } from '../request/request.js';
-import { isGraphiQLRequest } from './explorer/graphiql.js';
+import { isGraphiQLPageRequest, isGraphiQLRequest } from './explorer/graphiql.js';
 import { FETCH, type Page, type PageRequest } from './page.js';
 
 export interface PagesParts {
@@ -29,6 +30,13 @@ export interface PagesParts {
   graphiql: boolean;
   onError: (error: unknown) => void;
   pages: { health: Page; purge: Page; demo: Page; metrics: Page; explorer: Page; schema: Page; root: Page };
+}
+
+/** Whether a request is a page's: any path but GraphQL's, a preflight (CORS on), or the explorer's page (GraphiQL on). */
+export function isPage(req: BodyRequest, { cors, graphiql }: { cors: boolean; graphiql: boolean }): boolean {
+  if (pathOf(req.url) !== ROUTES.graphql) return true;
+  if (cors && req.method === 'OPTIONS') return true;
+  return graphiql && isGraphiQLPageRequest({ method: req.method ?? 'GET', headers: nodeHeaders(req) }, { pathname: ROUTES.graphql });
 }
 
 /** Serves a request to a page on `res`. */
