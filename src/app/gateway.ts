@@ -34,6 +34,7 @@ import { traceOperations, traceRequests } from '../plugins/operator/use-tracing.
 import { batchingOptions } from '../plugins/protection/use-protection.js';
 import { createCors } from '../encoding/cors.js';
 import { createHttpCaching } from '../encoding/http-caching.js';
+import { createPersistedQueryStore } from '../admission/automatic-persisted.js';
 import { createCompression } from '../encoding/compress.js';
 import { createResponseCache } from '../response-cache/store.js';
 import { answerNamespace } from '../response-cache/namespace.js';
@@ -146,6 +147,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const requestScope = useRequestScope();
   const cors = createCors(config.corsOrigins);
   const caching = createHttpCaching({ clock, apiKeys: config.apiKeys.length > 0 });
+  const apq = createPersistedQueryStore();
   // The checks before every operation, for both doors. Arguments first: a bad one is named as such, never priced.
   const checks = [
     argumentCheck({ maxPageSize: config.maxPageSize, siteTime, cursors }),
@@ -169,7 +171,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     multipart: false,
     parserAndValidationCache: parserCaches,
     plugins: plugins(roadOf({
-      config, logger, clock, tracing, cors, admission, requestLog, requestScope, checks, executorFor, responseCache, compression, caching,
+      config, logger, clock, tracing, cors, admission, requestLog, requestScope, checks, executorFor, responseCache, compression, caching, apq,
     }), { requestLog, requestScope }),
   });
 
@@ -188,7 +190,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   const operations = tracing && traceOperations(tracing);
   const run = createQueryRunner(checks, executorFor, normalizedExecutor);
   const lean = leanPath ? createLeanPath({
-    yoga, handOn: toYoga, end: endRequest, admission, admit: admitBody, responseCache, compression, context: contextOf,
+    yoga, handOn: toYoga, end: endRequest, admission, admit: admitBody, apq, responseCache, compression, context: contextOf,
     run: operations ? operations.run(run) : run,
     traceStored: operations ? operations.stored : undefined,
     cors, caching,

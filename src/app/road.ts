@@ -13,6 +13,7 @@ import type { Admission } from '../admission/admission.js';
 import type { Cors } from '../encoding/cors.js';
 import type { Compression } from '../encoding/compress.js';
 import type { CachingHeaders } from '../encoding/http-caching.js';
+import type { PersistedQueryStore } from '../admission/automatic-persisted.js';
 import type { ExecutorFor } from '../graph/execution/compile.js';
 import { beforeEveryOperation, type OperationCheck } from '../graph/running-operation.js';
 import type { Tracing } from '../observability/tracing.js';
@@ -50,6 +51,8 @@ export interface RoadParts {
   compression: Compression;
   /** The HTTP caching headers, the lean path's too. */
   caching: CachingHeaders;
+  /** The automatic persisted queries' store, the lean path's too. */
+  apq: PersistedQueryStore;
 }
 
 export function roadOf(parts: RoadParts): Plugin[] {
@@ -66,7 +69,7 @@ export function roadOf(parts: RoadParts): Plugin[] {
     // Read parameters: operation types, sizes, persisted documents, CSRF, the document's limits, readable bodies.
     useKnownOperationTypes(),
     useParameterLimits(admission),
-    ...protectionPlugins(config, admission),
+    ...protectionPlugins(config, admission, parts.apq),
     useReadableBody(),
     // The execution's scope and incremental delivery wrap what follows.
     parts.requestScope,

@@ -30,6 +30,7 @@ import { answerMediaType, leanParams, leanRequest, isJsonContentType, searchPara
 import { nodeHeaders } from '../../admission/api-key.js';
 import type { BodyAdmission } from '../../admission/before-body.js';
 import { isRefusal } from '../../admission/refusal.js';
+import { hashMatches, persistedQueryHash, type PersistedQueryStore } from '../../admission/automatic-persisted.js';
 
 export interface LeanPathOptions {
   yoga: YogaServerInstance<DoorContext, GatewayContext>;
@@ -40,6 +41,8 @@ export interface LeanPathOptions {
   admission: Pick<Admission, 'rate' | 'parameters' | 'persisted' | 'csrf'>;
   /** The API key and rate limit from a request's headers (admission/before-body.ts): a GET's, which the door did not admit. */
   admit: BodyAdmission;
+  /** The automatic persisted queries' store yoga's path registers in too. */
+  apq: PersistedQueryStore;
   /** Allow-list mode (`PERSISTED_OPERATIONS_FILE`): a request names a listed document by id. */
   allowList: boolean;
   responseCache: Pick<ResponseCache, 'on' | 'keyOf' | 'stored' | 'sharedStored' | 'miss'>;
@@ -66,7 +69,7 @@ export interface LeanPathOptions {
 export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse, record: GatewayRequest) => boolean;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
-  const { yoga, handOn, end, admission, admit, responseCache, compression, cors, caching, documents, context, run, allowList, traceStored } = options;
+  const { yoga, handOn, end, admission, admit, apq, responseCache, compression, cors, caching, documents, context, run, allowList, traceStored } = options;
   const names = allowList ? LISTED_PARAMETER_NAMES : PARAMETER_NAMES;
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
@@ -125,9 +128,20 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // Private: a request's parameters, within the limits, its document the listed one in allow-list mode; undefined: yoga's.
   function readParams(params: LeanBody | undefined): LeanParams | undefined {
     if (params === undefined || admission.parameters(params.query, params.variables) !== undefined) return undefined;
-    if (!allowList) return typeof params.query === 'string' ? (params as unknown as LeanParams) : undefined;
-    const listed = admission.persisted(params);
-    return listed === undefined || isRefusal(listed) ? undefined : { query: listed.query, variables: params.variables, operationName: params.operationName };
+    const { query, variables, operationName, extensions } = params;
+    if (allowList) {
+      const listed = admission.persisted(params);
+      return listed === undefined || isRefusal(listed) ? undefined : { query: listed.query, variables, operationName };
+    }
+    if (extensions === undefined) return typeof query === 'string' ? (params as unknown as LeanParams) : undefined;
+    // Automatic persisted queries: a known hash alone, or a hash with its query (registered once valid); any other extension is yoga's.
+    const hash = Object.keys(extensions as object).length === 1 ? persistedQueryHash(extensions) : undefined;
+    if (hash === undefined) return undefined;
+    if (query === undefined || query === null) {
+      const registered = apq.get(hash);
+      return registered === undefined ? undefined : { query: registered, variables, operationName };
+    }
+    return typeof query === 'string' && hashMatches(hash, query) ? { query, variables, operationName, register: hash } : undefined;
   }
 
   // Private: a request read in full: parameters, yoga's parse and validation, stored answer or execution.
@@ -146,6 +160,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       valid.add(parsed);
       document = parsed;
     }
+    if (params.register !== undefined) apq.register(params.register, params.query);
     const operation = getOperationAST(document, params.operationName);
     if (operation?.operation !== 'query' || asksForParts(document)) return false;
     // The running operation and key are worked out once, on the arguments executed (both memoized by them).

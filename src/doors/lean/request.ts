@@ -11,6 +11,8 @@ export interface LeanParams {
   query: string;
   variables?: Record<string, unknown> | null;
   operationName?: string | null;
+  /** An automatic persisted query's hash, to register `query` under once it validates. */
+  register?: string;
 }
 
 /** A JSON body's parameters, its query not yet checked. */
@@ -18,8 +20,8 @@ export type LeanBody = Omit<LeanParams, 'query'> & { query?: unknown; [name: str
 
 /** What a JSON body may name besides its query: the allow-list's ids, in allow-list mode. */
 export type ParamNames = ReadonlySet<string>;
-export const PARAMETER_NAMES: ParamNames = new Set(['query', 'variables', 'operationName']);
-export const LISTED_PARAMETER_NAMES: ParamNames = new Set([...PARAMETER_NAMES, 'documentId', 'doc_id', 'id', 'extensions']);
+export const PARAMETER_NAMES: ParamNames = new Set(['query', 'variables', 'operationName', 'extensions']);
+export const LISTED_PARAMETER_NAMES: ParamNames = new Set([...PARAMETER_NAMES, 'documentId', 'doc_id', 'id']);
 
 /**
  * A JSON body's parameters when they are only `names`, `variables` an object or null and

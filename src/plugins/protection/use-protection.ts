@@ -7,6 +7,7 @@ import type { Config } from '../../base/config/config.js';
 import type { Admission } from '../../admission/admission.js';
 import { refusalError } from '../../admission/refusal.js';
 import { useAutomaticPersistedQueries } from './use-automatic-persisted-queries.js';
+import type { PersistedQueryStore } from '../../admission/automatic-persisted.js';
 import { useIntrospectionPolicy } from './use-introspection-policy.js';
 import { useAllowList } from './use-persisted-operations.js';
 import { useQueryLimits, type QueryLimits } from './use-query-limits.js';
@@ -15,10 +16,10 @@ export type ProtectionConfig = QueryLimits &
   Pick<Config, 'persistedOperations' | 'csrfPrevention' | 'batchingLimit' | 'introspection'>;
 
 /** The plugins, in the order they must see a request. */
-export function protectionPlugins(config: ProtectionConfig, admission: Pick<Admission, 'csrf' | 'persisted'>): Plugin[] {
+export function protectionPlugins(config: ProtectionConfig, admission: Pick<Admission, 'csrf' | 'persisted'>, apq: PersistedQueryStore): Plugin[] {
   return [
     ...(config.csrfPrevention ? [useCsrfHeaders(admission)] : []),
-    config.persistedOperations ? useAllowList(admission) : useAutomaticPersistedQueries(),
+    config.persistedOperations ? useAllowList(admission) : useAutomaticPersistedQueries(apq),
     useIntrospectionPolicy(config.introspection),
     ...useQueryLimits(config),
   ];

@@ -1,22 +1,28 @@
 /**
  * A GraphQL request whose body or parameters the gateway cannot read gets a coded refusal, not
- * yoga's bare one (an empty 415, or a 500 for the client's mistake): 415 `UNSUPPORTED_MEDIA_TYPE`
- * for a media type it does not read, 400 `BAD_REQUEST` for parameters that are not JSON, without
- * the `originalError` that would quote the client's bytes back. Runs after CSRF prevention.
+ * yoga's bare one (an empty 415, or a 500 for the client's mistake): 405 `METHOD_NOT_ALLOWED`
+ * for another method than GET or POST, 415 `UNSUPPORTED_MEDIA_TYPE` for a media type it does not
+ * read, 400 `BAD_REQUEST` for parameters that are not JSON, without the `originalError` that
+ * would quote the client's bytes back. Runs after CSRF prevention.
  */
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { coded } from '../../base/graph-errors.js';
 import { UNREADABLE_BODY } from '../../admission/route.js';
 import { refusalResponse } from '../../admission/refusal-writer.js';
+import { refusal } from '../../admission/refusal.js';
+
+const OTHER_METHOD = refusal('METHOD_NOT_ALLOWED', 'GraphQL is served over GET and POST only', { allow: 'GET, POST' });
 
 type RequestParser = (request: Request) => unknown;
 
 export function useReadableBody(): Plugin {
   return {
-    onRequestParse({ requestParser, setRequestParser, endResponse, fetchAPI }) {
+    onRequestParse({ request, requestParser, setRequestParser, endResponse, fetchAPI }) {
       if (requestParser !== undefined) return setRequestParser(readable(requestParser) as typeof requestParser);
-      endResponse(refusalResponse(fetchAPI, UNREADABLE_BODY));
+      // Another method than GET or POST is refused as such, whatever its body.
+      const method = request.method !== 'GET' && request.method !== 'POST';
+      endResponse(refusalResponse(fetchAPI, method ? OTHER_METHOD : UNREADABLE_BODY));
     },
   };
 }

@@ -23,7 +23,7 @@ describe('which path serves a request', () => {
     return () => count;
   }
 
-  it('serves an eligible POST or GET (and its stored answer) itself, and hands a batch, @defer, APQ and a form body to yoga', async () => {
+  it('serves an eligible POST or GET (and its stored answer, and an automatic persisted query) itself, and hands a batch, @defer, an unknown hash and a form body to yoga', async () => {
     const pair = await startPair({ BATCHING_LIMIT: '3' }, { catalog: { sites: 30, cities: 8, products: 40 } });
     try {
       const [onLean, onYoga] = [yogaRequests(pair.lean), yogaRequests(pair.yoga)];
@@ -36,7 +36,9 @@ describe('which path serves a request', () => {
         ['a GET repeating a parameter', { ...graphqlGet(CITIES), path: `/graphql?query=${encodeURIComponent(CITIES.query)}&query=x` }, 1],
         ['a batch', jsonPost([CITIES, CITIES]), 1],
         ['@defer', jsonPost({ query: deferred }, { accept: 'multipart/mixed' }), 1],
-        ['APQ extensions', jsonPost({ ...CITIES, extensions: persisted }), 1],
+        ['APQ: the hash and its query, registered', jsonPost({ ...CITIES, extensions: persisted }), 0],
+        ['APQ: the hash alone', jsonPost({ extensions: persisted }), 0],
+        ['APQ: a hash not registered', jsonPost({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256Hex('{ __typename }') } } }), 1],
         ['a form body', jsonPost(`query=${encodeURIComponent(CITIES.query)}`, { 'content-type': 'application/x-www-form-urlencoded' }), 1],
       ];
       for (const [name, request, onLeanSide] of cases) {

@@ -50,3 +50,18 @@ describe('406 Not Acceptable', () => {
     expect(body.errors[0]!.message).toMatch(/No explorer page is served here \(it is off\)/);
   });
 });
+
+describe('405 on the GraphQL path', () => {
+  it('tells a client using another method than GET or POST which ones to use', async () => {
+    const h = await startGateway();
+    try {
+      const response = await fetch(`${h.url}/graphql`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' });
+      expect([response.status, response.headers.get('allow')]).toEqual([405, 'GET, POST']);
+      const body = (await response.json()) as Refused;
+      expect(body.errors[0]!.message).toMatch(/GET and POST/);
+      expect(body.errors[0]!.extensions.code).toBeTruthy();
+    } finally {
+      await h.close();
+    }
+  });
+});
