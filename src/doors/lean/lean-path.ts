@@ -133,9 +133,9 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       const listed = admission.persisted(params);
       return listed === undefined || isRefusal(listed) ? undefined : { query: listed.query, variables, operationName };
     }
-    if (extensions === undefined) return typeof query === 'string' ? (params as unknown as LeanParams) : undefined;
+    if (extensions === undefined || extensions === null) return typeof query === 'string' ? (params as unknown as LeanParams) : undefined;
     // Automatic persisted queries: a known hash alone, or a hash with its query (registered once valid); any other extension is yoga's.
-    const hash = Object.keys(extensions as object).length === 1 ? persistedQueryHash(extensions) : undefined;
+    const hash = typeof extensions === 'object' && Object.keys(extensions).length === 1 ? persistedQueryHash(extensions) : undefined;
     if (hash === undefined) return undefined;
     if (query === undefined || query === null) {
       const registered = apq.get(hash);
