@@ -12,7 +12,7 @@ export interface ErrorSpec {
   document?: true;
 }
 
-/** The registry. Add a code here, with its README row, before using it anywhere. */
+/** The registry. Add a code here, with its row in docs/errors.md, before using it anywhere. */
 export const ERRORS = {
   // Inside a GraphQL answer: the rest of the answer still resolves.
   INTERNAL_SERVER_ERROR: { status: 200, message: 'Unexpected error.' },

@@ -1,5 +1,5 @@
 /**
- * An answer's tags from what it shows (README "Purging"): each field that hands out an entity
+ * An answer's tags from what it shows (docs/http-caching.md, "Purging"): each field that hands out an entity
  * names it on the scope, whatever cache level its data came from, derived once from the schema so
  * that no resolver has to remember to. Entity types are those Query looks up by one code
  * (`site(code:)` tags `site:<code>`); a lookup names the code asked for, found or not, so a purge

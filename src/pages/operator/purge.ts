@@ -1,5 +1,5 @@
 /**
- * `POST /admin/purge` (README "Purging"): `{"tags": [...]}`, answered `{"purged": n}` once done
+ * `POST /admin/purge` (docs/http-caching.md, "Purging"): `{"tags": [...]}`, answered `{"purged": n}` once done
  * here and in Redis. Off without admin keys; only an admin key will do, presented as a client key
  * is. Runs before the client-key check: an operator's request carries none.
  */

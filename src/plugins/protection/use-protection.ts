@@ -1,5 +1,5 @@
 /**
- * What protects the graph from its clients, from the configuration (README "Security"): CSRF
+ * What protects the graph from its clients, from the configuration (docs/security-and-keys.md, "Security"): CSRF
  * prevention, the allow-list, persisted queries, the introspection policy and query limits.
  */
 import type { BatchingOptions, Plugin } from 'graphql-yoga';
