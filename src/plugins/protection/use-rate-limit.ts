@@ -6,7 +6,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { RateLimit } from '../../admission/rate-limit.js';
-import { UNLIMITED_PATHS } from '../../admission/routes.js';
 import { refusalError, type Refusal } from '../../admission/refusal.js';
 import { requestIn, type GatewayRequest } from '../../request/request.js';
 import { refusalResponse } from '../../admission/refusal-writer.js';
@@ -14,8 +13,7 @@ import { refusalResponse } from '../../admission/refusal-writer.js';
 export function useRateLimit(rate: RateLimit): Plugin {
   if (!rate.on) return {};
   return {
-    onRequest({ url, serverContext, endResponse, fetchAPI }) {
-      if (UNLIMITED_PATHS.has(url.pathname)) return;
+    onRequest({ serverContext, endResponse, fetchAPI }) {
       // Every request has one by now: its door's, or use-request.ts's.
       const request = requestIn(serverContext)!;
       const refuse = (refused: Refusal | undefined) => {

@@ -1,11 +1,10 @@
 /**
  * The HTTP caching headers (encoding/http-caching.ts) on yoga's path: every GraphQL answer gets
- * what the one rule decides; a request no GraphQL answered gets `no-store` when refused. `ETag`
+ * what the one rule decides; a preflight (CORS off) gets `no-store` when refused. `ETag`
  * and `304` stay the response cache's (use-response-cache.ts).
  */
 import type { Plugin } from 'graphql-yoga';
 import { requestIn } from '../../request/request.js';
-import { ROUTES } from '../../admission/routes.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import type { CachingHeaders } from '../../encoding/http-caching.js';
 
@@ -14,7 +13,7 @@ export function useHttpCaching(caching: CachingHeaders): Plugin {
     onResponse({ request, response, serverContext }) {
       const url = new URL(request.url, 'http://localhost');
       const gatewayRequest = requestIn(serverContext);
-      if (url.pathname !== ROUTES.graphql || request.method === 'OPTIONS' || gatewayRequest?.graphql === false) {
+      if (request.method === 'OPTIONS') {
         if (response.status >= 400 && !response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
         return;
       }

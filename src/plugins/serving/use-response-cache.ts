@@ -12,17 +12,15 @@ import { etagMatches } from '../../response-cache/etag.js';
 import { worthOffering } from '../../response-cache/unstorable.js';
 import type { ResponseCache, StoredResponse } from '../../response-cache/store.js';
 import { codingHeaders, type Compression } from '../../encoding/compress.js';
-import { ROUTES } from '../../admission/routes.js';
 
 const NO_BYTES = new Uint8Array(0);
 
 export function useResponseCache(cache: ResponseCache, compression: Compression): Plugin<{ request?: Request }> {
   if (!cache.on) return {};
-  const graphqlEndpoint = ROUTES.graphql;
   return {
     onRequest({ request, url, serverContext }) {
       const gatewayRequest = requestIn(serverContext);
-      if (gatewayRequest !== undefined && (url.pathname !== graphqlEndpoint || ambiguousRequest(request, url))) gatewayRequest.uncacheable = true;
+      if (gatewayRequest !== undefined && ambiguousRequest(request, url)) gatewayRequest.uncacheable = true;
     },
     onRequestParse({ serverContext }) {
       return {
