@@ -31,7 +31,10 @@ export function createBodyAdmission(admission: Pick<Admission, 'key' | 'rate'>, 
       return checked !== undefined && !isRefusal(checked);
     }
     const keyed = admission.key(headers);
-    if (isRefusal(keyed)) return path !== undefined && OPEN_PATHS.has(path);
+    if (isRefusal(keyed)) {
+      request.keyRefused = keyed;
+      return path !== undefined && OPEN_PATHS.has(path);
+    }
     request.client = keyed.client;
     request.keyChecked = true;
     if (!admission.rate.on || (path !== undefined && UNLIMITED_PATHS.has(path))) return true;

@@ -3,7 +3,7 @@
  * status and headers. Door-neutral, so every door answers the same check with the same code.
  */
 import type { GraphQLError } from 'graphql';
-import { ERRORS, type ErrorCode } from '../base/errors.js';
+import { ERRORS, type ErrorCode, type Refusal } from '../base/errors.js';
 import { coded } from '../base/graph-errors.js';
 
 /** An admitted request's client: `key:<fingerprint>` when it presented a valid API key, else undefined. */
@@ -11,14 +11,7 @@ export interface Admitted {
   client: string | undefined;
 }
 
-export interface Refusal {
-  code: ErrorCode;
-  /** The HTTP status (the registry's unless the check says otherwise). */
-  status: number;
-  message: string;
-  /** Headers of the HTTP answer (`Retry-After`, `WWW-Authenticate`). */
-  headers?: Record<string, string>;
-}
+export type { Refusal };
 
 /** A refusal with `code`, the registry's status, and `message` or the registry's. */
 export function refusal(code: ErrorCode, message: string = ERRORS[code].message, headers?: Record<string, string>): Refusal {

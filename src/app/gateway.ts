@@ -189,8 +189,13 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // With tracing, the lean path opens the operation spans yoga's hooks open.
   const operations = tracing && traceOperations(tracing);
   const run = createQueryRunner(checks, executorFor, normalizedExecutor);
+  // The lean path's refusals are counted as yoga's path counts them (use-request-log.ts).
+  const endCounted: typeof endRequest = (request, status) => {
+    if (request.rejectedAs !== undefined) metrics.rejectedRequest(request.rejectedAs);
+    endRequest(request, status);
+  };
   const lean = leanPath ? createLeanPath({
-    yoga, handOn: toYoga, end: endRequest, admission, admit: admitBody, apq, responseCache, compression, context: contextOf,
+    yoga, handOn: toYoga, end: endCounted, admission, admit: admitBody, apq, responseCache, compression, context: contextOf,
     run: operations ? operations.run(run) : run,
     traceStored: operations ? operations.stored : undefined,
     cors, caching,

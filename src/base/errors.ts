@@ -67,6 +67,16 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+/** A request refused with a registry code (admission/refusal.ts makes them). */
+export interface Refusal {
+  code: ErrorCode;
+  /** The HTTP status (the registry's unless the check says otherwise). */
+  status: number;
+  message: string;
+  /** Headers of the HTTP answer (`Retry-After`, `WWW-Authenticate`). */
+  headers?: Record<string, string>;
+}
+
 /** Whether `code` is one of the registry's. */
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && Object.hasOwn(ERRORS, code);

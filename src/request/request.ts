@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { infoLine, type Logger } from '../base/logger.js';
-import { codeOf } from '../base/errors.js';
+import { codeOf, type Refusal } from '../base/errors.js';
 import type { LookupResult } from '../cache/cache.js';
 import type { Span } from '@opentelemetry/api';
 import { createTags, type Tags } from './tags.js';
@@ -30,6 +30,8 @@ export interface GatewayRequest {
   client: string | undefined;
   /** Its API key was checked from its headers before its body was read (admission/before-body.ts). */
   keyChecked: boolean;
+  /** Its API key's refusal, kept by the admission before its body was read: the step that answers reads it. */
+  keyRefused: Refusal | undefined;
   /** Why the gateway refused the request before GraphQL ran: `unauthenticated`, `rate_limited`. */
   rejectedAs: string | undefined;
   /** Names of the operations executed (one, or several in a batch); `anonymous` for unnamed ones. */
@@ -97,6 +99,7 @@ class OneRequest implements GatewayRequest {
   graphql = false;
   client: string | undefined = undefined;
   keyChecked = false;
+  keyRefused: Refusal | undefined = undefined;
   rejectedAs: string | undefined = undefined;
   readonly operations: string[] = [];
   requestedOperation: string | undefined = undefined;
@@ -169,6 +172,14 @@ class OneRequest implements GatewayRequest {
   storable(result?: ResultErrors): { until: number } | undefined {
     return this.whole(result) && Number.isFinite(this.dataExpiresAt) ? { until: this.dataExpiresAt } : undefined;
   }
+}
+
+/** A name GraphQL allows, at most 100 characters: one a client sent is logged only if it is one. */
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
+
+/** Notes the operation name a client asked for (its log line's operation until one runs). */
+export function nameRequested(request: GatewayRequest, name: unknown): void {
+  if (typeof name === 'string' && GRAPHQL_NAME.test(name)) request.requestedOperation = name;
 }
 
 /** The request object its door handed on in `context` (yoga's server context, or a GraphQL context made from it). */

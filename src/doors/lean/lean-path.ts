@@ -2,14 +2,16 @@
  * The lean path: the common GraphQL request (one query, POSTed as JSON or sent as a GET) served
  * straight from Node's request, without yoga's Fetch layer, which dominates the cost of a cache
  * hit. It changes how a request is served, never what it answers: same admission, yoga's
- * enveloped parse and validate, same execution and cache key, yoga's result processor. Whatever
- * it is not sure to serve as yoga would goes to yoga having written nothing; once admitted, it answers.
+ * enveloped parse and validate, same execution and cache key, yoga's result processor. It answers
+ * its refusals too (the admission's, the parameters', the document's errors); a kind of request it
+ * does not serve (a batch, an answer in parts, another body) goes to yoga having written nothing.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { getOperationAST, type DocumentNode, type GraphQLSchema, type ExecutionArgs } from 'graphql';
+import { getOperationAST, type DocumentNode, type GraphQLError, type GraphQLSchema, type ExecutionArgs } from 'graphql';
+import { maskError } from '../../graph/mask-error.js';
 import type { YogaServerInstance } from 'graphql-yoga';
-import type { DoorContext, GatewayRequest } from '../../request/request.js';
+import { nameRequested, type DoorContext, type GatewayRequest } from '../../request/request.js';
 import type { GatewayContext } from '../../graph/context.js';
 import { runInRequest } from '../../request/current.js';
 
@@ -29,7 +31,7 @@ import type { RunQuery } from '../../graph/execution/run.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, searchParams, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanBody, type LeanParams, type LeanRequest } from './request.js';
 import { nodeHeaders } from '../../admission/api-key.js';
 import type { BodyAdmission } from '../../admission/before-body.js';
-import { isRefusal } from '../../admission/refusal.js';
+import { isRefusal, refusalError, type Refusal } from '../../admission/refusal.js';
 import { hashMatches, persistedQueryHash, type PersistedQueryStore } from '../../admission/automatic-persisted.js';
 
 export interface LeanPathOptions {
@@ -77,37 +79,62 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   const valid = new WeakSet<DocumentNode>();
   let schema: GraphQLSchema | undefined;
   const startInTurn = createTurnQueue();
-  const { answerStored, answer } = createLeanAnswers({ end, compression, cors, caching, run, context });
+  const { answerStored, answer, answerResult, refuse } = createLeanAnswers({ end, compression, cors, caching, run, context });
 
   // Requests seen before by their exact body: the key their parse made, so a repeat skips the parse.
   const known = new LRUCache<string, { accept: string; key: string; operation: string; learnt: Learnt }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
 
   return (req, res, record) => {
-    const body = req.body;
     const get = req.method === 'GET';
+    if (!(get ? req.url!.startsWith(`${endpoint}?`) : req.method === 'POST' && req.url === endpoint)) return false;
+    // A GET is admitted from its headers here; a body's admission came at the door, which left a refused one unread.
+    const admitted = get ? admit(req, record) : req.body !== undefined && (record.keyChecked || admit(req, record));
+    if (!(admitted instanceof Promise)) return admitted ? serveRead(req, res, record) : refuseAdmission(res, record);
+    void admitted.then((ok) => {
+      if (!(ok ? serveRead(req, res, record) : refuseAdmission(res, record))) handOn(req, res, record);
+    });
+    return true;
+  };
+
+  // Private: the refusal of a request its admission refused (its API key, else its rate limit), as yoga refuses it before reading it.
+  function refuseAdmission(res: ServerResponse, record: GatewayRequest): boolean {
+    const keyed = record.keyRefused;
+    const taken = record.verdict;
+    const refused = keyed ?? (taken === undefined || taken instanceof Promise ? undefined : admission.rate.refusal(taken));
+    if (refused === undefined) return false;
+    record.rejectedAs = keyed === undefined ? 'rate_limited' : 'unauthenticated';
+    refuse(record, res, refused);
+    return true;
+  }
+
+  // Private: an admitted request: its parameters read, refused as yoga's steps would refuse them, else served.
+  function serveRead(req: IncomingMessage & { body?: Buffer }, res: ServerResponse, record: GatewayRequest): boolean {
+    const get = req.method === 'GET';
+    const body = req.body;
     const headers = req.headers;
-    if (get ? !req.url!.startsWith(`${endpoint}?`) : req.method !== 'POST' || req.url !== endpoint || body === undefined || !isJsonContentType(headers['content-type'])) return false;
+    if (!get && (body === undefined || !isJsonContentType(headers['content-type']))) return false;
     const mediaType = answerMediaType(headers.accept);
     if (mediaType === undefined) return false;
-    // A GET's parameters are read now: its admission comes from its headers here, as a body's came at the door.
-    const params = get ? readParams(searchParams(req.url!.slice(endpoint.length + 1), names)) : undefined;
-    // A GET without a CSRF header (`CSRF_PREVENTION`) is yoga's to refuse.
-    if (get && (params === undefined || admission.csrf(nodeHeaders(req)) !== undefined)) return false;
-    const admitted = get ? admit(req, record) : record.keyChecked;
-    if (admitted === false) return false;
+    // A GET without a CSRF header (`CSRF_PREVENTION`) is refused before its parameters are read.
+    const csrf = get ? admission.csrf(nodeHeaders(req)) : undefined;
+    if (csrf !== undefined) return refuseParams(record, res, csrf, mediaType);
+    const read = get ? searchParams(req.url!.slice(endpoint.length + 1), names) : undefined;
+    if (get && read === undefined) return false;
+    const params = read === undefined ? undefined : readParams(read, record);
+    if (isRefusal(params)) return refuseParams(record, res, params, mediaType);
+    if (get && params === undefined) return false;
     const request = leanRequest(req, res, url);
     const accept = headers.accept ?? '';
     // In allow-list mode the list may be swapped: a body's key is not remembered across it.
     const text = get || !responseCache.on || allowList || traceStored !== undefined || body!.length > MAX_KNOWN_BODY_BYTES ? undefined : body!.toString('latin1');
-    const serve = () => serveAdmitted(req, res, request, record, mediaType, accept, text, params);
-    // The request's one rate-limit verdict (its admission's); a pending fleet verdict keeps it here, handed to yoga if refused.
-    const verdict = admitted instanceof Promise ? admitted.then((ok) => ({ allowed: ok })) : admission.rate.arrive(record, req);
-    if (!(verdict instanceof Promise)) return verdict.allowed && serve();
-    void verdict.then((taken) => {
-      if (!(taken.allowed && serve())) handOn(req, res, record);
-    });
+    return serveAdmitted(req, res, request, record, mediaType, accept, text, params);
+  }
+
+  // Private: a refusal once the parameters are read, answered as a result, as yoga answers the error its steps throw.
+  function refuseParams(record: GatewayRequest, res: ServerResponse, refused: Refusal, mediaType: string): true {
+    answerResult(record, res, { errors: [refusalError(refused)] }, mediaType);
     return true;
-  };
+  }
 
   // Private: an admitted request: the stored answer to the same bytes seen before, else its parse.
   function serveAdmitted(
@@ -125,13 +152,16 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     return runInRequest(record, () => serveParsed(req, res, request, record, client, mediaType, accept, text, read));
   }
 
-  // Private: a request's parameters, within the limits, its document the listed one in allow-list mode; undefined: yoga's.
-  function readParams(params: LeanBody | undefined): LeanParams | undefined {
-    if (params === undefined || admission.parameters(params.query, params.variables) !== undefined) return undefined;
+  // Private: a request's parameters, within the limits, its document the listed one in allow-list mode, or their refusal; undefined: yoga's.
+  function readParams(params: LeanBody | undefined, record: GatewayRequest): LeanParams | Refusal | undefined {
+    if (params === undefined) return undefined;
     const { query, variables, operationName, extensions } = params;
+    nameRequested(record, operationName);
+    const limited = admission.parameters(query, variables);
+    if (limited !== undefined) return limited;
     if (allowList) {
       const listed = admission.persisted(params);
-      return listed === undefined || isRefusal(listed) ? undefined : { query: listed.query, variables, operationName };
+      return listed === undefined || isRefusal(listed) ? listed : { query: listed.query, variables, operationName };
     }
     if (extensions === undefined || extensions === null) return typeof query === 'string' ? (params as unknown as LeanParams) : undefined;
     // Automatic persisted queries: a known hash alone, or a hash with its query (registered once valid); any other extension is yoga's.
@@ -149,13 +179,19 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
     client: string | undefined, mediaType: string, accept: string, text: string | undefined, read: LeanParams | undefined,
   ): boolean {
-    const params = read ?? readParams(leanParams(req.body!, names));
+    const params = read ?? readParams(leanParams(req.body!, names), record);
     if (params === undefined) return false;
+    if (isRefusal(params)) return refuseParams(record, res, params, mediaType);
     let document = documents.get(params.query);
     if (document === undefined || !valid.has(document)) {
       const enveloped = yoga.getEnveloped({ request, params, req, res, gatewayRequest: record } as never);
-      const parsed = parseOrUndefined(enveloped, params.query);
-      if (parsed === undefined || enveloped.validate(enveloped.schema, parsed).length > 0) return false;
+      // A document that does not parse or validate is answered with its errors, as yoga answers them.
+      const parsed = parsedOrErrors(enveloped, params.query);
+      const errors = Array.isArray(parsed) ? parsed : enveloped.validate(enveloped.schema, parsed);
+      if (Array.isArray(parsed) || errors.length > 0) {
+        answerResult(record, res, { errors }, mediaType);
+        return true;
+      }
       schema = enveloped.schema;
       valid.add(parsed);
       document = parsed;
@@ -210,11 +246,11 @@ function large(args: ExecutionArgs): boolean {
   return isRunning(running) && countItems(args.schema, running) > LARGE_ANSWER_ITEMS;
 }
 
-// Private: a syntax error (or a refusal while parsing: the token limit) is yoga's to answer.
-function parseOrUndefined(enveloped: { parse(query: string): DocumentNode }, query: string): DocumentNode | undefined {
+// Private: the document, or the error its parse threw (a syntax error, a refusal while parsing: the token limit), masked as yoga masks it.
+function parsedOrErrors(enveloped: { parse(query: string): DocumentNode }, query: string): DocumentNode | GraphQLError[] {
   try {
     return enveloped.parse(query);
-  } catch {
-    return undefined;
+  } catch (error) {
+    return [maskError(error) as GraphQLError];
   }
 }

@@ -17,6 +17,8 @@ import { codingHeaders, type Compression } from '../../encoding/compress.js';
 import type { Cors } from '../../encoding/cors.js';
 import { nodeHeaders } from '../../admission/api-key.js';
 import { createWriteBatch } from './writes.js';
+import type { Refusal } from '../../admission/refusal.js';
+import { refusalBody } from '../../admission/refusal-writer.js';
 import type { CachingHeaders } from '../../encoding/http-caching.js';
 import { etagMatches } from '../../response-cache/etag.js';
 import { describeAnswer, withSpan } from '../../observability/request-span.js';
@@ -25,12 +27,18 @@ import type { GatewayContext } from '../../graph/context.js';
 
 export interface LeanAnswers {
   answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void;
+  /** A refusal before the request's parameters are read (its API key, its rate limit), as yoga answers it there. */
+  refuse(record: GatewayRequest, res: ServerResponse, refused: Refusal): void;
+  /** A result made without executing (a refusal once its parameters are read, a document that does not parse or validate). */
+  answerResult(record: GatewayRequest, res: ServerResponse, result: ExecutionResult, mediaType: string): void;
   /** Makes the query's context from `initial` (yoga's initial context, with its request object), runs it, answers with its result. */
   answer(args: ExecutionArgs, initial: { request: LeanRequest; gatewayRequest: GatewayRequest; [name: string]: unknown }, res: ServerResponse, mediaType: string): Promise<void>;
 }
 
 const PARTS_API = { Response: class { constructor(readonly body: string, readonly init: { status: number; headers: Record<string, string> }) {} } };
 type Parts = InstanceType<typeof PARTS_API.Response>;
+/** The media type of a refusal written before the parameters are read (the Fetch API's `Response.json`). */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface LeanAnswerOptions {
   end: EndRequest;
@@ -54,6 +62,15 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
       record.served = hit;
       send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
     },
+    refuse(record, res, refused) {
+      record.graphql = true;
+      record.errorCodes.add(refused.code);
+      send(res, record, refused.status, Buffer.from(refusalBody(refused)), { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...refused.headers });
+    },
+    answerResult(record, res, result, mediaType) {
+      record.graphql = true;
+      respond(record, res, result, mediaType);
+    },
     async answer(args, initial, res, mediaType) {
       const record = initial.gatewayRequest;
       let result: ExecutionResult;
@@ -64,20 +81,25 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
         // As yoga does with an error thrown making the context or executing: masked, in `errors`.
         result = { errors: [maskError(error) as GraphQLError] };
       }
-      record.note(result);
-      const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
-      const bytes = Buffer.from(parts.body);
-      const headers = lowerCased(parts.init.headers);
-      const store = record.toStore;
-      if (store !== undefined) {
-        headers['x-cache'] = 'miss';
-        // Offered only when whole, as on yoga's path: a failed answer teaches its document nothing.
-        const etag = worthOffering(record, parts.init.status, result) ? store(parts.init.status, bytes, headers['content-type'] ?? mediaType) : undefined;
-        if (etag !== undefined) headers.etag = etag;
-      }
-      send(res, record, parts.init.status, bytes, headers, storedAnswerOf(record));
+      respond(record, res, result, mediaType);
     },
   };
+
+  // Private: `result` written by yoga's result processor, offered to the response cache when it asked.
+  function respond(record: GatewayRequest, res: ServerResponse, result: ExecutionResult, mediaType: string): void {
+    record.note(result);
+    const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
+    const bytes = Buffer.from(parts.body);
+    const headers = lowerCased(parts.init.headers);
+    const store = record.toStore;
+    if (store !== undefined) {
+      headers['x-cache'] = 'miss';
+      // Offered only when whole, as on yoga's path: a failed answer teaches its document nothing.
+      const etag = worthOffering(record, parts.init.status, result) ? store(parts.init.status, bytes, headers['content-type'] ?? mediaType) : undefined;
+      if (etag !== undefined) headers.etag = etag;
+    }
+    send(res, record, parts.init.status, bytes, headers, storedAnswerOf(record));
+  }
 
   function send(res: ServerResponse, record: GatewayRequest, status: number, plain: Uint8Array, headers: Record<string, string>, stored?: StoredResponse): void {
     if (res.destroyed) {

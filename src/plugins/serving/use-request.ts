@@ -9,10 +9,8 @@ import type { Clock } from '../../base/clock.js';
 import type { Logger } from '../../base/logger.js';
 import { maskError } from '../../graph/mask-error.js';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../../request/current.js';
-import { createRequest, requestIn, type GatewayRequest } from '../../request/request.js';
+import { createRequest, nameRequested, requestIn, type GatewayRequest } from '../../request/request.js';
 import { ROUTES } from '../../admission/routes.js';
-
-const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 
 export function useRequest(logger: Logger, clock: Clock): Plugin {
   const graphqlEndpoint = ROUTES.graphql;
@@ -24,8 +22,7 @@ export function useRequest(logger: Logger, clock: Clock): Plugin {
     },
     onParams({ params, context }) {
       const request = requestIn(context);
-      const name = params.operationName;
-      if (request !== undefined && typeof name === 'string' && GRAPHQL_NAME.test(name)) request.requestedOperation = name;
+      if (request !== undefined) nameRequested(request, params.operationName);
     },
     onExecute({ args }) {
       const request = requestIn(args.contextValue);

@@ -23,7 +23,7 @@ describe('which path serves a request', () => {
     return () => count;
   }
 
-  it('serves an eligible POST or GET (and its stored answer, and an automatic persisted query) itself, and hands a batch, @defer, an unknown hash and a form body to yoga', async () => {
+  it('serves an eligible POST or GET (its stored answer, an automatic persisted query, its refusals) itself, and hands a batch, @defer, an unknown hash and a form body to yoga', async () => {
     const pair = await startPair({ BATCHING_LIMIT: '3' }, { catalog: { sites: 30, cities: 8, products: 40 } });
     try {
       const [onLean, onYoga] = [yogaRequests(pair.lean), yogaRequests(pair.yoga)];
@@ -40,6 +40,11 @@ describe('which path serves a request', () => {
         ['APQ: the hash alone', jsonPost({ extensions: persisted }), 0],
         ['APQ: a hash not registered', jsonPost({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256Hex('{ __typename }') } } }), 1],
         ['a form body', jsonPost(`query=${encodeURIComponent(CITIES.query)}`, { 'content-type': 'application/x-www-form-urlencoded' }), 1],
+        ['a syntax error', jsonPost({ query: '{ cities {' }), 0],
+        ['an unknown field', jsonPost({ query: '{ cities { nope } }' }), 0],
+        ['a GET of an unknown field', graphqlGet({ query: '{ nope }' }), 0],
+        ['a mutation', jsonPost({ query: 'mutation { anything }' }), 0],
+        ['variables over MAX_VARIABLES_BYTES', jsonPost({ ...CITIES, variables: { pad: 'x'.repeat(20_000) } }), 0],
       ];
       for (const [name, request, onLeanSide] of cases) {
         const before = [onLean(), onYoga()];
@@ -64,7 +69,7 @@ describe('which path serves a request', () => {
       await pair.close();
     }
   });
-  it('serves a listed document asked for by id itself in allow-list mode, and hands a refusal to yoga', async () => {
+  it('serves a listed document asked for by id itself in allow-list mode, and its refusals', async () => {
     const directory = mkdtempSync(join(tmpdir(), 'allow-list-'));
     const hash = sha256Hex(CITIES.query);
     writeFileSync(join(directory, 'list.json'), JSON.stringify({ [hash]: CITIES.query }));
@@ -72,21 +77,45 @@ describe('which path serves a request', () => {
     try {
       const onLean = yogaRequests(pair.lean);
       const cases: Array<[string, RawRequest, number]> = [
-        ['documentId', jsonPost({ documentId: hash }), 0],
-        ['doc_id, stored', jsonPost({ doc_id: hash }), 0],
-        ['the APQ extension', jsonPost({ extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }), 0],
-        ['a GET by id', { ...graphqlGet({}), path: `/graphql?documentId=${hash}` }, 0],
-        ['a query text', jsonPost(CITIES), 1],
-        ['an id not listed', jsonPost({ documentId: sha256Hex('{ __typename }') }), 1],
+        ['documentId', jsonPost({ documentId: hash }), 200],
+        ['doc_id, stored', jsonPost({ doc_id: hash }), 200],
+        ['the APQ extension', jsonPost({ extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }), 200],
+        ['a GET by id', { ...graphqlGet({}), path: `/graphql?documentId=${hash}` }, 200],
+        ['a query text', jsonPost(CITIES), 400],
+        ['an id not listed', jsonPost({ documentId: sha256Hex('{ __typename }') }), 404],
+        ['a GET of a query text', graphqlGet(CITIES), 400],
       ];
-      for (const [name, request, yogaServed] of cases) {
+      for (const [name, request, status] of cases) {
         const before = onLean();
         const { lean } = await sameOnBoth(pair, request);
-        expect([name, lean.status, onLean() - before]).toEqual([name, yogaServed === 0 ? 200 : lean.status, yogaServed]);
+        expect([name, lean.status, onLean() - before]).toEqual([name, status, 0]);
       }
     } finally {
       await pair.close();
       rmSync(directory, { recursive: true, force: true });
+    }
+  });
+  it('refuses a missing API key, a request over the rate limit and a GET without a CSRF header itself, POST or GET', async () => {
+    const pair = await startPair({ GATEWAY_API_KEYS: 'client-one-key-0123456789', RATE_LIMIT_PER_MINUTE: '2', CSRF_PREVENTION: 'true' }, { catalog: { sites: 30, cities: 8, products: 40 } });
+    try {
+      const onLean = yogaRequests(pair.lean);
+      const keyed = { 'x-api-key': 'client-one-key-0123456789' };
+      const csrf = { 'graphql-require-preflight': '1' };
+      const cases: Array<[string, RawRequest, number]> = [
+        ['a POST without a key', jsonPost(CITIES), 401],
+        ['a GET without a key', graphqlGet(CITIES), 401],
+        ['a GET without a CSRF header', graphqlGet(CITIES, { accept: 'application/json', ...keyed }), 403],
+        ['a POST with a key', jsonPost(CITIES, keyed), 200],
+        ['a GET over the limit', graphqlGet(CITIES, { accept: 'application/json', ...keyed, ...csrf }), 429],
+        ['a POST over the limit', jsonPost(CITIES, keyed), 429],
+      ];
+      for (const [name, request, status] of cases) {
+        const { lean } = await sameOnBoth(pair, request);
+        expect([name, lean.status]).toEqual([name, status]);
+      }
+      expect(onLean()).toBe(0);
+    } finally {
+      await pair.close();
     }
   });
   it('executes a query it has seen before with no envelop hook chain', async () => {

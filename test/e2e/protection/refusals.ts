@@ -57,10 +57,10 @@ export interface Row {
    */
   spend?: { http: number; ws: number };
   /**
-   * Who answers it on the lean gateway: the lean path itself, or yoga after the lean path handed
-   * it over; `declined`: the lean path does not take it at all (another path, another media type).
+   * Who answers it on the lean gateway: the lean path itself, or, `declined`, yoga's HTTP layer,
+   * as the lean path does not take it at all (another path, another media type).
    */
-  lean: 'own' | 'yoga' | 'declined' | { na: string };
+  lean: 'own' | 'declined' | { na: string };
   /** The key checks a declined request gets from yoga alone: none when it is refused before the key. */
   yogaChecks?: number;
   /**
@@ -93,21 +93,21 @@ export const ROWS: Row[] = [
     lean: 'declined', yogaChecks: 1, headers: ['accept'], ws: { na: 'graphql-ws messages are JSON text frames: there is no media type to choose' },
     get: { na: 'a GET has no body' },
   },
-  { name: 'no API key', key: null, params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'yoga', ws: { close: 4403 }, headers: ['www-authenticate'] },
-  { name: 'a wrong API key', key: 'not-a-key-of-this-gateway', params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'yoga', ws: { close: 4403 }, headers: ['www-authenticate'] },
-  { name: 'over the rate limit', env: 'rate', spend: { http: 2, ws: 2 }, params: { query: CITIES }, code: 'RATE_LIMITED', status: 429, lean: 'yoga', headers: ['retry-after'] },
-  { name: 'a query over MAX_QUERY_BYTES', params: { query: `${'#'.repeat(1100)}\n${CITIES}` }, code: 'QUERY_TOO_LARGE', status: 413, lean: 'yoga' },
-  { name: 'variables over MAX_VARIABLES_BYTES', params: { query: CITIES, variables: { junk: 'x'.repeat(1100) } }, code: 'VARIABLES_TOO_LARGE', status: 413, lean: 'yoga' },
-  { name: 'a syntax error', params: { query: '{ cities { ' }, code: 'GRAPHQL_PARSE_FAILED', status: 400, lean: 'yoga' },
-  { name: 'an unknown field', params: { query: '{ nope }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'yoga' },
+  { name: 'no API key', key: null, params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'own', ws: { close: 4403 }, headers: ['www-authenticate'] },
+  { name: 'a wrong API key', key: 'not-a-key-of-this-gateway', params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'own', ws: { close: 4403 }, headers: ['www-authenticate'] },
+  { name: 'over the rate limit', env: 'rate', spend: { http: 2, ws: 2 }, params: { query: CITIES }, code: 'RATE_LIMITED', status: 429, lean: 'own', headers: ['retry-after'] },
+  { name: 'a query over MAX_QUERY_BYTES', params: { query: `${'#'.repeat(1100)}\n${CITIES}` }, code: 'QUERY_TOO_LARGE', status: 413, lean: 'own' },
+  { name: 'variables over MAX_VARIABLES_BYTES', params: { query: CITIES, variables: { junk: 'x'.repeat(1100) } }, code: 'VARIABLES_TOO_LARGE', status: 413, lean: 'own' },
+  { name: 'a syntax error', params: { query: '{ cities { ' }, code: 'GRAPHQL_PARSE_FAILED', status: 400, lean: 'own' },
+  { name: 'an unknown field', params: { query: '{ nope }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'own' },
   {
-    name: 'a mutation', params: { query: 'mutation { __typename }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'yoga',
+    name: 'a mutation', params: { query: 'mutation { __typename }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'own',
     get: { status: 405, code: 'BAD_REQUEST', why: 'GraphQL over HTTP refuses any mutation sent as a GET with 405, before validation' },
   },
-  { name: 'too deep', params: { query: deep }, code: 'DEPTH_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
-  { name: 'too many aliases', params: { query: aliases }, code: 'ALIAS_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
-  { name: 'too costly', env: 'cost', params: { query: '{ cities(pageSize: 1) { total page } }' }, code: 'COST_LIMIT_EXCEEDED', status: 400, lean: 'yoga' },
-  { name: 'introspection, disabled', params: { query: '{ __schema { types { name } } }' }, code: 'INTROSPECTION_DISABLED', status: 400, lean: 'yoga' },
+  { name: 'too deep', params: { query: deep }, code: 'DEPTH_LIMIT_EXCEEDED', status: 400, lean: 'own' },
+  { name: 'too many aliases', params: { query: aliases }, code: 'ALIAS_LIMIT_EXCEEDED', status: 400, lean: 'own' },
+  { name: 'too costly', env: 'cost', params: { query: '{ cities(pageSize: 1) { total page } }' }, code: 'COST_LIMIT_EXCEEDED', status: 400, lean: 'own' },
+  { name: 'introspection, disabled', params: { query: '{ __schema { types { name } } }' }, code: 'INTROSPECTION_DISABLED', status: 400, lean: 'own' },
   { name: 'a bad argument', params: { query: '{ cities(page: 0) { total } }' }, code: 'BAD_USER_INPUT', status: 200, lean: 'own' },
   { name: 'over the item limit', params: { query: '{ searchProducts(first: 100) { availability(first: 1000) { stock } } }' }, code: 'ITEM_LIMIT_EXCEEDED', status: 200, lean: 'own' },
   { name: 'over the upstream budget', env: 'budget', params: { query: '{ sites(pageSize: 100) { items { code points { cargoLanes { stock product { productName } } } } } }' }, code: 'UPSTREAM_BUDGET_EXCEEDED', status: 200, lean: 'own' },
@@ -122,11 +122,11 @@ export const ROWS: Row[] = [
     ['a listed hash without version 1', { query: '', extensions: { persistedQuery: { sha256Hash: sha256Hex(LISTED) } } }, 'PERSISTED_QUERY_ID_REQUIRED', 400],
     ['a document over MAX_QUERY_BYTES in allow-list mode', { query: `${'#'.repeat(1100)}\n${CITIES}` }, 'QUERY_TOO_LARGE', 413],
   ] as const).map(([name, params, code, status]): Row => ({
-    name, env: 'list', params, code, status, lean: { na: 'the lean path is off in allow-list mode (app/gateway.ts): every request is yoga\'s' },
+    name, env: 'list', params, code, status, lean: 'own',
   })),
   {
     name: 'a GET without a CSRF header', params: { query: CITIES }, http: { method: 'GET' }, code: 'CSRF_HEADER_REQUIRED', status: 403,
-    lean: { na: 'the lean path serves JSON POSTs only, which are preflighted: CSRF never refuses one' },
+    lean: 'own',
     ws: { na: 'a WebSocket has no simple request, and no client is known by a cookie (doors/ws/websocket.ts)' },
     get: { na: 'the row is itself a GET, without the header; the GET door sends one' },
   },
