@@ -195,7 +195,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     endRequest(request, status);
   };
   const lean = leanPath ? createLeanPath({
-    yoga, handOn: toYoga, end: endCounted, admission, admit: admitBody, apq, responseCache, compression, context: contextOf,
+    yoga, handOn: toYoga, end: endCounted, admission, admit: admitBody, apq, batchingLimit: config.batchingLimit, responseCache, compression, context: contextOf,
     run: operations ? operations.run(run) : run,
     traceStored: operations ? operations.stored : undefined,
     cors, caching,

@@ -26,7 +26,8 @@ import type { Cors } from '../../encoding/cors.js';
 import type { CachingHeaders } from '../../encoding/http-caching.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
-import { createLeanAnswers } from './respond.js';
+import { createLeanAnswers, type Initial } from './respond.js';
+import { createBatches } from './batch.js';
 import type { RunQuery } from '../../graph/execution/run.js';
 import { answerMediaType, leanParams, leanRequest, isJsonContentType, searchParams, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanBody, type LeanParams, type LeanRequest } from './request.js';
 import { nodeHeaders } from '../../admission/api-key.js';
@@ -43,6 +44,8 @@ export interface LeanPathOptions {
   admission: Pick<Admission, 'rate' | 'parameters' | 'persisted' | 'csrf'>;
   /** The API key and rate limit from a request's headers (admission/before-body.ts): a GET's, which the door did not admit. */
   admit: BodyAdmission;
+  /** `BATCHING_LIMIT`: the most operations a batch may have (0: batching is off). */
+  batchingLimit: number;
   /** The automatic persisted queries' store yoga's path registers in too. */
   apq: PersistedQueryStore;
   /** Allow-list mode (`PERSISTED_OPERATIONS_FILE`): a request names a listed document by id. */
@@ -71,7 +74,7 @@ export interface LeanPathOptions {
 export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerResponse, record: GatewayRequest) => boolean;
 
 export function createLeanPath(options: LeanPathOptions): LeanPath {
-  const { yoga, handOn, end, admission, admit, apq, responseCache, compression, cors, caching, documents, context, run, allowList, traceStored } = options;
+  const { yoga, handOn, end, admission, admit, apq, batchingLimit, responseCache, compression, cors, caching, documents, context, run, allowList, traceStored } = options;
   const names = allowList ? LISTED_PARAMETER_NAMES : PARAMETER_NAMES;
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
@@ -79,7 +82,13 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   const valid = new WeakSet<DocumentNode>();
   let schema: GraphQLSchema | undefined;
   const startInTurn = createTurnQueue();
-  const { answerStored, answer, answerResult, refuse } = createLeanAnswers({ end, compression, cors, caching, run, context });
+  const { answerStored, answer, answerResult, refuse, resultOf } = createLeanAnswers({ end, compression, cors, caching, run, context });
+  const batch = createBatches({
+    limit: batchingLimit, rate: admission.rate, answerResult, resultOf, apq,
+    read: (params, record) => readParams(params, record),
+    document: (params, initial) => documentFor(params, initial),
+    schema: () => schema!,
+  });
 
   // Requests seen before by their exact body: the key their parse made, so a repeat skips the parse.
   const known = new LRUCache<string, { accept: string; key: string; operation: string; learnt: Learnt }>({ maxSize: KNOWN_REQUEST_BYTES, sizeCalculation: (_entry, text) => text.length + 128 });
@@ -174,27 +183,36 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     return typeof query === 'string' && hashMatches(hash, query) ? { query, variables, operationName, register: hash } : undefined;
   }
 
+  // Private: the document of `params`, parsed and validated by yoga's enveloped steps (their caches
+  // first), or the errors yoga answers for it.
+  function documentFor(params: LeanParams, initial: Initial): DocumentNode | GraphQLError[] {
+    const cached = documents.get(params.query);
+    if (cached !== undefined && valid.has(cached)) return cached;
+    const enveloped = yoga.getEnveloped(initial as never);
+    const parsed = parsedOrErrors(enveloped, params.query);
+    if (Array.isArray(parsed)) return parsed;
+    const errors = enveloped.validate(enveloped.schema, parsed);
+    if (errors.length > 0) return [...errors];
+    schema = enveloped.schema;
+    valid.add(parsed);
+    return parsed;
+  }
+
   // Private: a request read in full: parameters, yoga's parse and validation, stored answer or execution.
   function serveParsed(
     req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
     client: string | undefined, mediaType: string, accept: string, text: string | undefined, read: LeanParams | undefined,
   ): boolean {
-    const params = read ?? readParams(leanParams(req.body!, names), record);
+    const body = read === undefined ? leanParams(req.body!, names) : undefined;
+    if (Array.isArray(body)) return batch(req, res, request, record, body, mediaType);
+    const params = read ?? readParams(body, record);
     if (params === undefined) return false;
     if (isRefusal(params)) return refuseParams(record, res, params, mediaType);
-    let document = documents.get(params.query);
-    if (document === undefined || !valid.has(document)) {
-      const enveloped = yoga.getEnveloped({ request, params, req, res, gatewayRequest: record } as never);
-      // A document that does not parse or validate is answered with its errors, as yoga answers them.
-      const parsed = parsedOrErrors(enveloped, params.query);
-      const errors = Array.isArray(parsed) ? parsed : enveloped.validate(enveloped.schema, parsed);
-      if (Array.isArray(parsed) || errors.length > 0) {
-        answerResult(record, res, { errors }, mediaType);
-        return true;
-      }
-      schema = enveloped.schema;
-      valid.add(parsed);
-      document = parsed;
+    const document = documentFor(params, { request, params, req, res, gatewayRequest: record });
+    // A document that does not parse or validate is answered with its errors, as yoga answers them.
+    if (Array.isArray(document)) {
+      answerResult(record, res, { errors: document }, mediaType);
+      return true;
     }
     if (params.register !== undefined) apq.register(params.register, params.query);
     const operation = getOperationAST(document, params.operationName);

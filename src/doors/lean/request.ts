@@ -24,16 +24,24 @@ export const PARAMETER_NAMES: ParamNames = new Set(['query', 'variables', 'opera
 export const LISTED_PARAMETER_NAMES: ParamNames = new Set([...PARAMETER_NAMES, 'documentId', 'doc_id', 'id']);
 
 /**
- * A JSON body's parameters when they are only `names`, `variables` an object or null and
- * `operationName` a string; anything else is yoga's. The query is checked by the caller.
+ * A JSON body's parameters (a batch's, each, for an array) when they are only `names`,
+ * `variables` an object or null and `operationName` a string; anything else is yoga's. The query
+ * is checked by the caller.
  */
-export function leanParams(body: Buffer, names: ParamNames = PARAMETER_NAMES): LeanBody | undefined {
+export function leanParams(body: Buffer, names: ParamNames = PARAMETER_NAMES): LeanBody | LeanBody[] | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));
   } catch {
     return undefined;
   }
+  if (!Array.isArray(parsed)) return paramsOf(parsed, names);
+  const batch = parsed.map((item) => paramsOf(item, names));
+  return batch.length === 0 || batch.includes(undefined) ? undefined : (batch as LeanBody[]);
+}
+
+// Private: one operation's parameters, as leanParams reads them.
+function paramsOf(parsed: unknown, names: ParamNames): LeanBody | undefined {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
   const params = parsed as Record<string, unknown>;
   for (const name in params) if (!names.has(name)) return undefined;

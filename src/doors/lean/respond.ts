@@ -29,15 +29,20 @@ export interface LeanAnswers {
   answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void;
   /** A refusal before the request's parameters are read (its API key, its rate limit), as yoga answers it there. */
   refuse(record: GatewayRequest, res: ServerResponse, refused: Refusal): void;
-  /** A result made without executing (a refusal once its parameters are read, a document that does not parse or validate). */
-  answerResult(record: GatewayRequest, res: ServerResponse, result: ExecutionResult, mediaType: string): void;
-  /** Makes the query's context from `initial` (yoga's initial context, with its request object), runs it, answers with its result. */
-  answer(args: ExecutionArgs, initial: { request: LeanRequest; gatewayRequest: GatewayRequest; [name: string]: unknown }, res: ServerResponse, mediaType: string): Promise<void>;
+  /** A result made without executing (a refusal once its parameters are read, a document that does not parse or validate), or a batch's results. */
+  answerResult(record: GatewayRequest, res: ServerResponse, result: ExecutionResult | ExecutionResult[], mediaType: string): void;
+  /** Makes the query's context from `initial` (yoga's initial context, with its request object) and runs it: its result, errors masked. */
+  resultOf(args: ExecutionArgs, initial: Initial): Promise<ExecutionResult>;
+  /** Answers with the query's result (resultOf's). */
+  answer(args: ExecutionArgs, initial: Initial, res: ServerResponse, mediaType: string): Promise<void>;
 }
+
+/** yoga's initial context of one operation, with its request object. */
+export type Initial = { request: LeanRequest; gatewayRequest: GatewayRequest; [name: string]: unknown };
 
 const PARTS_API = { Response: class { constructor(readonly body: string, readonly init: { status: number; headers: Record<string, string> }) {} } };
 type Parts = InstanceType<typeof PARTS_API.Response>;
-/** The media type of a refusal written before the parameters are read (the Fetch API's `Response.json`). */
+/** The media type of a refusal written before the parameters are read, as the Fetch API's JSON response gives it. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export interface LeanAnswerOptions {
@@ -71,23 +76,25 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
       record.graphql = true;
       respond(record, res, result, mediaType);
     },
+    resultOf,
     async answer(args, initial, res, mediaType) {
-      const record = initial.gatewayRequest;
-      let result: ExecutionResult;
-      try {
-        args.contextValue = Object.assign(initial, context(initial));
-        result = await run(args as Parameters<RunQuery>[0]);
-      } catch (error) {
-        // As yoga does with an error thrown making the context or executing: masked, in `errors`.
-        result = { errors: [maskError(error) as GraphQLError] };
-      }
-      respond(record, res, result, mediaType);
+      respond(initial.gatewayRequest, res, await resultOf(args, initial), mediaType);
     },
   };
 
+  async function resultOf(args: ExecutionArgs, initial: Initial): Promise<ExecutionResult> {
+    try {
+      args.contextValue = Object.assign(initial, context(initial));
+      return await run(args as Parameters<RunQuery>[0]);
+    } catch (error) {
+      // As yoga does with an error thrown making the context or executing: masked, in `errors`.
+      return { errors: [maskError(error) as GraphQLError] };
+    }
+  }
+
   // Private: `result` written by yoga's result processor, offered to the response cache when it asked.
-  function respond(record: GatewayRequest, res: ServerResponse, result: ExecutionResult, mediaType: string): void {
-    record.note(result);
+  function respond(record: GatewayRequest, res: ServerResponse, result: ExecutionResult | ExecutionResult[], mediaType: string): void {
+    for (const one of Array.isArray(result) ? result : [result]) record.note(one);
     const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
     const bytes = Buffer.from(parts.body);
     const headers = lowerCased(parts.init.headers);
@@ -95,7 +102,7 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
     if (store !== undefined) {
       headers['x-cache'] = 'miss';
       // Offered only when whole, as on yoga's path: a failed answer teaches its document nothing.
-      const etag = worthOffering(record, parts.init.status, result) ? store(parts.init.status, bytes, headers['content-type'] ?? mediaType) : undefined;
+      const etag = !Array.isArray(result) && worthOffering(record, parts.init.status, result) ? store(parts.init.status, bytes, headers['content-type'] ?? mediaType) : undefined;
       if (etag !== undefined) headers.etag = etag;
     }
     send(res, record, parts.init.status, bytes, headers, storedAnswerOf(record));

@@ -61,6 +61,13 @@ const BATTERY: Array<[string, (pair: Pair) => RawRequest]> = [
   ['a JSON body that is not an object', () => jsonPost('"{ __typename }"')],
   ['a batch of two', () => jsonPost([{ query: `{ __typename }` }, { query: `{ cities(pageSize: 1) { total } }` }])],
   ['a batch over BATCHING_LIMIT', () => jsonPost(Array.from({ length: 4 }, () => ({ query: `{ __typename }` })))],
+  ['a batch of one', () => jsonPost([{ query: `{ cities(pageSize: 18) { total } }` }])],
+  ['a batch with a syntax error, an unknown field and a query', () => jsonPost([{ query: `{ cities {` }, { query: `{ nope }` }, { query: `{ cities(pageSize: 19) { total } }` }])],
+  ['a batch with variables over MAX_VARIABLES_BYTES and a bad argument', () => jsonPost([{ query: PRODUCT, variables: { g: 'x'.repeat(20_000) } }, { query: `{ cities(page: 0) { total } }` }])],
+  ['a batch with a mutation', () => jsonPost([{ query: `mutation { anything }` }, { query: `{ __typename }` }])],
+  ['a batch of named operations, one chosen by operationName', () => jsonPost([{ query: TWO_OPERATIONS, operationName: 'Cities' }, { query: TWO_OPERATIONS, operationName: 'Products' }])],
+  ['a batch with an operation that is not an object', () => jsonPost([{ query: `{ __typename }` }, 'x'])],
+  ['an empty batch', () => jsonPost([])],
   ['variables over MAX_VARIABLES_BYTES', () => jsonPost({ query: PRODUCT, variables: { g: 'G00001', pad: 'x'.repeat(20_000) } })],
   ['a query over MAX_QUERY_BYTES', () => jsonPost({ query: `{ __typename } # ${'x'.repeat(40_000)}` })],
   ['Content-Type with a charset', () => jsonPost({ query: `{ cities(pageSize: 4) { total } }` }, { 'content-type': 'application/json; charset=utf-8' })],
@@ -228,6 +235,14 @@ describe('the guards, side by side', () => {
     const statuses: number[] = [];
     for (const headers of keys) statuses.push((await sameOnBoth(pair, jsonPost(CITIES, headers))).lean.status);
     expect(statuses).toEqual([401, 401, 401, 401, 200, 200, 200, 401]);
+  });
+
+  it('counts a batch against RATE_LIMIT_PER_MINUTE the same: as many requests as operations, refused whole', async () => {
+    pair = await startPair({ RATE_LIMIT_PER_MINUTE: '4', BATCHING_LIMIT: '3' }, CATALOG);
+    const statuses: number[] = [];
+    for (const size of [3, 2, 1]) statuses.push((await sameOnBoth(pair, jsonPost(Array.from({ length: size }, () => CITIES)))).lean.status);
+    // The refused batch of two took its arrival's token: the last request finds none left.
+    expect(statuses).toEqual([200, 429, 429]);
   });
 
   it('counts requests against RATE_LIMIT_PER_MINUTE the same: five in a row at 3 per minute', async () => {

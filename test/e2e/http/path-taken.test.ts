@@ -23,7 +23,7 @@ describe('which path serves a request', () => {
     return () => count;
   }
 
-  it('serves an eligible POST or GET (its stored answer, an automatic persisted query, its refusals) itself, and hands a batch, @defer, an unknown hash and a form body to yoga', async () => {
+  it('serves an eligible POST or GET (its stored answer, an automatic persisted query, a batch, its refusals) itself, and hands @defer, an unknown hash and a form body to yoga', async () => {
     const pair = await startPair({ BATCHING_LIMIT: '3' }, { catalog: { sites: 30, cities: 8, products: 40 } });
     try {
       const [onLean, onYoga] = [yogaRequests(pair.lean), yogaRequests(pair.yoga)];
@@ -34,7 +34,8 @@ describe('which path serves a request', () => {
         ['the same, stored', jsonPost(CITIES), 0],
         ['a GET', graphqlGet(CITIES), 0],
         ['a GET repeating a parameter', { ...graphqlGet(CITIES), path: `/graphql?query=${encodeURIComponent(CITIES.query)}&query=x` }, 1],
-        ['a batch', jsonPost([CITIES, CITIES]), 1],
+        ['a batch', jsonPost([CITIES, CITIES]), 0],
+        ['a batch over BATCHING_LIMIT', jsonPost([CITIES, CITIES, CITIES, CITIES]), 1],
         ['@defer', jsonPost({ query: deferred }, { accept: 'multipart/mixed' }), 1],
         ['APQ: the hash and its query, registered', jsonPost({ ...CITIES, extensions: persisted }), 0],
         ['APQ: the hash alone', jsonPost({ extensions: persisted }), 0],
