@@ -198,6 +198,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     yoga, handOn: toYoga, end: endCounted, admission, admit: admitBody, apq, batchingLimit: config.batchingLimit, responseCache, compression, context: contextOf,
     run: operations ? operations.run(run) : run,
     traceStored: operations ? operations.stored : undefined,
+    traceParts: operations ? operations.inParts : undefined,
     cors, caching,
     allowList: config.persistedOperations !== undefined,
     documents: parserCaches.documentCache,

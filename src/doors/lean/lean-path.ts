@@ -28,8 +28,9 @@ import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
 import { createLeanAnswers, type Initial } from './respond.js';
 import { createBatches } from './batch.js';
+import { createInParts, type TraceParts } from './in-parts.js';
 import type { RunQuery } from '../../graph/execution/run.js';
-import { answerMediaType, leanParams, leanRequest, isJsonContentType, searchParams, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanBody, type LeanParams, type LeanRequest } from './request.js';
+import { answerMediaType, encodingFor, leanParams, leanRequest, isJsonContentType, searchParams, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanBody, type LeanParams, type LeanRequest } from './request.js';
 import { nodeHeaders } from '../../admission/api-key.js';
 import type { BodyAdmission } from '../../admission/before-body.js';
 import { isRefusal, refusalError, type Refusal } from '../../admission/refusal.js';
@@ -62,6 +63,8 @@ export interface LeanPathOptions {
   run: RunQuery;
   /** With tracing: notes the operation of an answer served stored (a body's known key is then not used: its span needs the document). */
   traceStored: ((document: DocumentNode, operationName: string | null | undefined, query: string) => void) | undefined;
+  /** With tracing: runs an answer in parts in its operation span. */
+  traceParts: TraceParts | undefined;
   /** yoga's parsed documents by query text (its `parserAndValidationCache`). */
   documents: { get(query: string): DocumentNode | undefined };
 }
@@ -82,7 +85,9 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   const valid = new WeakSet<DocumentNode>();
   let schema: GraphQLSchema | undefined;
   const startInTurn = createTurnQueue();
-  const { answerStored, answer, answerResult, refuse, resultOf } = createLeanAnswers({ end, compression, cors, caching, run, context });
+  const answers = createLeanAnswers({ end, compression, cors, caching, run, context, fetchAPI: yoga.fetchAPI });
+  const { answerStored, answer, answerResult, answerAs, refuse, resultOf } = answers;
+  const inParts = createInParts(yoga, answers, options.traceParts);
   const batch = createBatches({
     limit: batchingLimit, rate: admission.rate, answerResult, resultOf, apq,
     read: (params, record) => readParams(params, record),
@@ -122,33 +127,34 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const body = req.body;
     const headers = req.headers;
     if (!get && (body === undefined || !isJsonContentType(headers['content-type']))) return false;
-    const mediaType = answerMediaType(headers.accept);
-    if (mediaType === undefined) return false;
+    const accept = headers.accept ?? '';
+    // JSON's media type, when the client accepts it; with none, an answer in parts (or yoga's 406).
+    const mediaType = answerMediaType(accept);
+    if (mediaType === undefined && encodingFor(accept, true, false) === undefined) return false;
     // A GET without a CSRF header (`CSRF_PREVENTION`) is refused before its parameters are read.
     const csrf = get ? admission.csrf(nodeHeaders(req)) : undefined;
-    if (csrf !== undefined) return refuseParams(record, res, csrf, mediaType);
+    if (csrf !== undefined) return refuseParams(record, res, csrf, accept);
     const read = get ? searchParams(req.url!.slice(endpoint.length + 1), names) : undefined;
     if (get && read === undefined) return false;
     const params = read === undefined ? undefined : readParams(read, record);
-    if (isRefusal(params)) return refuseParams(record, res, params, mediaType);
+    if (isRefusal(params)) return refuseParams(record, res, params, accept);
     if (get && params === undefined) return false;
     const request = leanRequest(req, res, url);
-    const accept = headers.accept ?? '';
     // In allow-list mode the list may be swapped: a body's key is not remembered across it.
     const text = get || !responseCache.on || allowList || traceStored !== undefined || body!.length > MAX_KNOWN_BODY_BYTES ? undefined : body!.toString('latin1');
     return serveAdmitted(req, res, request, record, mediaType, accept, text, params);
   }
 
   // Private: a refusal once the parameters are read, answered as a result, as yoga answers the error its steps throw.
-  function refuseParams(record: GatewayRequest, res: ServerResponse, refused: Refusal, mediaType: string): true {
-    answerResult(record, res, { errors: [refusalError(refused)] }, mediaType);
+  function refuseParams(record: GatewayRequest, res: ServerResponse, refused: Refusal, accept: string): true {
+    answerAs(record, res, { errors: [refusalError(refused)] }, accept, false);
     return true;
   }
 
   // Private: an admitted request: the stored answer to the same bytes seen before, else its parse.
   function serveAdmitted(
     req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
-    mediaType: string, accept: string, text: string | undefined, read: LeanParams | undefined,
+    mediaType: string | undefined, accept: string, text: string | undefined, read: LeanParams | undefined,
   ): boolean {
     const client = record.client;
     const entry = text === undefined ? undefined : known.get(text);
@@ -201,26 +207,31 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // Private: a request read in full: parameters, yoga's parse and validation, stored answer or execution.
   function serveParsed(
     req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
-    client: string | undefined, mediaType: string, accept: string, text: string | undefined, read: LeanParams | undefined,
+    client: string | undefined, mediaType: string | undefined, accept: string, text: string | undefined, read: LeanParams | undefined,
   ): boolean {
     const body = read === undefined ? leanParams(req.body!, names) : undefined;
-    if (Array.isArray(body)) return batch(req, res, request, record, body, mediaType);
+    if (Array.isArray(body)) return mediaType !== undefined && batch(req, res, request, record, body, mediaType);
     const params = read ?? readParams(body, record);
     if (params === undefined) return false;
-    if (isRefusal(params)) return refuseParams(record, res, params, mediaType);
+    if (isRefusal(params)) return refuseParams(record, res, params, accept);
     const document = documentFor(params, { request, params, req, res, gatewayRequest: record });
     // A document that does not parse or validate is answered with its errors, as yoga answers them.
     if (Array.isArray(document)) {
-      answerResult(record, res, { errors: document }, mediaType);
+      answerAs(record, res, { errors: document }, accept, false);
       return true;
     }
     if (params.register !== undefined) apq.register(params.register, params.query);
     const operation = getOperationAST(document, params.operationName);
-    if (operation?.operation !== 'query' || asksForParts(document)) return false;
+    const kind = operation?.operation;
+    if (kind === 'subscription' || (kind === 'query' && asksForParts(document))) {
+      return inParts({ request, params, req, res, gatewayRequest: record }, res, document, params, accept, kind === 'subscription');
+    }
+    // A plain query to a client that accepts no JSON is yoga's, which may store its one part.
+    if (kind !== 'query' || mediaType === undefined) return false;
     // The running operation and key are worked out once, on the arguments executed (both memoized by them).
     const args: ExecutionArgs = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName, contextValue: undefined };
     const key = responseCache.keyOf(args, accept);
-    const operationName = operation.name?.value ?? 'anonymous';
+    const operationName = operation!.name?.value ?? 'anonymous';
     if (key !== undefined && text !== undefined) known.set(text, { accept, key, operation: operationName, learnt: learntOf(document) });
     const hit = key === undefined ? undefined : responseCache.stored(key, record);
     if (hit !== undefined) {

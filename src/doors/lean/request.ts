@@ -84,32 +84,46 @@ export function isJsonContentType(header: string | undefined): boolean {
   return contentType === 'application/json' || contentType?.startsWith('application/json;') === true;
 }
 
+/** What writes a result: yoga's JSON processor, its event stream, or multipart parts. */
+export type Encoder = 'regular' | 'sse' | 'multipart';
+
 /** The result processors yoga tries, in its order, and the media types each answers with. */
-const PROCESSORS: ReadonlyArray<{ regular: boolean; mediaTypes: readonly string[] }> = [
-  { regular: false, mediaTypes: ['text/event-stream'] },
-  { regular: false, mediaTypes: ['multipart/mixed'] },
-  { regular: true, mediaTypes: ['application/graphql-response+json', 'application/json'] },
+const PROCESSORS: ReadonlyArray<{ encoder: Encoder; mediaTypes: readonly string[] }> = [
+  { encoder: 'sse', mediaTypes: ['text/event-stream'] },
+  { encoder: 'multipart', mediaTypes: ['multipart/mixed'] },
+  { encoder: 'regular', mediaTypes: ['application/graphql-response+json', 'application/json'] },
 ];
 const answerTypes = new Map<string, string | undefined>();
 /** Distinct `Accept` headers remembered; clients send a handful. */
 const MAX_ACCEPT_HEADERS = 256;
 
-/** The media type yoga's own negotiation (last match wins) picks for `accept`, if its JSON processor; memoized per header. */
-export function answerMediaType(accept: string | undefined): string | undefined {
-  const header = accept ?? '';
-  if (answerTypes.has(header)) return answerTypes.get(header);
-  const asked = (header || '*/*').replace(/\s/g, '').toLowerCase().split(',').flatMap((one) => {
+/**
+ * The encoder and media type yoga's result processors pick for `accept` (the last match wins):
+ * for a result in parts (`iterable`) only those that write parts; for a subscription none in
+ * multipart. Undefined: none, a 406.
+ */
+export function encodingFor(accept: string | undefined, iterable: boolean, subscription: boolean): { encoder: Encoder; mediaType: string } | undefined {
+  const asked = (accept || '*/*').replace(/\s/g, '').toLowerCase().split(',').flatMap((one) => {
     const [type, ...params] = one.split(';');
     const charset = params.find((param) => param.includes('charset=')) ?? 'charset=utf-8';
     return type === undefined || charset !== 'charset=utf-8' ? [] : [type];
   }).reverse();
-  let chosen: { regular: boolean; mediaType: string } | undefined;
-  for (const processor of PROCESSORS) {
+  let chosen: { encoder: Encoder; mediaType: string } | undefined;
+  for (const { encoder, mediaTypes } of PROCESSORS) {
+    if ((iterable && encoder === 'regular') || (subscription && encoder === 'multipart')) continue;
     for (const type of asked) {
-      for (const mediaType of processor.mediaTypes) if (matches(mediaType, type)) chosen = { regular: processor.regular, mediaType };
+      for (const mediaType of mediaTypes) if (matches(mediaType, type)) chosen = { encoder, mediaType };
     }
   }
-  const answer = chosen?.regular === true ? chosen.mediaType : undefined;
+  return chosen;
+}
+
+/** The media type yoga's negotiation picks for `accept` when it is its JSON processor's; memoized per header. */
+export function answerMediaType(accept: string | undefined): string | undefined {
+  const header = accept ?? '';
+  if (answerTypes.has(header)) return answerTypes.get(header);
+  const chosen = encodingFor(header, false, false);
+  const answer = chosen?.encoder === 'regular' ? chosen.mediaType : undefined;
   if (answerTypes.size < MAX_ACCEPT_HEADERS) answerTypes.set(header, answer);
   return answer;
 }

@@ -5,7 +5,9 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
-import { processRegularResult } from 'graphql-yoga';
+import { isAsyncIterable, processRegularResult, type FetchAPI } from 'graphql-yoga';
+import { sendNodeResponse } from '@whatwg-node/server';
+import { partsResponse, type Parts } from '../../encoding/parts.js';
 import type { RunQuery } from '../../graph/execution/run.js';
 import { maskError } from '../../graph/mask-error.js';
 import type { EndRequest } from '../../request/log.js';
@@ -22,7 +24,7 @@ import { refusalBody } from '../../admission/refusal-writer.js';
 import type { CachingHeaders } from '../../encoding/http-caching.js';
 import { etagMatches } from '../../response-cache/etag.js';
 import { describeAnswer, withSpan } from '../../observability/request-span.js';
-import type { LeanRequest } from './request.js';
+import { encodingFor, type LeanRequest } from './request.js';
 import type { GatewayContext } from '../../graph/context.js';
 
 export interface LeanAnswers {
@@ -31,6 +33,8 @@ export interface LeanAnswers {
   refuse(record: GatewayRequest, res: ServerResponse, refused: Refusal): void;
   /** A result made without executing (a refusal once its parameters are read, a document that does not parse or validate), or a batch's results. */
   answerResult(record: GatewayRequest, res: ServerResponse, result: ExecutionResult | ExecutionResult[], mediaType: string): void;
+  /** A result, in parts or whole, encoded as `Accept` asks (an encoder it accepts is known to exist). */
+  answerAs(record: GatewayRequest, res: ServerResponse, result: Parts, accept: string, subscription: boolean): void;
   /** Makes the query's context from `initial` (yoga's initial context, with its request object) and runs it: its result, errors masked. */
   resultOf(args: ExecutionArgs, initial: Initial): Promise<ExecutionResult>;
   /** Answers with the query's result (resultOf's). */
@@ -41,7 +45,8 @@ export interface LeanAnswers {
 export type Initial = { request: LeanRequest; gatewayRequest: GatewayRequest; [name: string]: unknown };
 
 const PARTS_API = { Response: class { constructor(readonly body: string, readonly init: { status: number; headers: Record<string, string> }) {} } };
-type Parts = InstanceType<typeof PARTS_API.Response>;
+type Made = InstanceType<typeof PARTS_API.Response>;
+const NO_BYTES = new Uint8Array(0);
 /** The media type of a refusal written before the parameters are read, as the Fetch API's JSON response gives it. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -52,11 +57,13 @@ export interface LeanAnswerOptions {
   /** The HTTP caching headers every GraphQL answer gets (encoding/http-caching.ts). */
   caching: CachingHeaders;
   run: RunQuery;
+  /** yoga's Fetch API, which answers in parts are made with. */
+  fetchAPI: FetchAPI;
   /** yoga's context factory. */
   context: (initial: { request: LeanRequest; gatewayRequest: GatewayRequest }) => GatewayContext;
 }
 
-export function createLeanAnswers({ end, compression, cors, caching, run, context }: LeanAnswerOptions): LeanAnswers {
+export function createLeanAnswers({ end, compression, cors, caching, run, context, fetchAPI }: LeanAnswerOptions): LeanAnswers {
   const write = createWriteBatch();
 
   return {
@@ -77,6 +84,16 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
       respond(record, res, result, mediaType);
     },
     resultOf,
+    answerAs(record, res, result, accept, subscription) {
+      record.graphql = true;
+      const encoding = encodingFor(accept, isAsyncIterable(result), subscription)!;
+      if (encoding.encoder === 'regular') return respond(record, res, result as ExecutionResult, encoding.mediaType);
+      if (!isAsyncIterable(result)) {
+        record.result = result;
+        record.note(result);
+      }
+      sendParts(record, res, partsResponse(result, fetchAPI, encoding.encoder));
+    },
     async answer(args, initial, res, mediaType) {
       respond(initial.gatewayRequest, res, await resultOf(args, initial), mediaType);
     },
@@ -95,7 +112,7 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
   // Private: `result` written by yoga's result processor, offered to the response cache when it asked.
   function respond(record: GatewayRequest, res: ServerResponse, result: ExecutionResult | ExecutionResult[], mediaType: string): void {
     for (const one of Array.isArray(result) ? result : [result]) record.note(one);
-    const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Parts;
+    const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Made;
     const bytes = Buffer.from(parts.body);
     const headers = lowerCased(parts.init.headers);
     const store = record.toStore;
@@ -106,6 +123,31 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
       if (etag !== undefined) headers.etag = etag;
     }
     send(res, record, parts.init.status, bytes, headers, storedAnswerOf(record));
+  }
+
+  // Private: an answer in parts, with what every answer carries; its log line once its last part is sent.
+  function sendParts(record: GatewayRequest, res: ServerResponse, response: Response): void {
+    const req = res.req;
+    const { status } = response;
+    const headers: Record<string, string> = {};
+    // Lower case: @whatwg-node's Headers keeps the case a processor wrote.
+    response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+    Object.assign(headers, caching(record, { method: req.method ?? 'POST', status, contentType: headers['content-type'], ambiguous: false, vary: headers.vary }));
+    headers[REQUEST_ID_HEADER] = record.id;
+    if (cors.on) Object.assign(headers, cors.headersFor(nodeHeaders(req), { vary: headers.vary ?? null, cacheControl: headers['cache-control']! }));
+    const store = record.toStore;
+    if (store !== undefined) {
+      headers['x-cache'] = 'miss';
+      // As the response cache's plugin offers an answer in parts: never its bytes, only that it is not to be stored.
+      const result = record.result;
+      if (worthOffering(record, status, result) && record.storable(result) === undefined) store(status, NO_BYTES, 'application/json', result);
+    }
+    describeAnswer(record, status);
+    const stream = record.streams;
+    if (stream !== undefined && stream.open > 0) stream.ended = () => withSpan(record.span, () => end(record, status));
+    else end(record, status);
+    res.once('close', () => record.release());
+    void sendNodeResponse(new fetchAPI.Response(response.body, { status, headers }), res, req, false);
   }
 
   function send(res: ServerResponse, record: GatewayRequest, status: number, plain: Uint8Array, headers: Record<string, string>, stored?: StoredResponse): void {

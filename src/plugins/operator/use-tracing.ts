@@ -45,9 +45,29 @@ export function traceRequests(tracing: Tracing): TraceRequest {
  * The lean path's operation spans, as yoga's hooks open them: `run` wrapped in one (the upstream
  * calls beneath it, its errors on it), and `stored` for an answer served stored.
  */
-export function traceOperations(tracing: Tracing): { run<R extends RunQuery>(run: R): R; stored(document: DocumentNode, operationName: string | null | undefined, query: string): void } {
+export function traceOperations(tracing: Tracing): {
+  run<R extends RunQuery>(run: R): R;
+  stored(document: DocumentNode, operationName: string | null | undefined, query: string): void;
+  /** `run` (yoga's enveloped execute or subscribe) in an operation span the execution hooks describe, ended by the last part. */
+  inParts<T>(run: () => Promise<T>): Promise<T>;
+} {
   const { tracer } = tracing;
   return {
+    inParts(run) {
+      const span = tracer.startSpan('graphql.operation', { kind: SpanKind.INTERNAL });
+      operationSpans.add(span);
+      return context.with(trace.setSpan(context.active(), span), async () => {
+        try {
+          const result = await run();
+          if (!streaming.has(span)) span.end();
+          return result;
+        } catch (error) {
+          recordError(span, error);
+          span.end();
+          throw error;
+        }
+      });
+    },
     run: (run) => (async (args) => {
       const span = tracer.startSpan('graphql.operation', { kind: SpanKind.INTERNAL });
       describeOperation(span, args.document, args.operationName, (args.contextValue as { params?: { query?: unknown } }).params?.query);
@@ -73,12 +93,14 @@ export function traceOperations(tracing: Tracing): { run<R extends RunQuery>(run
   };
 }
 
+/** The operation spans the execution hooks describe (yoga's, and the lean path's in parts). */
+const operationSpans = new WeakSet<Span>();
+/** Operation spans that end with their response's last part, not when execution returns. */
+const streaming = new WeakSet<Span>();
+
 export function useTracing(tracing: Tracing | undefined): Plugin {
   if (tracing === undefined) return {};
   const { tracer } = tracing;
-  const operationSpans = new WeakSet<Span>();
-  // Operation spans that end with their response's last part, not when execution returns.
-  const streaming = new WeakSet<Span>();
   return {
     instrumentation: {
       operation(_payload, run) {

@@ -6,13 +6,11 @@
  * masked as the first part's are, which yoga's masking does not reach.
  */
 import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
-import { BREAK, valueFromASTUntyped, visit, type ASTNode, type DirectiveNode, type ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { ErrorCode } from '../../base/errors.js';
 import { coded } from '../../base/graph-errors.js';
-import { isRunning, runningOperation } from '../../graph/running-operation.js';
 import { maskError } from '../../graph/mask-error.js';
-import { asksForParts as documentAsksForParts } from '../../graph/incremental-document.js';
+import { asksForParts as documentAsksForParts, runningAsksForParts } from '../../graph/incremental-document.js';
 import type { RequestScope } from '../../request/scope.js';
 
 export const NOT_ACCEPTABLE = 'NOT_ACCEPTABLE' satisfies ErrorCode;
@@ -46,7 +44,7 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
       const { request, scope } = args.contextValue;
       const batched = request !== undefined && batches.has(request);
       const refused = request !== undefined && (batched || !acceptsIncremental(request.headers.get('accept')))
-        && asksForParts(args);
+        && runningAsksForParts(args);
       if (!refused) {
         return {
           onExecuteDone: () => ({
@@ -96,32 +94,4 @@ export function maskIncrementalErrors<T extends object>(part: T, mask: (error: E
     ...part,
     incremental: incremental.map((entry) => (entry.errors?.length ? { ...entry, errors: entry.errors.map(mask) } : entry)),
   };
-}
-
-// Private: a `@defer` or `@stream` whose `if` is not false in the running operation or its fragments.
-function asksForParts(args: ExecutionArgs): boolean {
-  const running = runningOperation(args);
-  if (!isRunning(running)) return false; // execution reports why it cannot run
-  const seen = new Set<string>();
-  const pending: ASTNode[] = [running.operation];
-  let found = false;
-  while (pending.length > 0 && !found) {
-    visit(pending.pop()!, {
-      FragmentSpread(node) {
-        const fragment = running.fragments[node.name.value];
-        if (fragment !== undefined && !seen.has(fragment.name.value)) {
-          seen.add(fragment.name.value);
-          pending.push(fragment);
-        }
-      },
-      Directive(node: DirectiveNode) {
-        if (node.name.value !== 'defer' && node.name.value !== 'stream') return undefined;
-        const condition = node.arguments?.find((arg) => arg.name.value === 'if');
-        if (condition !== undefined && valueFromASTUntyped(condition.value, running.variables) === false) return undefined;
-        found = true;
-        return BREAK;
-      },
-    });
-  }
-  return found;
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POINT_FIELDS, PRODUCT_FIELDS, SITE_FIELDS } from '../../helpers/expected.js';
-import { graphqlGet, jsonPost, requestCounters, sameOnBoth, startPair, type Pair, type RawRequest } from './side-by-side.js';
+import { exchange, graphqlGet, jsonPost, requestCounters, sameOnBoth, startPair, type Exchange, type Pair, type RawRequest } from './side-by-side.js';
 
 const CATALOG = { catalog: { sites: 30, cities: 8, products: 40 } };
 const PRODUCT = `query Product($g: String!) { product(goodsCode: $g) { ${PRODUCT_FIELDS} } }`;
@@ -121,6 +121,16 @@ describe('the lean path and yoga, side by side', () => {
       await sameOnBoth(pair, make(pair));
     });
   }
+
+  it('answers @defer over server-sent events the same, its keep-alive comments apart (they come on a timer)', async () => {
+    const query = `query($g: String!) { product(goodsCode: $g) { goodsCode ... @defer { productName } } }`;
+    const request = jsonPost({ query, variables: { g: pair.mock.catalog.products[8]!.goodsCode } }, { accept: 'text/event-stream' });
+    const [lean, yoga] = [await exchange(pair.lean, request), await exchange(pair.yoga, request)];
+    const events = (side: Exchange) => side.body.toString('utf8').replaceAll(':\n\n', '');
+    expect(events(lean)).toContain('event: complete');
+    expect([lean.status, events(lean), lean.line?.operation]).toEqual([yoga.status, events(yoga), yoga.line?.operation]);
+    for (const name of ['content-type', 'cache-control', 'x-accel-buffering', 'x-cache']) expect([name, lean.headers[name]]).toEqual([name, yoga.headers[name]]);
+  });
 
   it('answers every Accept header the same, to a POST and a GET, a stored answer included', async () => {
     for (const accept of ACCEPT_HEADERS) {

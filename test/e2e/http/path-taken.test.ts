@@ -23,7 +23,7 @@ describe('which path serves a request', () => {
     return () => count;
   }
 
-  it('serves an eligible POST or GET (its stored answer, an automatic persisted query, a batch, its refusals) itself, and hands @defer, an unknown hash and a form body to yoga', async () => {
+  it('serves an eligible POST or GET (its stored answer, an automatic persisted query, a batch, @defer, its refusals) itself, and hands an unknown hash, a form body and a single answer in parts to yoga', async () => {
     const pair = await startPair({ BATCHING_LIMIT: '3' }, { catalog: { sites: 30, cities: 8, products: 40 } });
     try {
       const [onLean, onYoga] = [yogaRequests(pair.lean), yogaRequests(pair.yoga)];
@@ -36,7 +36,10 @@ describe('which path serves a request', () => {
         ['a GET repeating a parameter', { ...graphqlGet(CITIES), path: `/graphql?query=${encodeURIComponent(CITIES.query)}&query=x` }, 1],
         ['a batch', jsonPost([CITIES, CITIES]), 0],
         ['a batch over BATCHING_LIMIT', jsonPost([CITIES, CITIES, CITIES, CITIES]), 1],
-        ['@defer', jsonPost({ query: deferred }, { accept: 'multipart/mixed' }), 1],
+        ['@defer', jsonPost({ query: deferred }, { accept: 'multipart/mixed' }), 0],
+        ['@defer to a client accepting only JSON', jsonPost({ query: deferred }), 1],
+        ['@defer with if: false', jsonPost({ query: deferred.replace('@defer', '@defer(if: false)') }, { accept: 'multipart/mixed' }), 1],
+        ['a query to a client accepting only parts', jsonPost(CITIES, { accept: 'multipart/mixed' }), 1],
         ['APQ: the hash and its query, registered', jsonPost({ ...CITIES, extensions: persisted }), 0],
         ['APQ: the hash alone', jsonPost({ extensions: persisted }), 0],
         ['APQ: a hash not registered', jsonPost({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256Hex('{ __typename }') } } }), 1],
@@ -114,6 +117,27 @@ describe('which path serves a request', () => {
         const { lean } = await sameOnBoth(pair, request);
         expect([name, lean.status]).toEqual([name, status]);
       }
+      expect(onLean()).toBe(0);
+    } finally {
+      await pair.close();
+    }
+  });
+  it('serves a subscription over server-sent events itself: its first event, then the client leaves', async () => {
+    const pair = await startPair({}, { catalog: { sites: 30, cities: 8, products: 40 } });
+    try {
+      const onLean = yogaRequests(pair.lean);
+      const aborted = new AbortController();
+      const response = await fetch(`${pair.lean.url}/graphql`, {
+        method: 'POST', signal: aborted.signal,
+        headers: { accept: 'text/event-stream', 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `subscription { siteStock(code: "${pair.mock.catalog.sites[0]!.code}") { code } }` }),
+      });
+      expect([response.status, response.headers.get('content-type'), response.headers.get('x-accel-buffering')]).toEqual([200, 'text/event-stream', 'no']);
+      const reader = response.body!.getReader();
+      let text = '';
+      while (!text.includes('event: next')) text += new TextDecoder().decode((await reader.read()).value);
+      expect(text).toContain(pair.mock.catalog.sites[0]!.code);
+      aborted.abort();
       expect(onLean()).toBe(0);
     } finally {
       await pair.close();

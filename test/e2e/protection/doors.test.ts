@@ -144,7 +144,7 @@ describe('one admission for every door', () => {
 });
 
 // The same admission for a live subscription, through the two doors that carry one: graphql-ws's
-// `subscribe` and SSE (a POST asking for `text/event-stream`, which yoga serves). The rows refused
+// `subscribe` and SSE (a POST asking for `text/event-stream`, which the lean path serves). The rows refused
 // before GraphQL runs, with the row's document a subscription instead of a query.
 const SUBSCRIPTION = 'subscription { siteStock(code: "S000001") { code } }';
 const ADMISSION_CODES = new Set(['UNAUTHENTICATED', 'RATE_LIMITED', 'QUERY_TOO_LARGE', 'VARIABLES_TOO_LARGE', 'PERSISTED_QUERY_ONLY', 'PERSISTED_QUERY_NOT_IN_LIST', 'PERSISTED_QUERY_ID_REQUIRED']);
@@ -184,7 +184,7 @@ describe('one admission for every door, for subscriptions', () => {
     const pair = await pairFor(row.env === 'rate' ? 'rateLive' : (row.env ?? 'main'));
     const key = row.key === undefined ? HTTP_KEY : row.key;
     const params = asSubscription(row.params);
-    // The SSE door is yoga's, on the lean gateway (the lean path takes no event stream): its budget is spent there.
+    // SSE is the lean gateway's: its budget is spent there.
     for (let i = 0; i < (row.spend?.http ?? 0); i += 1) expect((await sendHttp(pair.lean.url, { ...row, params: { query: CITIES } }, key)).codes).toEqual([]);
     const sse = await sendSse(pair.lean.url, params, key);
     expect(sse.codes).toEqual([row.code]);

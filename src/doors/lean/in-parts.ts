@@ -1,0 +1,53 @@
+/**
+ * An answer in parts on the lean path: a subscription, or a query whose running operation has a
+ * `@defer` or `@stream`, run through yoga's enveloped execute or subscribe, so that every execution
+ * hook runs (the scope, masking of later parts, the request log's end after the last part), then
+ * written as `Accept` asks. A `@defer` whose `if` is false is yoga's: its one answer may be stored
+ * as its encoder wrote it, which the response cache's plugin does.
+ */
+import type { ServerResponse } from 'node:http';
+import type { DocumentNode, ExecutionArgs, GraphQLError } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
+import { maskError } from '../../graph/mask-error.js';
+import { runningAsksForParts } from '../../graph/incremental-document.js';
+import type { Parts } from '../../encoding/parts.js';
+import type { LeanAnswers, Initial } from './respond.js';
+import { encodingFor, type LeanParams } from './request.js';
+
+/** Serves `document` in parts and answers true, or answers false having run nothing: yoga's. */
+export type InParts = (initial: Initial, res: ServerResponse, document: DocumentNode, params: LeanParams, accept: string, subscription: boolean) => boolean;
+
+interface Enveloped {
+  schema: ExecutionArgs['schema'];
+  contextFactory(): unknown;
+  execute(args: ExecutionArgs): unknown;
+  subscribe(args: ExecutionArgs): unknown;
+}
+
+/** Runs an execution in parts in its operation span, with tracing. */
+export type TraceParts = <T>(run: () => Promise<T>) => Promise<T>;
+
+export function createInParts(
+  yoga: Pick<YogaServerInstance<object, object>, 'getEnveloped'>, { answerAs }: Pick<LeanAnswers, 'answerAs'>, traced: TraceParts = (run) => run(),
+): InParts {
+  return (initial, res, document, params, accept, subscription) => {
+    // No encoder the client accepts: yoga's 406, or its refusal before anything runs.
+    if (encodingFor(accept, true, subscription) === undefined) return false;
+    const enveloped = yoga.getEnveloped(initial as never) as unknown as Enveloped;
+    const { variables, operationName } = params;
+    const args: ExecutionArgs = { schema: enveloped.schema, document, variableValues: variables, operationName, contextValue: undefined };
+    if (!subscription && !runningAsksForParts(args)) return false;
+    void traced(() => resultOf(enveloped, args, subscription)).then((result) => answerAs(initial.gatewayRequest, res, result, accept, subscription));
+    return true;
+  };
+}
+
+// Private: what yoga's request processing makes of it: the context, then execute or subscribe; a throw masked, in `errors`.
+async function resultOf(enveloped: Enveloped, args: ExecutionArgs, subscription: boolean): Promise<Parts> {
+  try {
+    args.contextValue = await enveloped.contextFactory();
+    return (await (subscription ? enveloped.subscribe(args) : enveloped.execute(args))) as Parts;
+  } catch (error) {
+    return { errors: [maskError(error) as GraphQLError] };
+  }
+}
