@@ -11,7 +11,7 @@ import { LRUCache } from 'lru-cache';
 import { getOperationAST, type DocumentNode, type GraphQLError, type GraphQLSchema, type ExecutionArgs } from 'graphql';
 import { maskError } from '../../graph/mask-error.js';
 import type { YogaServerInstance } from 'graphql-yoga';
-import { nameRequested, type DoorContext, type GatewayRequest } from '../../request/request.js';
+import type { DoorContext, GatewayRequest } from '../../request/request.js';
 import type { GatewayContext } from '../../graph/context.js';
 import { runInRequest } from '../../request/current.js';
 
@@ -30,11 +30,12 @@ import { createLeanAnswers, type Initial } from './respond.js';
 import { createBatches } from './batch.js';
 import { createInParts, type TraceParts } from './in-parts.js';
 import type { RunQuery } from '../../graph/execution/run.js';
-import { answerMediaType, encodingFor, leanParams, leanRequest, isJsonContentType, searchParams, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanBody, type LeanParams, type LeanRequest } from './request.js';
+import { answerMediaType, encodingFor, leanParams, leanRequest, isJsonContentType, searchParams, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanParams, type LeanRequest } from './request.js';
 import { nodeHeaders } from '../../admission/api-key.js';
 import type { BodyAdmission } from '../../admission/before-body.js';
 import { isRefusal, refusalError, type Refusal } from '../../admission/refusal.js';
-import { hashMatches, persistedQueryHash, type PersistedQueryStore } from '../../admission/automatic-persisted.js';
+import type { PersistedQueryStore } from '../../admission/automatic-persisted.js';
+import { createParamsReader } from './params.js';
 
 export interface LeanPathOptions {
   yoga: YogaServerInstance<DoorContext, GatewayContext>;
@@ -79,6 +80,7 @@ export type LeanPath = (req: IncomingMessage & { body?: Buffer }, res: ServerRes
 export function createLeanPath(options: LeanPathOptions): LeanPath {
   const { yoga, handOn, end, admission, admit, apq, batchingLimit, responseCache, compression, cors, caching, documents, context, run, allowList, traceStored } = options;
   const names = allowList ? LISTED_PARAMETER_NAMES : PARAMETER_NAMES;
+  const readParams = createParamsReader({ admission, apq, allowList });
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
   // Documents yoga's parse and validation passed: the same text validates the same way again.
@@ -90,7 +92,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   const inParts = createInParts(yoga, answers, options.traceParts);
   const batch = createBatches({
     limit: batchingLimit, rate: admission.rate, answerResult, resultOf, apq,
-    read: (params, record) => readParams(params, record),
+    read: readParams,
     document: (params, initial) => documentFor(params, initial),
     schema: () => schema!,
   });
@@ -165,28 +167,6 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
       return true;
     }
     return runInRequest(record, () => serveParsed(req, res, request, record, client, mediaType, accept, text, read));
-  }
-
-  // Private: a request's parameters, within the limits, its document the listed one in allow-list mode, or their refusal; undefined: yoga's.
-  function readParams(params: LeanBody | undefined, record: GatewayRequest): LeanParams | Refusal | undefined {
-    if (params === undefined) return undefined;
-    const { query, variables, operationName, extensions } = params;
-    nameRequested(record, operationName);
-    const limited = admission.parameters(query, variables);
-    if (limited !== undefined) return limited;
-    if (allowList) {
-      const listed = admission.persisted(params);
-      return listed === undefined || isRefusal(listed) ? listed : { query: listed.query, variables, operationName };
-    }
-    if (extensions === undefined || extensions === null) return typeof query === 'string' ? (params as unknown as LeanParams) : undefined;
-    // Automatic persisted queries: a known hash alone, or a hash with its query (registered once valid); any other extension is yoga's.
-    const hash = typeof extensions === 'object' && Object.keys(extensions).length === 1 ? persistedQueryHash(extensions) : undefined;
-    if (hash === undefined) return undefined;
-    if (query === undefined || query === null) {
-      const registered = apq.get(hash);
-      return registered === undefined ? undefined : { query: registered, variables, operationName };
-    }
-    return typeof query === 'string' && hashMatches(hash, query) ? { query, variables, operationName, register: hash } : undefined;
   }
 
   // Private: the document of `params`, parsed and validated by yoga's enveloped steps (their caches

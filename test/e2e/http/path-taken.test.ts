@@ -23,7 +23,7 @@ describe('which path serves a request', () => {
     return () => count;
   }
 
-  it('serves an eligible POST or GET (its stored answer, an automatic persisted query, a batch, @defer, its refusals) itself, and hands an unknown hash, a form body and a single answer in parts to yoga', async () => {
+  it('serves an eligible POST or GET (its stored answer, automatic persisted queries, a batch, @defer, its refusals) itself, and hands a form body and a single answer in parts to yoga', async () => {
     const pair = await startPair({ BATCHING_LIMIT: '3' }, { catalog: { sites: 30, cities: 8, products: 40 } });
     try {
       const [onLean, onYoga] = [yogaRequests(pair.lean), yogaRequests(pair.yoga)];
@@ -42,7 +42,10 @@ describe('which path serves a request', () => {
         ['a query to a client accepting only parts', jsonPost(CITIES, { accept: 'multipart/mixed' }), 1],
         ['APQ: the hash and its query, registered', jsonPost({ ...CITIES, extensions: persisted }), 0],
         ['APQ: the hash alone', jsonPost({ extensions: persisted }), 0],
-        ['APQ: a hash not registered', jsonPost({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256Hex('{ __typename }') } } }), 1],
+        ['APQ: a hash not registered', jsonPost({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256Hex('{ __typename }') } } }), 0],
+        ['APQ: a hash that is not its query\'s', jsonPost({ query: '{ __typename }', extensions: persisted }), 0],
+        ['an extension yoga ignores', jsonPost({ ...CITIES, extensions: { tracing: true } }), 0],
+        ['APQ without version 1', jsonPost({ ...CITIES, extensions: { persistedQuery: { sha256Hash: sha256Hex(CITIES.query) } } }), 1],
         ['a form body', jsonPost(`query=${encodeURIComponent(CITIES.query)}`, { 'content-type': 'application/x-www-form-urlencoded' }), 1],
         ['a syntax error', jsonPost({ query: '{ cities {' }), 0],
         ['an unknown field', jsonPost({ query: '{ cities { nope } }' }), 0],
