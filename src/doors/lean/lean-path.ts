@@ -30,7 +30,7 @@ import { createLeanAnswers, type Initial } from './respond.js';
 import { createBatches } from './batch.js';
 import { createInParts, type TraceParts } from './in-parts.js';
 import type { RunQuery } from '../../graph/execution/run.js';
-import { answerMediaType, encodingFor, leanParams, leanRequest, isJsonContentType, searchParams, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanParams, type LeanRequest } from './request.js';
+import { answerMediaType, bodyKind, bodyParams, encodingFor, leanParams, leanRequest, searchParams, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanParams, type LeanRequest } from './request.js';
 import { nodeHeaders } from '../../admission/api-key.js';
 import type { BodyAdmission } from '../../admission/before-body.js';
 import { isRefusal, refusalError, type Refusal } from '../../admission/refusal.js';
@@ -128,22 +128,25 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const get = req.method === 'GET';
     const body = req.body;
     const headers = req.headers;
-    if (!get && (body === undefined || !isJsonContentType(headers['content-type']))) return false;
+    const kind = get ? 'get' : body === undefined ? undefined : bodyKind(headers['content-type']);
+    if (kind === undefined) return false;
     const accept = headers.accept ?? '';
     // JSON's media type, when the client accepts it; with none, an answer in parts (or yoga's 406).
     const mediaType = answerMediaType(accept);
     if (mediaType === undefined && encodingFor(accept, true, false) === undefined) return false;
-    // A GET without a CSRF header (`CSRF_PREVENTION`) is refused before its parameters are read.
-    const csrf = get ? admission.csrf(nodeHeaders(req)) : undefined;
+    // A request a browser sends without a preflight and without a CSRF header (`CSRF_PREVENTION`) is refused unread.
+    const csrf = kind === 'json' ? undefined : admission.csrf(nodeHeaders(req));
     if (csrf !== undefined) return refuseParams(record, res, csrf, accept);
-    const read = get ? searchParams(req.url!.slice(endpoint.length + 1), names) : undefined;
-    if (get && read === undefined) return false;
+    const read = kind === 'get' ? searchParams(req.url!.slice(endpoint.length + 1), names) : kind === 'json' ? undefined : bodyParams(kind, body!, names);
+    if (kind !== 'json' && read === undefined) return false;
     const params = read === undefined ? undefined : readParams(read, record);
     if (isRefusal(params)) return refuseParams(record, res, params, accept);
-    if (get && params === undefined) return false;
+    if (kind !== 'json' && params === undefined) return false;
+    // A form or a GraphQL string two readers could read otherwise: never looked up nor stored.
+    if (kind === 'form' || kind === 'graphql') record.uncacheable = true;
     const request = leanRequest(req, res, url);
     // In allow-list mode the list may be swapped: a body's key is not remembered across it.
-    const text = get || !responseCache.on || allowList || traceStored !== undefined || body!.length > MAX_KNOWN_BODY_BYTES ? undefined : body!.toString('latin1');
+    const text = kind !== 'json' || !responseCache.on || allowList || traceStored !== undefined || body!.length > MAX_KNOWN_BODY_BYTES ? undefined : body!.toString('latin1');
     return serveAdmitted(req, res, request, record, mediaType, accept, text, params);
   }
 
@@ -210,7 +213,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     if (kind !== 'query' || mediaType === undefined) return false;
     // The running operation and key are worked out once, on the arguments executed (both memoized by them).
     const args: ExecutionArgs = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName, contextValue: undefined };
-    const key = responseCache.keyOf(args, accept);
+    const key = record.uncacheable ? undefined : responseCache.keyOf(args, accept);
     const operationName = operation!.name?.value ?? 'anonymous';
     if (key !== undefined && text !== undefined) known.set(text, { accept, key, operation: operationName, learnt: learntOf(document) });
     const hit = key === undefined ? undefined : responseCache.stored(key, record);

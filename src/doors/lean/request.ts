@@ -78,10 +78,22 @@ export function searchParams(search: string, names: ParamNames = PARAMETER_NAMES
   return checked(params);
 }
 
-/** Whether `Content-Type` says JSON exactly as yoga's `isContentTypeMatch` reads it (else yoga answers 415). */
-export function isJsonContentType(header: string | undefined): boolean {
+/** The bodies the lean path reads, by the media type yoga's `isContentTypeMatch` reads (anything else: yoga's 415). */
+const BODY_KINDS = [['json', 'application/json'], ['form', 'application/x-www-form-urlencoded'], ['graphql', 'application/graphql']] as const;
+export type BodyKind = (typeof BODY_KINDS)[number][0];
+
+/** What kind of body `Content-Type` says, read as yoga reads it. */
+export function bodyKind(header: string | undefined): BodyKind | undefined {
   const contentType = header?.split(',', 1)[0];
-  return contentType === 'application/json' || contentType?.startsWith('application/json;') === true;
+  for (const [kind, type] of BODY_KINDS) if (contentType === type || contentType?.startsWith(`${type};`) === true) return kind;
+  return undefined;
+}
+
+/** A form's parameters (read as a GET's), or a GraphQL string's query; an empty one is yoga's. */
+export function bodyParams(kind: 'form' | 'graphql', body: Buffer, names: ParamNames): LeanBody | undefined {
+  const text = body.toString('utf8');
+  if (kind === 'form') return searchParams(text, names);
+  return text === '' ? undefined : { query: text };
 }
 
 /** What writes a result: yoga's JSON processor, its event stream, or multipart parts. */
