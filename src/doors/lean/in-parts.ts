@@ -1,9 +1,8 @@
 /**
  * An answer in parts on the lean path: a subscription, or a query whose running operation has a
  * `@defer` or `@stream`, run through yoga's enveloped execute or subscribe, so that every execution
- * hook runs (the scope, masking of later parts, the request log's end after the last part), then
- * written as `Accept` asks. A `@defer` whose `if` is false is yoga's: its one answer may be stored
- * as its encoder wrote it, which the response cache's plugin does.
+ * hook runs (the scope, masking of later parts, the request log's end after the last part, the
+ * response cache's lookup and offer), then written as `Accept` asks.
  */
 import type { ServerResponse } from 'node:http';
 import type { DocumentNode, ExecutionArgs, GraphQLError } from 'graphql';
@@ -14,8 +13,13 @@ import type { Parts } from '../../encoding/parts.js';
 import type { LeanAnswers, Initial } from './respond.js';
 import { encodingFor, type LeanParams } from './request.js';
 
-/** Serves `document` in parts and answers true, or answers false having run nothing: yoga's. */
-export type InParts = (initial: Initial, res: ServerResponse, document: DocumentNode, params: LeanParams, accept: string, subscription: boolean) => boolean;
+/**
+ * Serves `document` and answers true, or answers false having run nothing: yoga's. `mediaType`:
+ * JSON's, when the client accepts it.
+ */
+export type InParts = (
+  initial: Initial, res: ServerResponse, document: DocumentNode, params: LeanParams, accept: string, mediaType: string | undefined, subscription: boolean,
+) => boolean;
 
 interface Enveloped {
   schema: ExecutionArgs['schema'];
@@ -30,13 +34,14 @@ export type TraceParts = <T>(run: () => Promise<T>) => Promise<T>;
 export function createInParts(
   yoga: Pick<YogaServerInstance<object, object>, 'getEnveloped'>, { answerAs }: Pick<LeanAnswers, 'answerAs'>, traced: TraceParts = (run) => run(),
 ): InParts {
-  return (initial, res, document, params, accept, subscription) => {
-    // No encoder the client accepts: yoga's 406, or its refusal before anything runs.
-    if (encodingFor(accept, true, subscription) === undefined) return false;
+  return (initial, res, document, params, accept, mediaType, subscription) => {
     const enveloped = yoga.getEnveloped(initial as never) as unknown as Enveloped;
     const { variables, operationName } = params;
     const args: ExecutionArgs = { schema: enveloped.schema, document, variableValues: variables, operationName, contextValue: undefined };
-    if (!subscription && !runningAsksForParts(args)) return false;
+    // In parts, unless no encoder of parts is accepted: then refused in JSON (use-incremental-delivery.ts), or yoga's 406.
+    // A `@defer` whose `if` is false answers once: in JSON, else yoga's.
+    const inParts = subscription || runningAsksForParts(args);
+    if (inParts ? encodingFor(accept, true, subscription) === undefined && (subscription || mediaType === undefined) : mediaType === undefined) return false;
     void traced(() => resultOf(enveloped, args, subscription)).then((result) => answerAs(initial.gatewayRequest, res, result, accept, subscription));
     return true;
   };

@@ -207,7 +207,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const operation = getOperationAST(document, params.operationName);
     const kind = operation?.operation;
     if (kind === 'subscription' || (kind === 'query' && asksForParts(document))) {
-      return inParts({ request, params, req, res, gatewayRequest: record }, res, document, params, accept, kind === 'subscription');
+      return inParts({ request, params, req, res, gatewayRequest: record }, res, document, params, accept, mediaType, kind === 'subscription');
     }
     // A plain query to a client that accepts no JSON is yoga's, which may store its one part.
     if (kind !== 'query' || mediaType === undefined) return false;

@@ -72,7 +72,7 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
       record.client = client;
       record.operations.push(operation);
       record.served = hit;
-      send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
+      sendStored(res, record, hit);
     },
     refuse(record, res, refused) {
       record.graphql = true;
@@ -86,6 +86,8 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
     resultOf,
     answerAs(record, res, result, accept, subscription) {
       record.graphql = true;
+      // Served stored by the response cache's execution hook: its bytes, not the empty result.
+      if (record.served !== undefined) return sendStored(res, record, record.served);
       const encoding = encodingFor(accept, isAsyncIterable(result), subscription)!;
       if (encoding.encoder === 'regular') return respond(record, res, result as ExecutionResult, encoding.mediaType);
       if (!isAsyncIterable(result)) {
@@ -123,6 +125,10 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
       if (etag !== undefined) headers.etag = etag;
     }
     send(res, record, parts.init.status, bytes, headers, storedAnswerOf(record));
+  }
+
+  function sendStored(res: ServerResponse, record: GatewayRequest, hit: StoredResponse): void {
+    send(res, record, 200, hit.body, { 'content-type': hit.contentType, etag: hit.etag, 'x-cache': 'hit' }, hit);
   }
 
   // Private: an answer in parts, with what every answer carries; its log line once its last part is sent.

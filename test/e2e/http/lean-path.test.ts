@@ -97,6 +97,8 @@ const BATTERY: Array<[string, (pair: Pair) => RawRequest]> = [
   ['a GET', ({ mock }) => graphqlGet({ query: PRODUCT, variables: { g: mock.catalog.products[5]!.goodsCode } })],
   ['a GET of a mutation', () => graphqlGet({ query: `mutation { anything }` })],
   ['@defer over multipart/mixed', ({ mock }) => jsonPost({ query: `query($g: String!) { product(goodsCode: $g) { goodsCode ... @defer { productName } } }`, variables: { g: mock.catalog.products[6]!.goodsCode } }, { accept: 'multipart/mixed' })],
+  ['@defer(if: false) to a client accepting only JSON', ({ mock }) => jsonPost({ query: `query($g: String!) { product(goodsCode: $g) { goodsCode ... @defer(if: false) { productName } } }`, variables: { g: mock.catalog.products[11]!.goodsCode } })],
+  ['@defer(if: $d) with d false, over multipart/mixed or JSON', ({ mock }) => jsonPost({ query: `query($g: String!, $d: Boolean!) { product(goodsCode: $g) { goodsCode ... @defer(if: $d) { productName } } }`, variables: { g: mock.catalog.products[12]!.goodsCode, d: false } }, { accept: 'multipart/mixed, application/json' })],
   ['@defer to a client accepting only JSON', ({ mock }) => jsonPost({ query: `query($g: String!) { product(goodsCode: $g) { goodsCode ... @defer { productName } } }`, variables: { g: mock.catalog.products[7]!.goodsCode } })],
 ];
 
