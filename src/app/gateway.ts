@@ -1,6 +1,6 @@
 /**
  * createGateway: the yoga instance and everything behind it, for one upstream; listening is main.ts's job.
- *   HTTP → yoga → resolvers → per-request loaders → shared cache → upstream api → client → token
+ *   door → admission → lean path (yoga's engine) → resolvers → per-request loaders → shared cache → upstream api → client → token
  */
 import { readFileSync } from 'node:fs';
 import { normalizedExecutor } from '@graphql-tools/executor';
