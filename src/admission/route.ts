@@ -25,6 +25,9 @@ export function upgradePathRefusal(pathname: string, endpoint: string): Refusal 
 /** The refusal of a body the gateway does not read, naming those it does. */
 export const UNREADABLE_BODY: Refusal = refusal('UNSUPPORTED_MEDIA_TYPE', `The request body must be one of: ${READABLE_TYPES}; or send a GET`, { accept: READABLE_TYPES });
 
+/** The refusal of another method than GET or POST on the GraphQL path, whatever its body. */
+export const OTHER_METHOD: Refusal = refusal('METHOD_NOT_ALLOWED', 'GraphQL is served over GET and POST only', { allow: 'GET, POST' });
+
 /** A path of these characters alone reads the same as a URL: nothing to resolve or decode. */
 const PLAIN_PATH = /^\/[\w/-]*$/;
 

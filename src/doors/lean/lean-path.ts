@@ -35,6 +35,7 @@ import { nodeHeaders } from '../../admission/api-key.js';
 import type { BodyAdmission } from '../../admission/before-body.js';
 import { isRefusal, refusalError, type Refusal } from '../../admission/refusal.js';
 import type { PersistedQueryStore } from '../../admission/automatic-persisted.js';
+import { OTHER_METHOD, UNREADABLE_BODY } from '../../admission/route.js';
 import { createParamsReader } from './params.js';
 
 export interface LeanPathOptions {
@@ -102,7 +103,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
 
   return (req, res, record) => {
     const get = req.method === 'GET';
-    if (!(get ? req.url!.startsWith(`${endpoint}?`) : req.method === 'POST' && req.url === endpoint)) return false;
+    if (!(get ? req.url!.startsWith(`${endpoint}?`) : req.method !== 'OPTIONS' && req.url === endpoint)) return false;
     // A GET is admitted from its headers here; a body's admission came at the door, which left a refused one unread.
     const admitted = get ? admit(req, record) : req.body !== undefined && (record.keyChecked || admit(req, record));
     if (!(admitted instanceof Promise)) return admitted ? serveRead(req, res, record) : refuseAdmission(res, record);
@@ -126,10 +127,11 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   // Private: an admitted request: its parameters read, refused as yoga's steps would refuse them, else served.
   function serveRead(req: IncomingMessage & { body?: Buffer }, res: ServerResponse, record: GatewayRequest): boolean {
     const get = req.method === 'GET';
+    const post = req.method === 'POST';
     const body = req.body;
     const headers = req.headers;
-    const kind = get ? 'get' : body === undefined ? undefined : bodyKind(headers['content-type']);
-    if (kind === undefined) return false;
+    if (!get && body === undefined) return false;
+    const kind = get ? 'get' : post ? bodyKind(headers['content-type']) : undefined;
     const accept = headers.accept ?? '';
     // JSON's media type, when the client accepts it; with none, an answer in parts (or yoga's 406).
     const mediaType = answerMediaType(accept);
@@ -137,6 +139,11 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     // A request a browser sends without a preflight and without a CSRF header (`CSRF_PREVENTION`) is refused unread.
     const csrf = kind === 'json' ? undefined : admission.csrf(nodeHeaders(req));
     if (csrf !== undefined) return refuseParams(record, res, csrf, accept);
+    // Another method, or a body of a media type not read: refused as such, whatever it holds.
+    if (kind === undefined) {
+      refuse(record, res, post ? UNREADABLE_BODY : OTHER_METHOD, false);
+      return true;
+    }
     const read = kind === 'get' ? searchParams(req.url!.slice(endpoint.length + 1), names) : kind === 'json' ? undefined : bodyParams(kind, body!, names);
     if (kind !== 'json' && read === undefined) return false;
     const params = read === undefined ? undefined : readParams(read, record);

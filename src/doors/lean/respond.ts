@@ -29,8 +29,8 @@ import type { GatewayContext } from '../../graph/context.js';
 
 export interface LeanAnswers {
   answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void;
-  /** A refusal before the request's parameters are read (its API key, its rate limit), as yoga answers it there. */
-  refuse(record: GatewayRequest, res: ServerResponse, refused: Refusal): void;
+  /** A refusal before the request's parameters are read (its API key, its rate limit: `noted`, its code on the log line; its method, its body), as yoga answers it there. */
+  refuse(record: GatewayRequest, res: ServerResponse, refused: Refusal, noted?: boolean): void;
   /** A result made without executing (a refusal once its parameters are read, a document that does not parse or validate), or a batch's results. */
   answerResult(record: GatewayRequest, res: ServerResponse, result: ExecutionResult | ExecutionResult[], mediaType: string): void;
   /** A result, in parts or whole, encoded as `Accept` asks (an encoder it accepts is known to exist). */
@@ -74,9 +74,9 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
       record.served = hit;
       sendStored(res, record, hit);
     },
-    refuse(record, res, refused) {
+    refuse(record, res, refused, noted = true) {
       record.graphql = true;
-      record.errorCodes.add(refused.code);
+      if (noted) record.errorCodes.add(refused.code);
       send(res, record, refused.status, Buffer.from(refusalBody(refused)), { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...refused.headers });
     },
     answerResult(record, res, result, mediaType) {

@@ -8,11 +8,8 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { coded } from '../../base/graph-errors.js';
-import { UNREADABLE_BODY } from '../../admission/route.js';
+import { OTHER_METHOD, UNREADABLE_BODY } from '../../admission/route.js';
 import { refusalResponse } from '../../admission/refusal-writer.js';
-import { refusal } from '../../admission/refusal.js';
-
-const OTHER_METHOD = refusal('METHOD_NOT_ALLOWED', 'GraphQL is served over GET and POST only', { allow: 'GET, POST' });
 
 type RequestParser = (request: Request) => unknown;
 

@@ -23,7 +23,7 @@ describe('which path serves a request', () => {
     return () => count;
   }
 
-  it('serves an eligible POST or GET (its stored answer, automatic persisted queries, a batch, @defer, its refusals) itself, form and GraphQL string bodies, and hands another media type, a repeated parameter and a single answer in parts to yoga', async () => {
+  it('serves an eligible POST or GET (its stored answer, automatic persisted queries, a batch, @defer, its refusals) itself, form and GraphQL string bodies, and the refusal of another media type or method; hands a repeated parameter and a single answer in parts to yoga', async () => {
     const pair = await startPair({ BATCHING_LIMIT: '3' }, { catalog: { sites: 30, cities: 8, products: 40 } });
     try {
       const [onLean, onYoga] = [yogaRequests(pair.lean), yogaRequests(pair.yoga)];
@@ -51,7 +51,9 @@ describe('which path serves a request', () => {
         ['a form body', jsonPost(`query=${encodeURIComponent(CITIES.query)}`, { 'content-type': 'application/x-www-form-urlencoded' }), 0],
         ['a GraphQL string body', jsonPost(CITIES.query, { 'content-type': 'application/graphql' }), 0],
         ['a form body repeating a parameter', jsonPost(`query=${encodeURIComponent(CITIES.query)}&query=x`, { 'content-type': 'application/x-www-form-urlencoded' }), 1],
-        ['a text/plain body', jsonPost(JSON.stringify(CITIES), { 'content-type': 'text/plain' }), 1],
+        ['a text/plain body', jsonPost(JSON.stringify(CITIES), { 'content-type': 'text/plain' }), 0],
+        ['a PUT', { ...jsonPost(CITIES), method: 'PUT' }, 0],
+        ['a DELETE without a body', { method: 'DELETE' }, 0],
         ['a syntax error', jsonPost({ query: '{ cities {' }), 0],
         ['an unknown field', jsonPost({ query: '{ cities { nope } }' }), 0],
         ['a GET of an unknown field', graphqlGet({ query: '{ nope }' }), 0],

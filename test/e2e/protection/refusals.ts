@@ -57,8 +57,8 @@ export interface Row {
    */
   spend?: { http: number; ws: number };
   /**
-   * Who answers it on the lean gateway: the lean path itself, or, `declined`, yoga's HTTP layer,
-   * as the lean path does not take it at all (another path, another media type).
+   * Who answers it on the lean gateway: the lean path itself, or, `declined`, the gateway's pages
+   * or yoga's HTTP layer, as the lean path does not take it at all (another path).
    */
   lean: 'own' | 'declined' | { na: string };
   /** The key checks a declined request gets from yoga alone: none when it is refused before the key. */
@@ -90,7 +90,7 @@ export const ROWS: Row[] = [
   },
   {
     name: 'a body of a media type not read', params: { query: CITIES }, http: { contentType: 'application/xml' }, code: 'UNSUPPORTED_MEDIA_TYPE', status: 415,
-    lean: 'declined', yogaChecks: 1, headers: ['accept'], ws: { na: 'graphql-ws messages are JSON text frames: there is no media type to choose' },
+    lean: 'own', headers: ['accept'], ws: { na: 'graphql-ws messages are JSON text frames: there is no media type to choose' },
     get: { na: 'a GET has no body' },
   },
   { name: 'no API key', key: null, params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'own', ws: { close: 4403 }, headers: ['www-authenticate'] },
