@@ -132,6 +132,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     const headers = req.headers;
     if (!get && body === undefined) return false;
     const kind = get ? 'get' : post ? bodyKind(headers['content-type']) : undefined;
+    if (kind === 'graphql+json') return false;
     const accept = headers.accept ?? '';
     // JSON's media type, when the client accepts it; with none, an answer in parts (or yoga's 406).
     const mediaType = answerMediaType(accept);

@@ -78,8 +78,13 @@ export function searchParams(search: string, names: ParamNames = PARAMETER_NAMES
   return checked(params);
 }
 
-/** The bodies the lean path reads, by the media type yoga's `isContentTypeMatch` reads (anything else: yoga's 415). */
-const BODY_KINDS = [['json', 'application/json'], ['form', 'application/x-www-form-urlencoded'], ['graphql', 'application/graphql']] as const;
+/**
+ * The bodies yoga reads, by the media type its `isContentTypeMatch` reads (anything else: a 415);
+ * `graphql+json` is JSON that yoga's path never caches, left to it.
+ */
+const BODY_KINDS = [
+  ['json', 'application/json'], ['graphql+json', 'application/graphql+json'], ['form', 'application/x-www-form-urlencoded'], ['graphql', 'application/graphql'],
+] as const;
 export type BodyKind = (typeof BODY_KINDS)[number][0];
 
 /** What kind of body `Content-Type` says, read as yoga reads it. */

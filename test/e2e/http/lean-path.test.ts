@@ -71,6 +71,7 @@ const BATTERY: Array<[string, (pair: Pair) => RawRequest]> = [
   ['variables over MAX_VARIABLES_BYTES', () => jsonPost({ query: PRODUCT, variables: { g: 'G00001', pad: 'x'.repeat(20_000) } })],
   ['a query over MAX_QUERY_BYTES', () => jsonPost({ query: `{ __typename } # ${'x'.repeat(40_000)}` })],
   ['Content-Type with a charset', () => jsonPost({ query: `{ cities(pageSize: 4) { total } }` }, { 'content-type': 'application/json; charset=utf-8' })],
+  ['Content-Type application/graphql+json', () => jsonPost({ query: `{ cities(pageSize: 25) { total } }` }, { 'content-type': 'application/graphql+json' })],
   ['Content-Type application/graphql', () => jsonPost(`{ cities(pageSize: 5) { total } }`, { 'content-type': 'application/graphql' })],
   ['Content-Type text/plain', () => jsonPost({ query: `{ cities(pageSize: 6) { total } }` }, { 'content-type': 'text/plain' })],
   ['a form body', () => jsonPost(`query=${encodeURIComponent('{ cities(pageSize: 7) { total } }')}`, { 'content-type': 'application/x-www-form-urlencoded' })],
