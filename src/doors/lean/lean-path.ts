@@ -8,8 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
-import { getOperationAST, type DocumentNode, type GraphQLError, type GraphQLSchema, type ExecutionArgs } from 'graphql';
-import { maskError } from '../../graph/mask-error.js';
+import { getOperationAST, type DocumentNode, type ExecutionArgs } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { DoorContext, GatewayRequest } from '../../request/request.js';
 import type { GatewayContext } from '../../graph/context.js';
@@ -26,9 +25,10 @@ import type { Cors } from '../../encoding/cors.js';
 import type { CachingHeaders } from '../../encoding/http-caching.js';
 import { asksForParts } from '../../graph/incremental-document.js';
 import { createTurnQueue } from './turns.js';
-import { createLeanAnswers, type Initial } from './respond.js';
+import { createLeanAnswers } from './respond.js';
 import { createBatches } from './batch.js';
 import { createInParts, type TraceParts } from './in-parts.js';
+import { createDocuments } from './documents.js';
 import type { RunQuery } from '../../graph/execution/run.js';
 import { answerMediaType, bodyKind, bodyParams, encodingFor, leanParams, leanRequest, searchParams, LISTED_PARAMETER_NAMES, PARAMETER_NAMES, type LeanParams, type LeanRequest } from './request.js';
 import { nodeHeaders } from '../../admission/api-key.js';
@@ -84,9 +84,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   const readParams = createParamsReader({ admission, apq, allowList });
   const endpoint = yoga.graphqlEndpoint;
   const url = `http://localhost${endpoint}`;
-  // Documents yoga's parse and validation passed: the same text validates the same way again.
-  const valid = new WeakSet<DocumentNode>();
-  let schema: GraphQLSchema | undefined;
+  const { documentFor, schema } = createDocuments(yoga, documents);
   const startInTurn = createTurnQueue();
   const answers = createLeanAnswers({ end, compression, cors, caching, run, context, fetchAPI: yoga.fetchAPI });
   const { answerStored, answer, answerResult, answerAs, refuse, resultOf } = answers;
@@ -94,8 +92,8 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
   const batch = createBatches({
     limit: batchingLimit, rate: admission.rate, answerResult, resultOf, apq,
     read: readParams,
-    document: (params, initial) => documentFor(params, initial),
-    schema: () => schema!,
+    document: documentFor,
+    schema,
   });
 
   // Requests seen before by their exact body: the key their parse made, so a repeat skips the parse.
@@ -180,21 +178,6 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     return runInRequest(record, () => serveParsed(req, res, request, record, client, mediaType, accept, text, read));
   }
 
-  // Private: the document of `params`, parsed and validated by yoga's enveloped steps (their caches
-  // first), or the errors yoga answers for it.
-  function documentFor(params: LeanParams, initial: Initial): DocumentNode | GraphQLError[] {
-    const cached = documents.get(params.query);
-    if (cached !== undefined && valid.has(cached)) return cached;
-    const enveloped = yoga.getEnveloped(initial as never);
-    const parsed = parsedOrErrors(enveloped, params.query);
-    if (Array.isArray(parsed)) return parsed;
-    const errors = enveloped.validate(enveloped.schema, parsed);
-    if (errors.length > 0) return [...errors];
-    schema = enveloped.schema;
-    valid.add(parsed);
-    return parsed;
-  }
-
   // Private: a request read in full: parameters, yoga's parse and validation, stored answer or execution.
   function serveParsed(
     req: IncomingMessage & { body?: Buffer }, res: ServerResponse, request: LeanRequest, record: GatewayRequest,
@@ -220,7 +203,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     // A plain query to a client that accepts no JSON is yoga's, which may store its one part.
     if (kind !== 'query' || mediaType === undefined) return false;
     // The running operation and key are worked out once, on the arguments executed (both memoized by them).
-    const args: ExecutionArgs = { schema: schema!, document, variableValues: params.variables, operationName: params.operationName, contextValue: undefined };
+    const args: ExecutionArgs = { schema: schema(), document, variableValues: params.variables, operationName: params.operationName, contextValue: undefined };
     const key = record.uncacheable ? undefined : responseCache.keyOf(args, accept);
     const operationName = operation!.name?.value ?? 'anonymous';
     if (key !== undefined && text !== undefined) known.set(text, { accept, key, operation: operationName, learnt: learntOf(document) });
@@ -264,13 +247,4 @@ const LARGE_ANSWER_ITEMS = 100;
 function large(args: ExecutionArgs): boolean {
   const running = runningOperation(args);
   return isRunning(running) && countItems(args.schema, running) > LARGE_ANSWER_ITEMS;
-}
-
-// Private: the document, or the error its parse threw (a syntax error, a refusal while parsing: the token limit), masked as yoga masks it.
-function parsedOrErrors(enveloped: { parse(query: string): DocumentNode }, query: string): DocumentNode | GraphQLError[] {
-  try {
-    return enveloped.parse(query);
-  } catch (error) {
-    return [maskError(error) as GraphQLError];
-  }
 }

@@ -1,0 +1,54 @@
+/**
+ * A request's document on the lean path: parsed and validated by yoga's enveloped steps (their
+ * caches and every parse and validation hook), or the errors yoga answers for it. A document once
+ * valid is known by its object (yoga's parser cache keeps one per query text): the same text
+ * validates the same way again, so a repeat skips the enveloped steps.
+ */
+import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
+import type { YogaServerInstance } from 'graphql-yoga';
+import { maskError } from '../../graph/mask-error.js';
+import type { LeanParams } from './request.js';
+import type { Initial } from './respond.js';
+
+export interface Documents {
+  /** The document of `params`, or the errors yoga answers for it. */
+  documentFor(params: LeanParams, initial: Initial): DocumentNode | GraphQLError[];
+  /** The schema yoga validated against (known once a document was valid). */
+  schema(): GraphQLSchema;
+}
+
+interface Enveloped {
+  schema: GraphQLSchema;
+  parse(query: string): DocumentNode;
+  validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[];
+}
+
+/** `parsed`: yoga's parsed documents by query text (its `parserAndValidationCache`). */
+export function createDocuments(yoga: Pick<YogaServerInstance<object, object>, 'getEnveloped'>, parsed: { get(query: string): DocumentNode | undefined }): Documents {
+  const valid = new WeakSet<DocumentNode>();
+  let schema: GraphQLSchema | undefined;
+  return {
+    documentFor(params, initial) {
+      const cached = parsed.get(params.query);
+      if (cached !== undefined && valid.has(cached)) return cached;
+      const enveloped = yoga.getEnveloped(initial as never) as unknown as Enveloped;
+      const document = parsedOrErrors(enveloped, params.query);
+      if (Array.isArray(document)) return document;
+      const errors = enveloped.validate(enveloped.schema, document);
+      if (errors.length > 0) return [...errors];
+      schema = enveloped.schema;
+      valid.add(document);
+      return document;
+    },
+    schema: () => schema!,
+  };
+}
+
+// Private: the document, or the error its parse threw (a syntax error, a refusal while parsing: the token limit), masked as yoga masks it.
+function parsedOrErrors(enveloped: Enveloped, query: string): DocumentNode | GraphQLError[] {
+  try {
+    return enveloped.parse(query);
+  } catch (error) {
+    return [maskError(error) as GraphQLError];
+  }
+}
