@@ -101,7 +101,8 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
 
   return (req, res, record) => {
     const get = req.method === 'GET';
-    if (!(get ? req.url!.startsWith(`${endpoint}?`) : req.method !== 'OPTIONS' && req.url === endpoint)) return false;
+    // A body's query string is not read, as yoga reads none.
+    if (!(get ? req.url!.startsWith(`${endpoint}?`) : req.method !== 'OPTIONS' && (req.url === endpoint || req.url!.startsWith(`${endpoint}?`)))) return false;
     // A GET is admitted from its headers here; a body's admission came at the door, which left a refused one unread.
     const admitted = get ? admit(req, record) : req.body !== undefined && (record.keyChecked || admit(req, record));
     if (!(admitted instanceof Promise)) return admitted ? serveRead(req, res, record) : refuseAdmission(res, record);

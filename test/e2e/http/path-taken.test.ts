@@ -52,6 +52,7 @@ describe('which path serves a request', () => {
         ['a GraphQL string body', jsonPost(CITIES.query, { 'content-type': 'application/graphql' }), 0],
         ['a form body repeating a parameter', jsonPost(`query=${encodeURIComponent(CITIES.query)}&query=x`, { 'content-type': 'application/x-www-form-urlencoded' }), 1],
         ['a text/plain body', jsonPost(JSON.stringify(CITIES), { 'content-type': 'text/plain' }), 0],
+        ['a POST with a query string', { ...jsonPost(CITIES), path: '/graphql?x=1' }, 0],
         ['an application/graphql+json body', jsonPost(CITIES, { 'content-type': 'application/graphql+json' }), 1],
         ['a PUT', { ...jsonPost(CITIES), method: 'PUT' }, 0],
         ['a DELETE without a body', { method: 'DELETE' }, 0],
