@@ -143,7 +143,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   let stopping = false;
   const parserCaches = createParserCaches();
   const endRequest = createRequestLog(metrics, { samplePercent: config.requestLogSamplePercent, slowMs: config.requestLogSlowMs }, clock);
-  const requestLog = useRequestLog(metrics, endRequest);
+  const requestLog = useRequestLog(endRequest);
   const requestScope = useRequestScope();
   const cors = createCors(config.corsOrigins);
   const caching = createHttpCaching({ clock, apiKeys: config.apiKeys.length > 0 });
@@ -189,13 +189,8 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   // With tracing, the lean path opens the operation spans yoga's hooks open.
   const operations = tracing && traceOperations(tracing);
   const run = createQueryRunner(checks, executorFor, normalizedExecutor);
-  // The lean path's refusals are counted as yoga's path counts them (use-request-log.ts).
-  const endCounted: typeof endRequest = (request, status) => {
-    if (request.rejectedAs !== undefined) metrics.rejectedRequest(request.rejectedAs);
-    endRequest(request, status);
-  };
   const lean = leanPath ? createLeanPath({
-    yoga, handOn: toYoga, end: endCounted, admission, admit: admitBody, apq, batchingLimit: config.batchingLimit, responseCache, compression, context: contextOf,
+    yoga, handOn: toYoga, end: endRequest, admission, admit: admitBody, apq, batchingLimit: config.batchingLimit, responseCache, compression, context: contextOf,
     run: operations ? operations.run(run) : run,
     traceStored: operations ? operations.stored : undefined,
     traceParts: operations ? operations.inParts : undefined,

@@ -100,9 +100,10 @@ export function createPages({ admission, cors, metrics, end, graphiql, onError, 
       for (const name in headers) res.setHeader(name, headers[name]!);
       res.writeHead(response.status).end(body);
     }
-    if (record.rejectedAs !== undefined) metrics.rejectedRequest(record.rejectedAs);
     if (record.span !== undefined) describeAnswer(record, response.status);
+    // A GraphQL request's end counts its refusal with its other metrics (request/log.ts).
     if (record.graphql) end(record, response.status);
+    else if (record.rejectedAs !== undefined) metrics.rejectedRequest(record.rejectedAs);
     record.release();
   }
 

@@ -5,6 +5,8 @@ import type { GatewayRequest } from './request.js';
 /** What the log counts requests in (the metrics' `graphqlRequest`). */
 export interface RequestMetrics {
   graphqlRequest(labels: { operation: string; ran: boolean }, outcome: 'ok' | 'error', durationMs: number): void;
+  /** A request refused by the admission (`rejectedAs`). */
+  rejectedRequest(reason: string): void;
 }
 
 /** Which requests get a log line. */
@@ -25,6 +27,7 @@ export type EndRequest = (request: GatewayRequest, status: number) => void;
 export function createRequestLog(metrics: RequestMetrics, sampling: LogSampling, clock: Clock): EndRequest {
   let credit = 0;
   return (request, status) => {
+    if (request.rejectedAs !== undefined) metrics.rejectedRequest(request.rejectedAs);
     const durationMs = clock.monotonic() - request.startedAt;
     const operation = operationOf(request);
     const outcome = status < 400 && request.errorCodes.size === 0 ? 'ok' : 'error';

@@ -5,6 +5,7 @@
  */
 import type { DocumentNode } from 'graphql';
 import type { GatewayRequest, ResultErrors } from '../request/request.js';
+import type { StoreAnswer } from '../request/stored.js';
 
 /** Declined answers in a row before a document stops being keyed. */
 export const STREAK = 8;
@@ -67,4 +68,19 @@ export function keyedNow(state: Learnt): boolean {
 /** Whether an answer is offered to the store at all: a whole one sent with status 200. */
 export function worthOffering(request: GatewayRequest, status: number, result?: ResultErrors): boolean {
   return status === 200 && request.whole(result);
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * Offers `request`'s answer to `store` as far as it can be without its bytes: not at all when it
+ * is not whole (a failure teaches its document nothing), declined when its data cannot be kept (an
+ * answer in parts never can), so that it is never read back. False: its bytes are to be offered.
+ */
+export function offeredUnread(request: GatewayRequest, status: number, store: StoreAnswer): boolean {
+  const result = request.result;
+  if (!worthOffering(request, status, result)) return true;
+  if (request.storable(result) !== undefined) return false;
+  store(status, NO_BYTES, 'application/json', result);
+  return true;
 }

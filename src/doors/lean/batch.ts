@@ -11,7 +11,7 @@ import type { RateLimit } from '../../admission/rate-limit.js';
 import { isRefusal, refusalError, type Refusal } from '../../admission/refusal.js';
 import type { PersistedQueryStore } from '../../admission/automatic-persisted.js';
 import { asksForParts } from '../../graph/incremental-document.js';
-import type { LeanAnswers } from './respond.js';
+import type { Initial, LeanAnswers } from './respond.js';
 import type { LeanBody, LeanParams, LeanRequest } from './request.js';
 
 export interface BatchSteps extends Pick<LeanAnswers, 'answerResult' | 'resultOf'> {
@@ -22,7 +22,7 @@ export interface BatchSteps extends Pick<LeanAnswers, 'answerResult' | 'resultOf
   /** One operation's parameters, or their refusal; undefined: not the lean path's. */
   read(params: LeanBody, record: GatewayRequest): LeanParams | Refusal | undefined;
   /** Its document, parsed and validated, or the errors yoga answers for it. */
-  document(params: LeanParams, initial: { request: LeanRequest; gatewayRequest: GatewayRequest }): DocumentNode | GraphQLError[];
+  document(params: LeanParams, initial: Initial): DocumentNode | GraphQLError[];
   schema(): GraphQLSchema;
 }
 
@@ -58,7 +58,7 @@ export function createBatches({ limit, rate, apq, read, document, schema, answer
     const params = read(item, record);
     if (params === undefined) return undefined;
     if (isRefusal(params)) return { result: { errors: [refusalError(params)] } };
-    const parsed = document(params, { request, params, req, res, gatewayRequest: record } as never);
+    const parsed = document(params, { request, params, req, res, gatewayRequest: record });
     if (Array.isArray(parsed)) return { result: { errors: parsed } };
     const operation = getOperationAST(parsed, params.operationName);
     if (operation?.operation !== 'query' || asksForParts(parsed)) return undefined;

@@ -4,7 +4,7 @@
  * valid is known by its object (yoga's parser cache keeps one per query text): the same text
  * validates the same way again, so a repeat skips the enveloped steps.
  */
-import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
+import type { DocumentNode, ExecutionArgs, GraphQLError, GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { maskError } from '../../graph/mask-error.js';
 import type { LeanParams } from './request.js';
@@ -17,10 +17,14 @@ export interface Documents {
   schema(): GraphQLSchema;
 }
 
-interface Enveloped {
+/** What the lean path calls of yoga's enveloped steps for one request. */
+export interface Enveloped {
   schema: GraphQLSchema;
   parse(query: string): DocumentNode;
   validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[];
+  contextFactory(): unknown;
+  execute(args: ExecutionArgs): unknown;
+  subscribe(args: ExecutionArgs): unknown;
 }
 
 /** `parsed`: yoga's parsed documents by query text (its `parserAndValidationCache`). */

@@ -9,9 +9,10 @@ import type { DocumentNode, ExecutionArgs, GraphQLError } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { maskError } from '../../graph/mask-error.js';
 import { runningAsksForParts } from '../../graph/incremental-document.js';
-import type { Parts } from '../../encoding/parts.js';
+import type { Parts } from '../../encoding/results.js';
 import type { LeanAnswers, Initial } from './respond.js';
 import { encodingFor, type LeanParams } from './request.js';
+import type { Enveloped } from './documents.js';
 
 /**
  * Serves `document` and answers true, or answers false having run nothing: yoga's. `mediaType`:
@@ -20,13 +21,6 @@ import { encodingFor, type LeanParams } from './request.js';
 export type InParts = (
   initial: Initial, res: ServerResponse, document: DocumentNode, params: LeanParams, accept: string, mediaType: string | undefined, subscription: boolean,
 ) => boolean;
-
-interface Enveloped {
-  schema: ExecutionArgs['schema'];
-  contextFactory(): unknown;
-  execute(args: ExecutionArgs): unknown;
-  subscribe(args: ExecutionArgs): unknown;
-}
 
 /** Runs an execution in parts in its operation span, with tracing. */
 export type TraceParts = <T>(run: () => Promise<T>) => Promise<T>;

@@ -1,10 +1,10 @@
 /**
- * The lean path: the common GraphQL request (one query, POSTed as JSON or sent as a GET) served
+ * The lean path: GraphQL requests (a JSON, form or GraphQL-string POST, a GET, a batch) served
  * straight from Node's request, without yoga's Fetch layer, which dominates the cost of a cache
  * hit. It changes how a request is served, never what it answers: same admission, yoga's
- * enveloped parse and validate, same execution and cache key, yoga's result processor. It answers
- * its refusals too (the admission's, the parameters', the document's errors); a kind of request it
- * does not serve (a batch, an answer in parts, another body) goes to yoga having written nothing.
+ * enveloped parse and validate, same execution and cache key, yoga's result processors. It answers
+ * its refusals too (the admission's, the parameters', the document's errors) and answers in parts;
+ * what it does not read exactly as yoga does goes to yoga having written nothing.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
@@ -141,7 +141,7 @@ export function createLeanPath(options: LeanPathOptions): LeanPath {
     if (csrf !== undefined) return refuseParams(record, res, csrf, accept);
     // Another method, or a body of a media type not read: refused as such, whatever it holds.
     if (kind === undefined) {
-      refuse(record, res, post ? UNREADABLE_BODY : OTHER_METHOD, false);
+      refuse(record, res, post ? UNREADABLE_BODY : OTHER_METHOD);
       return true;
     }
     const read = kind === 'get' ? searchParams(req.url!.slice(endpoint.length + 1), names) : kind === 'json' ? undefined : bodyParams(kind, body!, names);

@@ -3,18 +3,18 @@
  * processor, stored when the response cache asked, in the client's coding, with its request id,
  * `no-store` and the CORS headers; then its log line and metrics.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
-import { isAsyncIterable, processRegularResult, type FetchAPI } from 'graphql-yoga';
+import { isAsyncIterable, type FetchAPI } from 'graphql-yoga';
 import { sendNodeResponse } from '@whatwg-node/server';
-import { partsResponse, type Parts } from '../../encoding/parts.js';
+import { partsResponse, wholeAnswer, type Parts } from '../../encoding/results.js';
 import type { RunQuery } from '../../graph/execution/run.js';
 import { maskError } from '../../graph/mask-error.js';
 import type { EndRequest } from '../../request/log.js';
 import { REQUEST_ID_HEADER } from '../../request/current.js';
 import type { GatewayRequest } from '../../request/request.js';
 import { storedAnswerOf, type StoredResponse } from '../../response-cache/store.js';
-import { worthOffering } from '../../response-cache/unstorable.js';
+import { offeredUnread, worthOffering } from '../../response-cache/unstorable.js';
 import { codingHeaders, type Compression } from '../../encoding/compress.js';
 import type { Cors } from '../../encoding/cors.js';
 import { nodeHeaders } from '../../admission/api-key.js';
@@ -29,8 +29,8 @@ import type { GatewayContext } from '../../graph/context.js';
 
 export interface LeanAnswers {
   answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void;
-  /** A refusal before the request's parameters are read (its API key, its rate limit: `noted`, its code on the log line; its method, its body), as yoga answers it there. */
-  refuse(record: GatewayRequest, res: ServerResponse, refused: Refusal, noted?: boolean): void;
+  /** A refusal before the request's parameters are read (its API key, its rate limit, its method, its body), as yoga answers it there. */
+  refuse(record: GatewayRequest, res: ServerResponse, refused: Refusal): void;
   /** A result made without executing (a refusal once its parameters are read, a document that does not parse or validate), or a batch's results. */
   answerResult(record: GatewayRequest, res: ServerResponse, result: ExecutionResult | ExecutionResult[], mediaType: string): void;
   /** A result, in parts or whole, encoded as `Accept` asks (an encoder it accepts is known to exist). */
@@ -44,9 +44,6 @@ export interface LeanAnswers {
 /** yoga's initial context of one operation, with its request object. */
 export type Initial = { request: LeanRequest; gatewayRequest: GatewayRequest; [name: string]: unknown };
 
-const PARTS_API = { Response: class { constructor(readonly body: string, readonly init: { status: number; headers: Record<string, string> }) {} } };
-type Made = InstanceType<typeof PARTS_API.Response>;
-const NO_BYTES = new Uint8Array(0);
 /** The media type of a refusal written before the parameters are read, as the Fetch API's JSON response gives it. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -74,9 +71,9 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
       record.served = hit;
       sendStored(res, record, hit);
     },
-    refuse(record, res, refused, noted = true) {
+    refuse(record, res, refused) {
       record.graphql = true;
-      if (noted) record.errorCodes.add(refused.code);
+      record.errorCodes.add(refused.code);
       send(res, record, refused.status, Buffer.from(refusalBody(refused)), { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...refused.headers });
     },
     answerResult(record, res, result, mediaType) {
@@ -114,17 +111,17 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
   // Private: `result` written by yoga's result processor, offered to the response cache when it asked.
   function respond(record: GatewayRequest, res: ServerResponse, result: ExecutionResult | ExecutionResult[], mediaType: string): void {
     for (const one of Array.isArray(result) ? result : [result]) record.note(one);
-    const parts = processRegularResult(result, PARTS_API as never, mediaType) as unknown as Made;
-    const bytes = Buffer.from(parts.body);
-    const headers = lowerCased(parts.init.headers);
+    const whole = wholeAnswer(result, mediaType);
+    const bytes = Buffer.from(whole.body);
+    const headers = lowerCased(whole.headers);
     const store = record.toStore;
     if (store !== undefined) {
       headers['x-cache'] = 'miss';
       // Offered only when whole, as on yoga's path: a failed answer teaches its document nothing.
-      const etag = !Array.isArray(result) && worthOffering(record, parts.init.status, result) ? store(parts.init.status, bytes, headers['content-type'] ?? mediaType) : undefined;
+      const etag = !Array.isArray(result) && worthOffering(record, whole.status, result) ? store(whole.status, bytes, headers['content-type'] ?? mediaType) : undefined;
       if (etag !== undefined) headers.etag = etag;
     }
-    send(res, record, parts.init.status, bytes, headers, storedAnswerOf(record));
+    send(res, record, whole.status, bytes, headers, storedAnswerOf(record));
   }
 
   function sendStored(res: ServerResponse, record: GatewayRequest, hit: StoredResponse): void {
@@ -138,15 +135,13 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
     const headers: Record<string, string> = {};
     // Lower case: @whatwg-node's Headers keeps the case a processor wrote.
     response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
-    Object.assign(headers, caching(record, { method: req.method ?? 'POST', status, contentType: headers['content-type'], ambiguous: false, vary: headers.vary }));
-    headers[REQUEST_ID_HEADER] = record.id;
-    if (cors.on) Object.assign(headers, cors.headersFor(nodeHeaders(req), { vary: headers.vary ?? null, cacheControl: headers['cache-control']! }));
+    withCaching(record, req, status, headers);
+    withIdAndCors(record, req, headers);
     const store = record.toStore;
     if (store !== undefined) {
       headers['x-cache'] = 'miss';
-      // As the response cache's plugin offers an answer in parts: never its bytes, only that it is not to be stored.
-      const result = record.result;
-      if (worthOffering(record, status, result) && record.storable(result) === undefined) store(status, NO_BYTES, 'application/json', result);
+      // Never its bytes: a single answer in parts that could be kept is yoga's (in-parts.ts).
+      offeredUnread(record, status, store);
     }
     describeAnswer(record, status);
     const stream = record.streams;
@@ -162,15 +157,14 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
       return record.release();
     }
     const req = res.req;
-    Object.assign(headers, caching(record, { method: req.method ?? 'POST', status, contentType: headers['content-type'], ambiguous: false, vary: headers.vary }));
+    withCaching(record, req, status, headers);
     const sent = compression.answer(req.headers['accept-encoding'], headers['content-type'], plain, stored);
     Object.assign(headers, codingHeaders(sent, headers.vary));
     // A GET of a stored answer the client holds: 304, as the response cache answers on yoga's path.
     const notModified = req.method === 'GET' && record.served !== undefined && etagMatches(req.headers['if-none-match'] ?? null, headers.etag!);
     const body = notModified ? undefined : sent.body;
     if (body !== undefined) headers['content-length'] = String(body.byteLength);
-    headers[REQUEST_ID_HEADER] = record.id;
-    if (cors.on) Object.assign(headers, cors.headersFor(nodeHeaders(req), { vary: headers.vary ?? null, cacheControl: headers['cache-control']! }));
+    withIdAndCors(record, req, headers);
     if (notModified) status = 304;
     write(() => {
       if (!res.destroyed) res.writeHead(status, headers).end(body);
@@ -179,6 +173,17 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
       withSpan(record.span, () => end(record, status));
       record.release();
     });
+  }
+
+  // Private: the caching rule's headers (encoding/http-caching.ts), first: coding and CORS extend its `Vary`.
+  function withCaching(record: GatewayRequest, req: IncomingMessage, status: number, headers: Record<string, string>): void {
+    Object.assign(headers, caching(record, { method: req.method ?? 'POST', status, contentType: headers['content-type'], ambiguous: false, vary: headers.vary }));
+  }
+
+  // Private: last, the request id and the CORS headers (`Origin` added to the `Vary` so far).
+  function withIdAndCors(record: GatewayRequest, req: IncomingMessage, headers: Record<string, string>): void {
+    headers[REQUEST_ID_HEADER] = record.id;
+    if (cors.on) Object.assign(headers, cors.headersFor(nodeHeaders(req), { vary: headers.vary ?? null, cacheControl: headers['cache-control']! }));
   }
 }
 

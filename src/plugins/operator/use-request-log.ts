@@ -4,11 +4,10 @@
  * Nothing else depends on it.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { GatewayMetrics } from '../../observability/metrics.js';
 import type { EndRequest } from '../../request/log.js';
 import { requestIn } from '../../request/request.js';
 
-export function useRequestLog(metrics: GatewayMetrics, end: EndRequest): Plugin {
+export function useRequestLog(end: EndRequest): Plugin {
   return {
     onExecute({ args }) {
       const request = requestIn(args.contextValue);
@@ -30,7 +29,6 @@ export function useRequestLog(metrics: GatewayMetrics, end: EndRequest): Plugin 
     onResponse({ response, serverContext }) {
       const request = requestIn(serverContext);
       if (request === undefined) return;
-      if (request.rejectedAs !== undefined) metrics.rejectedRequest(request.rejectedAs);
       if (!request.graphql) return;
       const stream = request.streams;
       if (stream !== undefined && stream.open > 0) stream.ended = () => end(request, response.status);

@@ -10,16 +10,18 @@ import type { Plugin } from 'graphql-yoga';
 import { coded } from '../../base/graph-errors.js';
 import { OTHER_METHOD, UNREADABLE_BODY } from '../../admission/route.js';
 import { refusalResponse } from '../../admission/refusal-writer.js';
+import { requestIn } from '../../request/request.js';
 
 type RequestParser = (request: Request) => unknown;
 
 export function useReadableBody(): Plugin {
   return {
-    onRequestParse({ request, requestParser, setRequestParser, endResponse, fetchAPI }) {
+    onRequestParse({ request, requestParser, setRequestParser, endResponse, fetchAPI, serverContext }) {
       if (requestParser !== undefined) return setRequestParser(readable(requestParser) as typeof requestParser);
       // Another method than GET or POST is refused as such, whatever its body.
-      const method = request.method !== 'GET' && request.method !== 'POST';
-      endResponse(refusalResponse(fetchAPI, method ? OTHER_METHOD : UNREADABLE_BODY));
+      const refused = request.method !== 'GET' && request.method !== 'POST' ? OTHER_METHOD : UNREADABLE_BODY;
+      requestIn(serverContext)?.errorCodes.add(refused.code);
+      endResponse(refusalResponse(fetchAPI, refused));
     },
   };
 }

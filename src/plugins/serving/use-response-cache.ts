@@ -9,11 +9,9 @@ import type { Plugin } from 'graphql-yoga';
 import { requestIn } from '../../request/request.js';
 import { ambiguousRequest } from '../../response-cache/key.js';
 import { etagMatches } from '../../response-cache/etag.js';
-import { worthOffering } from '../../response-cache/unstorable.js';
+import { offeredUnread } from '../../response-cache/unstorable.js';
 import type { ResponseCache, StoredResponse } from '../../response-cache/store.js';
 import { codingHeaders, type Compression } from '../../encoding/compress.js';
-
-const NO_BYTES = new Uint8Array(0);
 
 export function useResponseCache(cache: ResponseCache, compression: Compression): Plugin<{ request?: Request }> {
   if (!cache.on) return {};
@@ -63,15 +61,10 @@ export function useResponseCache(cache: ResponseCache, compression: Compression)
       const storeAnswer = gatewayRequest?.toStore;
       if (gatewayRequest === undefined || storeAnswer === undefined) return;
       response.headers.set('x-cache', 'miss');
-      // Only a whole answer is read back: reading an answer in parts would wait for its last part.
-      const result = gatewayRequest.result;
-      // Errors or stale data are this request's failure, not its document's: never offered.
-      if (!worthOffering(gatewayRequest, response.status, result)) return;
-      if (gatewayRequest.storable(result) === undefined) {
-        return void storeAnswer(response.status, NO_BYTES, 'application/json', result);
-      }
+      // Only an answer that can be kept is read back: reading an answer in parts would wait for its last part.
+      if (offeredUnread(gatewayRequest, response.status, storeAnswer)) return;
       const contentType = response.headers.get('content-type') ?? 'application/json';
-      const etag = storeAnswer(response.status, await response.clone().arrayBuffer(), contentType, result);
+      const etag = storeAnswer(response.status, await response.clone().arrayBuffer(), contentType, gatewayRequest.result);
       if (etag !== undefined) response.headers.set('etag', etag);
     },
   };

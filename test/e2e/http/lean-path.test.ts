@@ -280,12 +280,20 @@ describe('the guards, side by side', () => {
       answers.push([lean.status, lean.headers['retry-after']]);
     }
     expect(answers).toEqual([[200, undefined], [200, undefined], [200, undefined], [429, '20'], [429, '20']]);
+    // Both refusals counted once, by reason, on each side.
+    const [lean, yoga] = [await requestCounters(pair.lean), await requestCounters(pair.yoga)];
+    expect(lean).toEqual(yoga);
+    expect(lean).toContain('gateway_rejected_requests_total{reason="rate_limited"} 2');
   });
 
   it('gives the same CORS headers to an allowed origin, another origin, no origin and a preflight', async () => {
     pair = await startPair({ CORS_ORIGINS: 'https://shop.example' }, CATALOG);
     for (const origin of ['https://shop.example', 'https://elsewhere.example']) await sameOnBoth(pair, jsonPost(CITIES, { origin }));
     await sameOnBoth(pair, jsonPost(CITIES));
+    // An answer in parts to a browser: the same caching, Vary and CORS headers.
+    const deferred = `{ product(goodsCode: "${pair.mock.catalog.products[13]!.goodsCode}") { goodsCode ... @defer { productName } } }`;
+    const parts = await sameOnBoth(pair, jsonPost({ query: deferred }, { origin: 'https://shop.example', accept: 'multipart/mixed' }));
+    expect([parts.lean.headers['access-control-allow-origin'], parts.lean.headers['x-accel-buffering']]).toEqual(['https://shop.example', 'no']);
     const preflight = { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' };
     const { lean } = await sameOnBoth(pair, { method: 'OPTIONS', headers: { origin: 'https://shop.example', ...preflight } });
     expect(lean.headers['access-control-allow-origin']).toBe('https://shop.example');
