@@ -1,6 +1,6 @@
 /**
  * createGateway: the yoga instance and everything behind it, for one upstream; listening is main.ts's job.
- *   door → admission → lean path (yoga's engine) → resolvers → per-request loaders → shared cache → upstream api → client → token
+ *   door → admission → GraphQL road (doors/graphql/, yoga's engine) → resolvers → per-request loaders → shared cache → upstream api → client → token
  */
 import { readFileSync } from 'node:fs';
 import { normalizedExecutor } from '@graphql-tools/executor';
@@ -14,7 +14,7 @@ import type { Logger } from '../base/logger.js';
 import { createMetrics, type GatewayMetrics } from '../observability/metrics.js';
 import { createObservers } from '../observability/observers.js';
 import { createAddressOf, type AddressOf } from '../request/client-address.js';
-import { REQUEST_ID_HEADER, requestIdFrom, runInRequest, withRequestIds } from '../request/current.js';
+import { REQUEST_ID_HEADER, requestIdFrom, withRequestIds } from '../request/current.js';
 import { createRequest, type DoorContext, type GatewayRequest } from '../request/request.js';
 import { createTracing } from '../observability/tracing.js';
 import { maskError } from '../graph/mask-error.js';
@@ -31,7 +31,6 @@ import { createAdmission, type Admission } from '../admission/admission.js';
 import { useRequestLog } from '../plugins/operator/use-request-log.js';
 import { createRequestLog } from '../request/log.js';
 import { traceOperations, traceRequests } from '../plugins/operator/use-tracing.js';
-import { batchingOptions } from '../plugins/protection/use-protection.js';
 import { createCors } from '../encoding/cors.js';
 import { createHttpCaching } from '../encoding/http-caching.js';
 import { createPersistedQueryStore } from '../admission/automatic-persisted.js';
@@ -50,16 +49,13 @@ import { tagEntitiesShown } from '../graph/resolvers/entity-tags.js';
 import { createScaleOut } from './fleet.js';
 import { createData } from './data.js';
 import { createPersistedReload, type ReloadOutcome } from './persisted-reload.js';
-import { createLeanPath } from '../doors/lean/lean-path.js';
+import { createGraphQLRoad } from '../doors/graphql/road.js';
 import { createLive, type Live } from '../live/live.js';
-import type { ServerResponse } from 'node:http';
 import { createBodyAdmission, type BodyAdmission } from '../admission/before-body.js';
 import { ROUTES } from '../admission/routes.js';
-import { answerFailure, type Arrive, type BodyHandler, type BodyRequest } from '../doors/http/body.js';
-import { fetchRequestOf } from '../doors/http/fetch-request.js';
-import { sendNodeResponse } from '@whatwg-node/server';
+import type { Arrive, BodyHandler } from '../doors/http/body.js';
 import { yogaLogger } from './yoga-logger.js';
-import { roadOf } from './road.js';
+import { engineOf } from './engine.js';
 
 export type { GatewayConfig } from '../base/config/config.js';
 
@@ -69,8 +65,6 @@ export interface GatewayDependencies {
   clock?: Clock;
   /** Directory of the built example page (dist/web), served at /demo. Default: none, no /demo. */
   demoPageDirectory?: string;
-  /** Serve common requests on the lean path rather than through yoga's HTTP layer. Default true. */
-  leanPath?: boolean;
   /** A test hook: the yoga plugins as wired, filtered or reordered. Default: as wired. */
   plugins?: (plugins: Plugin[], named: { requestLog: Plugin; requestScope: Plugin }) => Plugin[];
 }
@@ -81,7 +75,7 @@ export interface Gateway {
   live: Live;
   /** Makes a request's object as it arrives at the HTTP door; every later step is handed it. */
   arrive: Arrive<GatewayRequest>;
-  /** The HTTP handler: the lean path for the requests it serves, yoga for the rest. */
+  /** The HTTP handler: the GraphQL road for GraphQL's path, the pages for every other. */
   serve: BodyHandler<GatewayRequest>;
   /** The API key and rate limit of a request with a body, checked from its headers before the body is read. */
   admitBody: BodyAdmission;
@@ -89,7 +83,7 @@ export interface Gateway {
   admission: Admission;
   /** Where a request without an API key comes from (`TRUST_PROXY`): a WebSocket upgrade's client is known by it. */
   addressOf: AddressOf;
-  /** The request metrics, which transports outside yoga's HTTP layer count their operations in too. */
+  /** The request metrics, which the WebSocket door counts its operations in too. */
   metrics: GatewayMetrics;
   /** The one clock every component was given: the WebSocket door reads its operations' times on it. */
   clock: Clock;
@@ -103,7 +97,7 @@ export interface Gateway {
 
 const TYPE_DEFS = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
 
-export function createGateway(config: GatewayConfig, { logger, clock = systemClock, demoPageDirectory, leanPath = true, plugins = (all) => all }: GatewayDependencies): Gateway {
+export function createGateway(config: GatewayConfig, { logger, clock = systemClock, demoPageDirectory, plugins = (all) => all }: GatewayDependencies): Gateway {
   // The fleet's buckets keep Redis's time unless a test set the wall (see `clock`).
   const fleetClock = clock.wall === systemClock.wall ? undefined : clock;
   const { upstream } = config;
@@ -143,7 +137,7 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
   let stopping = false;
   const parserCaches = createParserCaches();
   const endRequest = createRequestLog(metrics, { samplePercent: config.requestLogSamplePercent, slowMs: config.requestLogSlowMs }, clock);
-  const requestLog = useRequestLog(endRequest);
+  const requestLog = useRequestLog();
   const requestScope = useRequestScope();
   const cors = createCors(config.corsOrigins);
   const caching = createHttpCaching({ clock, apiKeys: config.apiKeys.length > 0 });
@@ -162,45 +156,27 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
     graphqlEndpoint: ROUTES.graphql,
     maskedErrors: { maskError },
     logging: yogaLogger(log),
-    graphiql: false, // a page (pages/explorer/graphiql.ts), behind the rate limit
+    // yoga is the engine (its envelop steps, caches and encoders), not the HTTP server: the doors are the gateway's.
+    graphiql: false,
     landingPage: false,
-    // CORS is use-cors.ts's: yoga's set `Vary: Origin` over the names already there (encoding/vary.ts).
     cors: false,
-    batching: batchingOptions(config.batchingLimit),
-    // No file uploads in a read-only graph; a multipart body gets useReadableBody's 415.
-    multipart: false,
     parserAndValidationCache: parserCaches,
-    plugins: plugins(roadOf({
-      config, logger, clock, tracing, cors, admission, requestLog, requestScope, checks, executorFor, responseCache, compression, caching, apq,
-    }), { requestLog, requestScope }),
+    plugins: plugins(engineOf({ config, tracing, requestLog, requestScope, checks, executorFor, responseCache }), { requestLog, requestScope }),
   });
 
-  // The door's road through yoga, with the request object in yoga's server context.
-  // Timers made for the connection while yoga answers keep the async context, so the request object outlives its answer: it lets go of what that held.
-  const toYoga = (req: BodyRequest, res: ServerResponse, request: GatewayRequest) => {
-    res.once('close', () => request.release());
-    const answer = async () => {
-      const response = await yoga.handleRequest(fetchRequestOf(req, res)!, { req, res, gatewayRequest: request });
-      await sendNodeResponse(response, res, req, false);
-    };
-    return runInRequest(request, () => answer().catch((error: unknown) => answerFailure(req, res, error, (failure) => log.error({ err: failure }, 'yoga failed'))));
-  };
   const admitBody = createBodyAdmission(admission, { adminKeys: config.adminApiKeys });
-  // With tracing, the lean path opens the operation spans yoga's hooks open.
+  // With tracing, the GraphQL road opens the operation spans.
   const operations = tracing && traceOperations(tracing);
   const run = createQueryRunner(checks, executorFor, normalizedExecutor);
-  const lean = leanPath ? createLeanPath({
-    yoga, handOn: toYoga, end: endRequest, admission, admit: admitBody, apq, batchingLimit: config.batchingLimit, responseCache, compression, context: contextOf,
+  const graphql = createGraphQLRoad({
+    yoga, graphiql: config.graphiql, end: endRequest, admission, admit: admitBody, apq, batchingLimit: config.batchingLimit, responseCache, compression, context: contextOf,
     run: operations ? operations.run(run) : run,
     traceStored: operations ? operations.stored : undefined,
     traceParts: operations ? operations.inParts : undefined,
     cors, caching,
     allowList: config.persistedOperations !== undefined,
     documents: parserCaches.documentCache,
-  }) : undefined;
-  const graphql = (req: BodyRequest, res: ServerResponse, request: GatewayRequest) => {
-    if (lean === undefined || !lean(req, res, request)) void toYoga(req, res, request);
-  };
+  });
   // Every path but GraphQL's, and GraphiQL's page on it: the gateway's own pages.
   const page = createPages({
     admission, cors, metrics, end: endRequest, graphiql: config.graphiql, onError: (error) => log.error({ err: error }, 'a page failed'),
@@ -214,10 +190,10 @@ export function createGateway(config: GatewayConfig, { logger, clock = systemClo
       schema: schemaPage(TYPE_DEFS, config.introspection),
     },
   });
-  // Every request in its span when tracing; the async context is set where shared components will need it: around yoga, and the lean path's executions.
+  // Every request in its span when tracing; the async context is set where shared components will need it: around the GraphQL road's executions.
   const traced = tracing && traceRequests(tracing);
   const serve: BodyHandler<GatewayRequest> = (req, res, request) => {
-    const road = isPage(req, { cors: cors.on, graphiql: config.graphiql }) ? page : graphql;
+    const road = isPage(req, { graphiql: config.graphiql }) ? page : graphql;
     if (traced) traced(request, req, res, () => road(req, res, request));
     else road(req, res, request);
   };

@@ -9,13 +9,15 @@ export interface CodedOptions extends Pick<GraphQLErrorOptions, 'nodes' | 'sourc
   headers?: Record<string, string>;
   /** The HTTP status, where this use of the code answers with another than the registry's. */
   status?: number;
+  /** The status only for a client accepting application/graphql-response+json (GraphQL over HTTP's rule); JSON clients get 200. */
+  spec?: true;
 }
 
 /** The GraphQL error for `code`, with `message` or the code's default one. */
 export function coded(code: ErrorCode, message: string = ERRORS[code].message, options: CodedOptions = {}): GraphQLError {
-  const { extensions, headers, status: given, ...located } = options;
+  const { extensions, headers, status: given, spec: only, ...located } = options;
   const spec: { status: number; document?: true } = ERRORS[code];
   const status = given ?? (spec.document ? 200 : spec.status);
-  const http = status === 200 && headers === undefined ? undefined : { ...(status !== 200 && { status }), ...(headers && { headers }) };
+  const http = status === 200 && headers === undefined ? undefined : { ...(only && { spec: only }), ...(status !== 200 && { status }), ...(headers && { headers }) };
   return new GraphQLError(message, { ...located, extensions: { code, ...extensions, ...(http && { http }) } });
 }

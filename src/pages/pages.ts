@@ -32,10 +32,10 @@ export interface PagesParts {
   pages: { health: Page; purge: Page; demo: Page; metrics: Page; explorer: Page; schema: Page; root: Page };
 }
 
-/** Whether a request is a page's: any path but GraphQL's, a preflight (CORS on), or the explorer's page (GraphiQL on). */
-export function isPage(req: BodyRequest, { cors, graphiql }: { cors: boolean; graphiql: boolean }): boolean {
+/** Whether a request is a page's: any path but GraphQL's, a preflight, or the explorer's page (GraphiQL on). */
+export function isPage(req: BodyRequest, { graphiql }: { graphiql: boolean }): boolean {
   if (pathOf(req.url) !== ROUTES.graphql) return true;
-  if (cors && req.method === 'OPTIONS') return true;
+  if (req.method === 'OPTIONS') return true;
   return graphiql && isGraphiQLPageRequest({ method: req.method ?? 'GET', headers: nodeHeaders(req) }, { pathname: ROUTES.graphql });
 }
 
@@ -48,8 +48,8 @@ interface Asked extends PageRequest {
 
 export function createPages({ admission, cors, metrics, end, graphiql, onError, pages }: PagesParts): ServePage {
   const steps: Array<(asked: Asked) => Response | undefined | Promise<Response | undefined>> = [
-    // A preflight is answered before keys and limits; a path served by nothing is the registry's 404.
-    ({ request }) => (cors.on && request.method === 'OPTIONS' ? new Response(null, { status: 204, headers: { 'content-length': '0' } }) : undefined),
+    // A preflight is answered before keys and limits (GraphQL's with CORS off too, without CORS headers); a path served by nothing is the registry's 404.
+    ({ request, url }) => (request.method === 'OPTIONS' && (cors.on || url.pathname === ROUTES.graphql) ? new Response(null, { status: 204, headers: { 'content-length': '0' } }) : undefined),
     ({ request, url }) => refused(pathRefusal(request.url, url.pathname, ROUTES.graphql)),
     // Open: the probes, the purge (its own admin key), the example page.
     pages.root, pages.health, pages.purge, pages.demo,

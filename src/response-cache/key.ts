@@ -9,12 +9,10 @@ import { isRunning, runningOperation } from '../graph/running-operation.js';
 
 const GRAPHQL_PARAMETERS = ['query', 'variables', 'operationName', 'extensions'];
 
-/** Whether a GraphQL request's parameters are ambiguous or of a kind never cached. */
-export function ambiguousRequest(request: Request, url: URL): boolean {
-  if (request.method === 'GET') return GRAPHQL_PARAMETERS.some((name) => url.searchParams.getAll(name).length > 1);
-  if (request.method !== 'POST') return true;
-  const mediaType = request.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase();
-  return mediaType !== 'application/json';
+/** Whether a query string gives a GraphQL parameter twice: two readers could take different ones. */
+export function repeatsParameter(search: string): boolean {
+  const params = new URLSearchParams(search);
+  return GRAPHQL_PARAMETERS.some((name) => params.getAll(name).length > 1);
 }
 
 /** The cache key of an execution, or `undefined` when it cannot run as given or is not `worthKeying`. */

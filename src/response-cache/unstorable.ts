@@ -20,7 +20,7 @@ export interface UnstorableDocuments {
   offered(document: DocumentNode, stored: boolean): void;
 }
 
-/** What is learnt of one document, shared by whoever holds it (the lean path's requests seen before). */
+/** What is learnt of one document, shared by whoever holds it (the GraphQL road's requests seen before). */
 export interface Learnt {
   readonly declined: number;
   readonly skipped: number;

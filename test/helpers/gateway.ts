@@ -63,8 +63,6 @@ export interface HarnessOptions {
   demoPageDirectory?: string;
   /** The gateway's wall clock (token lifetime and backoff), in ms since the epoch. Default the system's. */
   wallClock?: () => number;
-  /** Serve common requests on the lean path (src/lean-path/). Default true, as deployed. */
-  leanPath?: boolean;
   /** WebSocket pings' interval, in ms (attachWebSocket's `keepAliveMs`). Default its own. */
   keepAliveMs?: number;
   /** The gateway's yoga plugins, filtered or reordered (createGateway's test hook). Default: as wired. */
@@ -94,7 +92,7 @@ export async function startGateway(options: HarnessOptions = {}): Promise<Harnes
       ...config,
       upstream: { ...upstreamConfigFor(mock), ...options.upstream },
     },
-    { logger, clock, demoPageDirectory: options.demoPageDirectory, leanPath: options.leanPath, plugins: options.plugins },
+    { logger, clock, demoPageDirectory: options.demoPageDirectory, plugins: options.plugins },
   );
   const server = await listen(gateway.serve, { ...config, arrive: gateway.arrive, admit: gateway.admitBody, port: 0, host: '127.0.0.1' });
   const websocket = attachWebSocket(server.server, gateway, config, { logger, keepAliveMs: options.keepAliveMs });

@@ -167,7 +167,7 @@ describe('paths named in prose', () => {
       'src/lean-path/',
       'transport/',
     ]);
-    const right = 'see `src/data/sources.ts`, ../../graph/context.js, ./guards.ts, src/doors/, lean/ and https://x.io/a/b.js';
+    const right = 'see `src/data/sources.ts`, ../../graph/context.js, ./guards.ts, src/doors/, graphql/ and https://x.io/a/b.js';
     expect(missing(right, 'src/doors/ws')).toEqual([]);
   });
 });

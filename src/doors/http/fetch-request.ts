@@ -1,6 +1,6 @@
 /**
  * The Fetch `Request` of a request whose body the door has read, for what reads Fetch objects
- * (yoga's HTTP layer, the pages): its body is the bytes read, never the Node stream again, and
+ * (the pages): its body is the bytes read, never the Node stream again, and
  * its signal aborts when the client goes before its answer is sent.
  */
 import type { ServerResponse } from 'node:http';

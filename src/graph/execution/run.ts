@@ -19,7 +19,7 @@ export function createQueryRunner(checks: ReadonlyArray<OperationCheck<{ scope?:
       const execute = executorFor(args, interpreted) ?? interpreted;
       result = masked((await execute(args)) as ExecutionResult);
     }
-    // A refusal gets the notes too, as the hooks before the checks' end it on yoga's path.
+    // A refusal gets the notes too, as the hooks before the checks end it in yoga's execute.
     const scope = args.contextValue.scope;
     scope?.dispose();
     return withNotes(result, scope);

@@ -1,13 +1,11 @@
 /**
- * Ends every GraphQL request on yoga's path with its log line and request metrics (written by
- * request/log.ts); an answer in parts ends once its last part is sent or the client left.
- * Nothing else depends on it.
+ * Counts the answers in parts a request has open, so that its log line and request metrics
+ * (request/log.ts) are written once its last part is sent or the client left.
  */
 import type { Plugin } from 'graphql-yoga';
-import type { EndRequest } from '../../request/log.js';
 import { requestIn } from '../../request/request.js';
 
-export function useRequestLog(end: EndRequest): Plugin {
+export function useRequestLog(): Plugin {
   return {
     onExecute({ args }) {
       const request = requestIn(args.contextValue);
@@ -25,14 +23,6 @@ export function useRequestLog(end: EndRequest): Plugin {
           };
         },
       };
-    },
-    onResponse({ response, serverContext }) {
-      const request = requestIn(serverContext);
-      if (request === undefined) return;
-      if (!request.graphql) return;
-      const stream = request.streams;
-      if (stream !== undefined && stream.open > 0) stream.ended = () => end(request, response.status);
-      else end(request, response.status);
     },
   };
 }

@@ -13,7 +13,6 @@ import type { Plugin } from 'graphql-yoga';
 import { requestIn, type GatewayRequest } from '../../request/request.js';
 import { codeOf } from '../../base/errors.js';
 import { recordError, type Tracing } from '../../observability/tracing.js';
-import { describeAnswer } from '../../observability/request-span.js';
 
 type PromiseOrValue<T> = T | Promise<T>;
 /** A later part of an incremental response (graphql-js 17's format, as yoga's plugin sends it). */
@@ -42,7 +41,7 @@ export function traceRequests(tracing: Tracing): TraceRequest {
 }
 
 /**
- * The lean path's operation spans, as yoga's hooks open them: `run` wrapped in one (the upstream
+ * The GraphQL road's operation spans: `run` wrapped in one (the upstream
  * calls beneath it, its errors on it), and `stored` for an answer served stored.
  */
 export function traceOperations(tracing: Tracing): {
@@ -93,22 +92,14 @@ export function traceOperations(tracing: Tracing): {
   };
 }
 
-/** The operation spans the execution hooks describe (yoga's, and the lean path's in parts). */
+/** The operation spans the execution hooks describe (those of answers in parts). */
 const operationSpans = new WeakSet<Span>();
 /** Operation spans that end with their response's last part, not when execution returns. */
 const streaming = new WeakSet<Span>();
 
 export function useTracing(tracing: Tracing | undefined): Plugin {
   if (tracing === undefined) return {};
-  const { tracer } = tracing;
   return {
-    instrumentation: {
-      operation(_payload, run) {
-        const span = tracer.startSpan('graphql.operation', { kind: SpanKind.INTERNAL });
-        operationSpans.add(span);
-        return context.with(trace.setSpan(context.active(), span), () => endAfter(span, run, streaming));
-      },
-    },
     onExecute({ args }) {
       const span = trace.getActiveSpan();
       if (span === undefined || !operationSpans.has(span) || !span.isRecording()) return undefined;
@@ -127,15 +118,6 @@ export function useTracing(tracing: Tracing | undefined): Plugin {
           };
         },
       };
-    },
-    onResultProcess({ result, serverContext }) {
-      const span = requestIn(serverContext)?.span;
-      if (span === undefined || !span.isRecording() || Symbol.asyncIterator in result) return;
-      for (const one of Array.isArray(result) ? result : [result]) recordErrors(span, one.errors);
-    },
-    onResponse({ response, serverContext }) {
-      const record = requestIn(serverContext);
-      if (record !== undefined) describeAnswer(record, response.status);
     },
   };
 }
@@ -165,30 +147,4 @@ function recordErrors(span: Span, errors: readonly GraphQLError[] | undefined): 
   }
   span.setAttribute('graphql.error.codes', [...codes]);
   span.setStatus({ code: SpanStatusCode.ERROR, message: [...codes].join(',') });
-}
-
-// Private: runs `run` and ends `span` when it is done, recording an error it throws; a span in
-// `later` is ended by its response's last part instead.
-function endAfter(span: Span, run: () => PromiseOrValue<void>, later?: WeakSet<Span>): PromiseOrValue<void> {
-  const end = () => {
-    if (!later?.has(span)) span.end();
-  };
-  let result: PromiseOrValue<void>;
-  try {
-    result = run();
-  } catch (error) {
-    recordError(span, error);
-    span.end();
-    throw error;
-  }
-  // Yoga may hand back a thenable that is no Promise instance.
-  if (typeof (result as Promise<void> | undefined)?.then !== 'function') {
-    end();
-    return result;
-  }
-  return (result as Promise<void>).then(end, (error: unknown) => {
-    recordError(span, error);
-    span.end();
-    throw error;
-  });
 }

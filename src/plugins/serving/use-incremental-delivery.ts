@@ -1,7 +1,7 @@
 /**
  * Incremental delivery (`@defer`, `@stream`) with graphql-yoga's own plugin. An operation that
- * would answer in parts to a client accepting neither `multipart/mixed` nor event streams, or
- * inside a batch, is refused before it runs (`NOT_ACCEPTABLE`, 406) rather than after costing
+ * would answer in parts to a client accepting neither `multipart/mixed` nor event streams is
+ * refused before it runs (`NOT_ACCEPTABLE`, 406) rather than after costing
  * upstream calls; a directive whose `if` is false does not count. Errors in later parts are
  * masked as the first part's are, which yoga's masking does not reach.
  */
@@ -24,16 +24,8 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
   // yoga's own masking (it logs what it masks); ours when yoga has none to lend.
   let mask: Mask = maskError;
   let message = 'Unexpected error.';
-  const batches = new WeakSet<Request>();
   return {
     ...useDeferStream(),
-    onRequestParse({ request }) {
-      return {
-        onRequestParseDone({ requestParserResult }) {
-          if (Array.isArray(requestParserResult)) batches.add(request);
-        },
-      };
-    },
     onYogaInit({ yoga }) {
       const options = (yoga as unknown as { maskedErrorsOpts?: { maskError: Mask; errorMessage: string } | null }).maskedErrorsOpts;
       if (options) ({ maskError: mask, errorMessage: message } = options);
@@ -42,9 +34,7 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
       // Most documents never ask for parts (known once per document): no Accept read, no hook.
       if (!documentAsksForParts(args.document)) return undefined;
       const { request, scope } = args.contextValue;
-      const batched = request !== undefined && batches.has(request);
-      const refused = request !== undefined && (batched || !acceptsIncremental(request.headers.get('accept')))
-        && runningAsksForParts(args);
+      const refused = request !== undefined && !acceptsIncremental(request.headers.get('accept')) && runningAsksForParts(args);
       if (!refused) {
         return {
           onExecuteDone: () => ({
@@ -58,12 +48,7 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
       scope?.dispose();
       setResultAndStopExecution({
         errors: [
-          coded(
-            NOT_ACCEPTABLE,
-            batched
-              ? 'This operation uses @defer or @stream, which a batch cannot answer in parts; send it alone'
-              : `This operation uses @defer or @stream and is answered in parts; send Accept: ${INCREMENTAL_MEDIA_TYPES.join(' or ')}`,
-          ),
+          coded(NOT_ACCEPTABLE, `This operation uses @defer or @stream and is answered in parts; send Accept: ${INCREMENTAL_MEDIA_TYPES.join(' or ')}`),
         ],
       });
       return undefined;

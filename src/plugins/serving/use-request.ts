@@ -1,29 +1,14 @@
 /**
- * Notes on the request object its door made (request/request.ts) what yoga's hooks see: whether
- * it is GraphQL, the operation, its whole result and the codes of its errors. Its id goes out in
- * `x-request-id`. Reached without a door (yoga called directly), it makes one.
+ * Notes on the request object its door made (request/request.ts) what an operation run through
+ * yoga's execute shows: its name, and the codes of errors in later parts of an answer in parts.
  */
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Clock } from '../../base/clock.js';
-import type { Logger } from '../../base/logger.js';
 import { maskError } from '../../graph/mask-error.js';
-import { REQUEST_ID_HEADER, requestIdFrom } from '../../request/current.js';
-import { createRequest, nameRequested, requestIn, type GatewayRequest } from '../../request/request.js';
-import { ROUTES } from '../../admission/routes.js';
+import { requestIn } from '../../request/request.js';
 
-export function useRequest(logger: Logger, clock: Clock): Plugin {
-  const graphqlEndpoint = ROUTES.graphql;
+export function useRequest(): Plugin {
   return {
-    onRequest({ request: fetched, url, serverContext }) {
-      const context = serverContext as { gatewayRequest?: GatewayRequest };
-      const request = (context.gatewayRequest ??= createRequest(requestIdFrom(fetched.headers.get(REQUEST_ID_HEADER)), logger, clock.monotonic()));
-      request.graphql = url.pathname === graphqlEndpoint;
-    },
-    onParams({ params, context }) {
-      const request = requestIn(context);
-      if (request !== undefined) nameRequested(request, params.operationName);
-    },
     onExecute({ args }) {
       const request = requestIn(args.contextValue);
       if (request === undefined) return undefined;
@@ -43,16 +28,6 @@ export function useRequest(logger: Logger, clock: Clock): Plugin {
           };
         },
       };
-    },
-    onResultProcess({ result, serverContext }) {
-      const request = requestIn(serverContext);
-      if (request === undefined || Symbol.asyncIterator in result) return;
-      if (!Array.isArray(result)) request.result = result;
-      for (const one of Array.isArray(result) ? result : [result]) request.note(one);
-    },
-    onResponse({ response, serverContext }) {
-      const request = requestIn(serverContext);
-      if (request !== undefined) response.headers.set(REQUEST_ID_HEADER, request.id);
     },
   };
 }

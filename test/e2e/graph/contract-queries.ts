@@ -1,7 +1,6 @@
 /**
  * The queries of the graph contract, in the order contract.test.ts sends them: that test checks
- * their answers against the mock's data, differential.test.ts sends them to the lean path and to
- * yoga and checks the two answers are the same bytes. One list, so neither test drifts from it.
+ * their answers against the mock's data.
  */
 import type { Catalog } from '../../../src/mock-upstream/index.js';
 import { POINT_FIELDS, PRODUCT_FIELDS, SITE_FIELDS } from '../../helpers/expected.js';

@@ -2,7 +2,7 @@
  * The API key and the rate limit decide before a request's body is read or decoded: a client
  * without a key, or over its limit, gets its refusal while its body is still unsent, and the
  * gateway decodes nothing of it. The verdict is taken once for the request, and every later step
- * (the lean path, yoga's plugins) reads it instead of counting the request again.
+ * (the GraphQL road, a batch's) reads it instead of counting the request again.
  */
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -77,11 +77,11 @@ describe('admission before the body', () => {
     expect(g.server.decodingBytes()).toBe(0);
   });
 
-  it('counts a request once, whichever steps read its verdict: one handed from the lean path to yoga takes one token', async () => {
+  it('counts a request once, whichever steps read its verdict: a refused document takes one token', async () => {
     g = await startBodyGateway({ env: { GATEWAY_API_KEYS: KEY, RATE_LIMIT_PER_MINUTE: '3' } });
     const h = withUrl(g);
     const send = (query: string) => post(h, query, { headers: { 'x-api-key': KEY } });
-    // A syntax error: admitted before its body, then handed by the lean path to yoga, which answers it.
+    // A syntax error: admitted before its body, then refused by its parse.
     expect((await send('{ cities { ')).status).toBe(400);
     expect((await send(CITIES)).status).toBe(200);
     expect((await send(CITIES)).status).toBe(200);

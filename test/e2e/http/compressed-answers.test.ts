@@ -1,6 +1,6 @@
 /**
- * Compressed answers (docs "Compression"): negotiated from `Accept-Encoding` over real HTTP, on
- * yoga's path and the lean path; decoded by curl and Chromium as the JSON sent identity; a stored
+ * Compressed answers (docs "Compression"): negotiated from `Accept-Encoding` over real HTTP;
+ * decoded by curl and Chromium as the JSON sent identity; a stored
  * answer compressed once per coding (gateway_compressions_total), with a 304 per coding;
  * incremental answers and subscriptions (SSE, WebSocket) sent identity.
  */
@@ -58,22 +58,20 @@ describe('compressed answers', () => {
   let h: Harness;
   afterEach(() => h.close());
 
-  for (const leanPath of [true, false]) {
-    it(`sends each coding asked for, decoding to the identity answer, with Vary (${leanPath ? 'lean path' : 'yoga'})`, async () => {
-      h = await startGateway({ leanPath, env: { RESPONSE_CACHE_MAX_BYTES: '0' } });
-      const plain = await send(h, 'POST', PAGE);
-      expect(plain.headers['content-encoding']).toBeUndefined();
-      expect(plain.headers.vary).toContain('Accept-Encoding');
-      expect(plain.body.length).toBeGreaterThan(4096);
-      for (const coding of ['br', 'gzip', ...(hasZstd ? ['zstd'] : [])]) {
-        const answer = await send(h, 'POST', PAGE, { 'accept-encoding': coding });
-        expect([coding, answer.headers['content-encoding'], answer.headers.vary]).toEqual([coding, coding, 'Accept-Encoding']);
-        expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
-        expect(answer.body.length).toBeLessThan(plain.body.length / 3);
-        expect(decode(answer)).toEqual(JSON.parse(plain.body.toString()));
-      }
-    });
-  }
+  it(`sends each coding asked for, decoding to the identity answer, with Vary`, async () => {
+    h = await startGateway({ env: { RESPONSE_CACHE_MAX_BYTES: '0' } });
+    const plain = await send(h, 'POST', PAGE);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toContain('Accept-Encoding');
+    expect(plain.body.length).toBeGreaterThan(4096);
+    for (const coding of ['br', 'gzip', ...(hasZstd ? ['zstd'] : [])]) {
+      const answer = await send(h, 'POST', PAGE, { 'accept-encoding': coding });
+      expect([coding, answer.headers['content-encoding'], answer.headers.vary]).toEqual([coding, coding, 'Accept-Encoding']);
+      expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+      expect(answer.body.length).toBeLessThan(plain.body.length / 3);
+      expect(decode(answer)).toEqual(JSON.parse(plain.body.toString()));
+    }
+  });
 
   it('honours q-values, identity and * as RFC 9110 says', async () => {
     h = await startGateway();
@@ -104,32 +102,28 @@ describe('compressed answers', () => {
     expect(await compressions(h, 'br')).toBe(0);
   });
 
-  for (const leanPath of [true, false]) {
-    it(`never encodes with COMPRESSION=false (${leanPath ? 'lean path' : 'yoga'})`, async () => {
-      h = await startGateway({ leanPath, env: { COMPRESSION: 'false' } });
-      for (const method of ['POST', 'GET', 'POST'] as const) {
-        const answer = await send(h, method, PAGE, { 'accept-encoding': 'br, gzip, zstd' });
-        expect([answer.status, answer.headers['content-encoding'], answer.headers.vary ?? '']).toEqual([200, undefined, expect.not.stringContaining('Accept-Encoding')]);
-      }
-    });
-  }
+  it(`never encodes with COMPRESSION=false`, async () => {
+    h = await startGateway({ env: { COMPRESSION: 'false' } });
+    for (const method of ['POST', 'GET', 'POST'] as const) {
+      const answer = await send(h, method, PAGE, { 'accept-encoding': 'br, gzip, zstd' });
+      expect([answer.status, answer.headers['content-encoding'], answer.headers.vary ?? '']).toEqual([200, undefined, expect.not.stringContaining('Accept-Encoding')]);
+    }
+  });
 
-  for (const leanPath of [true, false]) {
-    it(`compresses a stored answer once per coding: hits in br are the same bytes, with no new compression (${leanPath ? 'lean path' : 'yoga'})`, async () => {
-      h = await startGateway({ leanPath });
-      const first = await send(h, 'POST', PAGE, { 'accept-encoding': 'br' });
-      const second = await send(h, 'POST', PAGE, { 'accept-encoding': 'br' });
-      const third = await send(h, 'POST', PAGE, { 'accept-encoding': 'br' });
-      expect([first.headers['x-cache'], second.headers['x-cache'], third.headers['x-cache']]).toEqual(['miss', 'hit', 'hit']);
-      expect(second.body.equals(first.body) && third.body.equals(first.body)).toBe(true);
-      expect(await compressions(h, 'br')).toBe(1);
-      const gzip = await send(h, 'POST', PAGE, { 'accept-encoding': 'gzip' });
-      await send(h, 'POST', PAGE, { 'accept-encoding': 'gzip' });
-      expect([await compressions(h, 'br'), await compressions(h, 'gzip')]).toEqual([1, 1]);
-      expect(decode(gzip)).toEqual(decode(first));
-      expect(h.mock.calls()).toBe(1);
-    });
-  }
+  it(`compresses a stored answer once per coding: hits in br are the same bytes, with no new compression`, async () => {
+    h = await startGateway();
+    const first = await send(h, 'POST', PAGE, { 'accept-encoding': 'br' });
+    const second = await send(h, 'POST', PAGE, { 'accept-encoding': 'br' });
+    const third = await send(h, 'POST', PAGE, { 'accept-encoding': 'br' });
+    expect([first.headers['x-cache'], second.headers['x-cache'], third.headers['x-cache']]).toEqual(['miss', 'hit', 'hit']);
+    expect(second.body.equals(first.body) && third.body.equals(first.body)).toBe(true);
+    expect(await compressions(h, 'br')).toBe(1);
+    const gzip = await send(h, 'POST', PAGE, { 'accept-encoding': 'gzip' });
+    await send(h, 'POST', PAGE, { 'accept-encoding': 'gzip' });
+    expect([await compressions(h, 'br'), await compressions(h, 'gzip')]).toEqual([1, 1]);
+    expect(decode(gzip)).toEqual(decode(first));
+    expect(h.mock.calls()).toBe(1);
+  });
 
   it('counts a kept coding in the entry\'s bytes: one that would pass the entry cap is not kept, and the entry stays', async () => {
     h = await startGateway();
@@ -168,20 +162,18 @@ describe('compressed answers', () => {
     expect(other.headers['cache-control']).toMatch(/^public, max-age=\d+$/);
   });
 
-  for (const leanPath of [true, false]) {
-    it(`gives an answer first sent compressed (a miss) its coding's ETag, the one its hits then carry (${leanPath ? 'lean path' : 'yoga'})`, async () => {
-      h = await startGateway({ leanPath });
-      for (const method of ['GET', 'POST'] as const) {
-        // Another page for each method: the key knows no method, so the POST would hit the GET's answer.
-        const query = PAGE.replace('pageSize: 20', method === 'GET' ? 'pageSize: 19' : 'pageSize: 18');
-        const made = await send(h, method, query, { 'accept-encoding': 'br' });
-        const plain = await send(h, method, query);
-        expect([method, made.headers['x-cache'], made.headers['content-encoding'], plain.headers['x-cache']]).toEqual([method, 'miss', 'br', 'hit']);
-        expect(made.headers.etag).toBe(`${plain.headers.etag!.slice(0, -1)}-br"`);
-        expect((await send(h, method, query, { 'accept-encoding': 'br' })).headers.etag).toBe(made.headers.etag);
-      }
-    });
-  }
+  it(`gives an answer first sent compressed (a miss) its coding's ETag, the one its hits then carry`, async () => {
+    h = await startGateway();
+    for (const method of ['GET', 'POST'] as const) {
+      // Another page for each method: the key knows no method, so the POST would hit the GET's answer.
+      const query = PAGE.replace('pageSize: 20', method === 'GET' ? 'pageSize: 19' : 'pageSize: 18');
+      const made = await send(h, method, query, { 'accept-encoding': 'br' });
+      const plain = await send(h, method, query);
+      expect([method, made.headers['x-cache'], made.headers['content-encoding'], plain.headers['x-cache']]).toEqual([method, 'miss', 'br', 'hit']);
+      expect(made.headers.etag).toBe(`${plain.headers.etag!.slice(0, -1)}-br"`);
+      expect((await send(h, method, query, { 'accept-encoding': 'br' })).headers.etag).toBe(made.headers.etag);
+    }
+  });
 
   it('sends @defer over multipart and SSE identity, even to a client that accepts br', async () => {
     h = await startGateway();

@@ -30,17 +30,15 @@ describe('compressed request bodies', () => {
   let h: Harness;
   afterEach(() => h.close());
 
-  for (const leanPath of [true, false]) {
-    it(`runs a query sent gzip-, deflate- or br-compressed as if sent plain (${leanPath ? 'lean path' : 'yoga'})`, async () => {
-      h = await startGateway({ leanPath });
-      const plain = await (await postEncoded(h, 'identity', Buffer.from(QUERY))).json();
-      expect(plain).toMatchObject({ data: { cities: { total: expect.any(Number) } } });
-      for (const [encoding, encode] of Object.entries(ENCODERS)) {
-        const response = await postEncoded(h, encoding, encode(Buffer.from(QUERY)));
-        expect([encoding, response.status, await response.json()]).toEqual([encoding, 200, plain]);
-      }
-    });
-  }
+  it(`runs a query sent gzip-, deflate- or br-compressed as if sent plain`, async () => {
+    h = await startGateway();
+    const plain = await (await postEncoded(h, 'identity', Buffer.from(QUERY))).json();
+    expect(plain).toMatchObject({ data: { cities: { total: expect.any(Number) } } });
+    for (const [encoding, encode] of Object.entries(ENCODERS)) {
+      const response = await postEncoded(h, encoding, encode(Buffer.from(QUERY)));
+      expect([encoding, response.status, await response.json()]).toEqual([encoding, 200, plain]);
+    }
+  });
 
   it('counts the limit on the decoded bytes: a small compressed body that decodes past MAX_REQUEST_BODY_BYTES gets 413', async () => {
     h = await startGateway({ env: { MAX_REQUEST_BODY_BYTES: '2048' } });

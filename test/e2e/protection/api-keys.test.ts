@@ -88,7 +88,7 @@ describe('API keys', () => {
 });
 
 describe('API keys without the body admission', () => {
-  it('still refuses a keyless POST when the server reads bodies unadmitted: the lean path serves only what the admission checked', async () => {
+  it('still refuses a keyless POST when the server reads bodies unadmitted: the GraphQL road serves only what the admission checked', async () => {
     const h = await startGateway({ env: { GATEWAY_API_KEYS: KEY } });
     const server = await listen(h.gateway.serve, { arrive: h.gateway.arrive, port: 0, host: '127.0.0.1' });
     try {

@@ -2,14 +2,10 @@
  * One door policy: each refusal, sent through every door a request can arrive by, gets the same
  * `extensions.code`, and the same HTTP status on the two HTTP doors. The doors:
  *
- * - yoga: a gateway with the lean path off (`leanPath: false`), so yoga's HTTP layer reads it;
- * - lean: the same POST to a gateway with the lean path on. The admission runs first, before the
- *   body is read (admission/before-body.ts), and the lean path reads its verdict and answers its
- *   refusals itself; what it does not take, yoga's HTTP layer answers, asking the admission again.
- *   Counting the admission's key checks tells which: one, the lean path answered it itself; more,
- *   yoga did (every gateway here has API keys, so yoga's plugin checks each request it reads);
- * - get: the same request as a GET on the gateway with the lean path off, its parameters in the URL;
- * - ws: graphql-ws's client over `ws`, on the lean gateway's socket.
+ * - post: a JSON POST. The admission runs first, before the body is read
+ *   (admission/before-body.ts), and the GraphQL road reads its verdict: the key is checked once;
+ * - get: the same request as a GET, its parameters in the URL;
+ * - ws: graphql-ws's client over `ws`, on the same gateway's socket.
  *
  * A live subscription passes the same admission: the refusals made before GraphQL runs are sent
  * again as subscriptions, over graphql-ws's `subscribe` and over SSE.
@@ -20,16 +16,16 @@ import { createClient } from 'graphql-ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { sha256Hex } from '../../../src/base/config/persisted-operations.js';
-import { startPair, type Pair } from '../http/side-by-side.js';
+import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { CITIES, ENVS, getRequestOf, hashOf, HTTP_KEY, removeListFile, requestOf, ROWS, WS_KEY, type Params, type Row } from './refusals.js';
 
-const pairs = new Map<string, Promise<Pair>>();
-const pairFor = (env: string) => {
-  if (!pairs.has(env)) pairs.set(env, startPair(ENVS[env]));
-  return pairs.get(env)!;
+const gateways = new Map<string, Promise<Harness>>();
+const gatewayFor = (env: string) => {
+  if (!gateways.has(env)) gateways.set(env, startGateway({ env: ENVS[env] }));
+  return gateways.get(env)!;
 };
 afterAll(async () => {
-  for (const pair of pairs.values()) await (await pair).close();
+  for (const h of gateways.values()) await (await h).close();
   removeListFile();
 });
 
@@ -94,57 +90,45 @@ async function sendWs(wsUrl: string, row: Row, key: string | null): Promise<WsOu
 
 describe('one admission for every door', () => {
   it.each(ROWS.map((row) => [row.name, row] as const))('refuses %s with the same code at every door', async (_name, row) => {
-    const pair = await pairFor(row.env ?? 'main');
+    const h = await gatewayFor(row.env ?? 'main');
     const key = row.key === undefined ? HTTP_KEY : row.key;
-    for (let i = 0; i < (row.spend?.http ?? 0); i += 1) {
-      for (const h of [pair.yoga, pair.lean]) expect((await sendHttp(h.url, { ...row, params: { query: CITIES } }, key)).codes).toEqual([]);
+    // The key checks the admission makes for the POST: once, before its body is read.
+    const admission = h.gateway.admission;
+    const check = admission.key;
+    let checks = 0;
+    for (let i = 0; i < (row.spend?.http ?? 0); i += 1) expect((await sendHttp(h.url, { ...row, params: { query: CITIES } }, key)).codes).toEqual([]);
+    admission.key = (headers) => ((checks += 1), check(headers));
+    let post: HttpAnswer;
+    try {
+      post = await sendHttp(h.url, row, key);
+    } finally {
+      admission.key = check;
     }
-
-    const yoga = await sendHttp(pair.yoga.url, row, key);
-    expect([yoga.status, yoga.codes]).toEqual([row.status, [row.code]]);
+    expect([post.status, post.codes, checks]).toEqual([row.status, [row.code], 1]);
+    for (const name of row.headers ?? []) expect(post.headers.get(name)).toBeTruthy();
 
     if (row.get === undefined || !('na' in row.get)) {
-      // GET on both gateways; its budget was spent by the POSTs above (the lean gateway's POST comes below).
+      // Its budget was spent by the POSTs above: a GET over the rate limit is refused all the same.
       const expected = row.get ?? { status: row.status, code: row.code };
-      for (const h of row.lean === 'own' ? [pair.yoga, pair.lean] : [pair.yoga]) {
-        const get = await sendHttp(h.url, row, key, true);
-        expect([get.status, get.codes]).toEqual([expected.status, [expected.code]]);
-        for (const name of row.headers ?? []) expect([name, get.headers.get(name)]).toEqual([name, yoga.headers.get(name)]);
-      }
+      const get = await sendHttp(h.url, row, key, true);
+      expect([get.status, get.codes]).toEqual([expected.status, [expected.code]]);
+      for (const name of row.headers ?? []) expect([name, get.headers.get(name)]).toEqual([name, post.headers.get(name)]);
     }
-
-    if (typeof row.lean === 'string') {
-      // The key checks the lean gateway's admission makes for this request: the door's, and yoga's if yoga answered it.
-      const admission = pair.lean.gateway.admission;
-      const check = admission.key;
-      let checks = 0;
-      admission.key = (headers) => ((checks += 1), check(headers));
-      try {
-        const lean = await sendHttp(pair.lean.url, row, key);
-        expect([lean.status, lean.codes]).toEqual([row.status, [row.code]]);
-        for (const name of row.headers ?? []) expect([name, lean.headers.get(name)]).toEqual([name, yoga.headers.get(name)]);
-      } finally {
-        admission.key = check;
-      }
-      // A declined request was checked once before its body was read, then by yoga alone.
-      expect(checks).toBe(row.lean === 'own' ? 1 : 1 + row.yogaChecks!);
-    }
-    for (const name of row.headers ?? []) expect(yoga.headers.get(name)).toBeTruthy();
 
     if (row.ws !== undefined && 'na' in row.ws) return;
     if (row.ws !== undefined && 'upgrade' in row.ws) {
-      expect(await upgradeTo(pair.lean.wsUrl, row.ws.upgrade)).toEqual({ status: row.status, codes: [row.code] });
+      expect(await upgradeTo(h.wsUrl, row.ws.upgrade)).toEqual({ status: row.status, codes: [row.code] });
       return;
     }
-    const ws = await sendWs(pair.lean.wsUrl, row, row.key === undefined ? WS_KEY : row.key);
+    const ws = await sendWs(h.wsUrl, row, row.key === undefined ? WS_KEY : row.key);
     if (row.ws === undefined) expect(ws).toEqual({ codes: [row.code] });
     // The key is checked once per connection: refused, it closes with graphql-ws's 4403, saying what HTTP's 401 says.
-    else if ('close' in row.ws) expect(ws).toEqual({ close: row.ws.close, reason: yoga.messages[0] });
+    else if ('close' in row.ws) expect(ws).toEqual({ close: row.ws.close, reason: post.messages[0] });
   });
 });
 
 // The same admission for a live subscription, through the two doors that carry one: graphql-ws's
-// `subscribe` and SSE (a POST asking for `text/event-stream`, which the lean path serves). The rows refused
+// `subscribe` and SSE (a POST asking for `text/event-stream`). The rows refused
 // before GraphQL runs, with the row's document a subscription instead of a query.
 const SUBSCRIPTION = 'subscription { siteStock(code: "S000001") { code } }';
 const ADMISSION_CODES = new Set(['UNAUTHENTICATED', 'RATE_LIMITED', 'QUERY_TOO_LARGE', 'VARIABLES_TOO_LARGE', 'PERSISTED_QUERY_ONLY', 'PERSISTED_QUERY_NOT_IN_LIST', 'PERSISTED_QUERY_ID_REQUIRED']);
@@ -181,16 +165,15 @@ describe('one admission for every door, for subscriptions', () => {
   });
 
   it.each(rows.map((row) => [row.name, row] as const))('refuses %s with the same code over WebSocket and SSE', async (_name, row) => {
-    const pair = await pairFor(row.env === 'rate' ? 'rateLive' : (row.env ?? 'main'));
+    const h = await gatewayFor(row.env === 'rate' ? 'rateLive' : (row.env ?? 'main'));
     const key = row.key === undefined ? HTTP_KEY : row.key;
     const params = asSubscription(row.params);
-    // SSE is the lean gateway's: its budget is spent there.
-    for (let i = 0; i < (row.spend?.http ?? 0); i += 1) expect((await sendHttp(pair.lean.url, { ...row, params: { query: CITIES } }, key)).codes).toEqual([]);
-    const sse = await sendSse(pair.lean.url, params, key);
+    for (let i = 0; i < (row.spend?.http ?? 0); i += 1) expect((await sendHttp(h.url, { ...row, params: { query: CITIES } }, key)).codes).toEqual([]);
+    const sse = await sendSse(h.url, params, key);
     expect(sse.codes).toEqual([row.code]);
     expect(sse.status).toBe(row.status);
 
-    const ws = await sendWs(pair.lean.wsUrl, { ...row, params }, row.key === undefined ? WS_KEY : row.key);
+    const ws = await sendWs(h.wsUrl, { ...row, params }, row.key === undefined ? WS_KEY : row.key);
     if (row.ws !== undefined && 'close' in row.ws) expect(ws).toEqual({ close: row.ws.close, reason: expect.any(String) });
     else expect(ws).toEqual({ codes: [row.code] });
   });

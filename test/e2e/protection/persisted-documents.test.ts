@@ -86,12 +86,12 @@ describe('persisted documents by id', () => {
   });
 });
 
-describe.each([true, false])('an id parameter given twice in a GET (lean path %s)', (leanPath) => {
+describe('an id parameter given twice in a GET', () => {
   let h: Harness;
   afterEach(() => h.close());
 
   it.each(['documentId', 'doc_id', 'id'])('is refused 400 BAD_REQUEST, not answered with the first for a shared cache to keep (%s)', async (name) => {
-    h = await startGateway({ leanPath, env: { PERSISTED_OPERATIONS_FILE: writeJson('twice.json', { [sha256Hex(CITIES)]: CITIES, [sha256Hex(PRODUCTS)]: PRODUCTS }) } });
+    h = await startGateway({ env: { PERSISTED_OPERATIONS_FILE: writeJson('twice.json', { [sha256Hex(CITIES)]: CITIES, [sha256Hex(PRODUCTS)]: PRODUCTS }) } });
     const [cities, products] = [sha256Hex(CITIES), sha256Hex(PRODUCTS)];
     for (const values of [[cities, products], [cities, 'nope'], [cities, cities]]) {
       const search = values.map((value) => `${name}=${value}`).join('&');

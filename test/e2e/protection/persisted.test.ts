@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSchema, createYoga } from 'graphql-yoga';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/base/config/config.js';
 import { sha256Hex } from '../../../src/base/config/persisted-operations.js';
-import { useAutomaticPersistedQueries } from '../../../src/plugins/protection/use-automatic-persisted-queries.js';
+import { createPersistedQueryStore } from '../../../src/admission/automatic-persisted.js';
 import { startGateway, type Harness } from '../../helpers/gateway.js';
 import { codesOf, get, post } from '../../helpers/raw-http.js';
 
@@ -105,16 +104,23 @@ describe('automatic persisted queries', () => {
 });
 
 describe('the automatic persisted query store', () => {
-  it('keeps the most recently used documents only, registering those validated before too', async () => {
-    const yoga = createYoga({
-      schema: createSchema({ typeDefs: 'type Query { a: Int, b: Int, c: Int }', resolvers: { Query: { a: () => 1, b: () => 2, c: () => 3 } } }),
-      plugins: [useAutomaticPersistedQueries({ maxEntries: 2 })],
-    });
-    const send = async (body: unknown) =>
-      (await yoga.fetch('http://gateway/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
-    await send({ query: '{ c }' }); // validated (and cached as valid) before it is registered
-    for (const query of ['{ a }', '{ b }', '{ c }']) await send({ query, extensions: persisted(query) });
-    expect(codesOf(await send({ extensions: persisted('{ a }') }))).toEqual(['PERSISTED_QUERY_NOT_FOUND']);
-    expect(await send({ extensions: persisted('{ c }') })).toEqual({ data: { c: 3 } });
+  it('keeps the most recently used documents only', () => {
+    const store = createPersistedQueryStore({ maxEntries: 2 });
+    for (const query of ['{ a }', '{ b }', '{ c }']) store.register(sha256Hex(query), query);
+    expect(['{ a }', '{ b }', '{ c }'].map((query) => store.get(sha256Hex(query)))).toEqual([undefined, '{ b }', '{ c }']);
+  });
+
+  it('registers a document the gateway validated before, under its hash', async () => {
+    const h = await startGateway();
+    try {
+      const query = '{ cities(pageSize: 3) { total } }';
+      // Validated, and known valid: the next parse of the same text is skipped.
+      expect(codesOf((await post(h, { query })).body)).toEqual([]);
+      expect(codesOf((await post(h, { query, extensions: persisted(query) })).body)).toEqual([]);
+      const alone = await post(h, { extensions: persisted(query) });
+      expect([alone.status, codesOf(alone.body)]).toEqual([200, []]);
+    } finally {
+      await h.close();
+    }
   });
 });

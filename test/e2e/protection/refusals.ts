@@ -1,14 +1,13 @@
 /**
  * The table of refusals: each request a gateway must refuse, the environment it is refused in,
  * and the code and status it is refused with. doors.test.ts sends each row through every door and
- * expects the same code; differential.test.ts sends each row's HTTP request to the lean path and
- * to yoga and expects the same bytes.
+ * expects the same code.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Hex } from '../../../src/base/config/persisted-operations.js';
-import type { RawRequest } from '../http/side-by-side.js';
+import type { RawRequest } from '../http/exchange.js';
 
 export const HTTP_KEY = 'door-test-http-key-0001';
 export const WS_KEY = 'door-test-socket-key-0002';
@@ -57,13 +56,6 @@ export interface Row {
    */
   spend?: { http: number; ws: number };
   /**
-   * Who answers it on the lean gateway: the lean path itself, or, `declined`, the gateway's pages
-   * or yoga's HTTP layer, as the lean path does not take it at all (another path).
-   */
-  lean: 'own' | 'declined' | { na: string };
-  /** The key checks a declined request gets from yoga alone: none when it is refused before the key. */
-  yogaChecks?: number;
-  /**
    * WebSocket: the code in an `error` or `next` message, or a close (the key is checked once, at
    * `connection_init`), or the plain HTTP refusal of an upgrade to `upgrade` (a path).
    */
@@ -85,32 +77,31 @@ export const hashOf = (query: string) => ({ persistedQuery: { version: 1, sha256
 
 export const ROWS: Row[] = [
   {
-    name: 'another path routed as GraphQL', params: { query: CITIES }, http: { path: '/x/graphql' }, code: 'NOT_FOUND', status: 404, lean: 'declined', yogaChecks: 0, ws: { upgrade: '/x/graphql' },
+    name: 'another path routed as GraphQL', params: { query: CITIES }, http: { path: '/x/graphql' }, code: 'NOT_FOUND', status: 404, ws: { upgrade: '/x/graphql' },
     get: { na: 'with the query in the URL, the URL no longer ends with the endpoint: yoga does not route it as GraphQL at all (a plain 404; nothing runs)' },
   },
   {
-    name: 'a body of a media type not read', params: { query: CITIES }, http: { contentType: 'application/xml' }, code: 'UNSUPPORTED_MEDIA_TYPE', status: 415,
-    lean: 'own', headers: ['accept'], ws: { na: 'graphql-ws messages are JSON text frames: there is no media type to choose' },
+    name: 'a body of a media type not read', params: { query: CITIES }, http: { contentType: 'application/xml' }, code: 'UNSUPPORTED_MEDIA_TYPE', status: 415, headers: ['accept'], ws: { na: 'graphql-ws messages are JSON text frames: there is no media type to choose' },
     get: { na: 'a GET has no body' },
   },
-  { name: 'no API key', key: null, params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'own', ws: { close: 4403 }, headers: ['www-authenticate'] },
-  { name: 'a wrong API key', key: 'not-a-key-of-this-gateway', params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, lean: 'own', ws: { close: 4403 }, headers: ['www-authenticate'] },
-  { name: 'over the rate limit', env: 'rate', spend: { http: 2, ws: 2 }, params: { query: CITIES }, code: 'RATE_LIMITED', status: 429, lean: 'own', headers: ['retry-after'] },
-  { name: 'a query over MAX_QUERY_BYTES', params: { query: `${'#'.repeat(1100)}\n${CITIES}` }, code: 'QUERY_TOO_LARGE', status: 413, lean: 'own' },
-  { name: 'variables over MAX_VARIABLES_BYTES', params: { query: CITIES, variables: { junk: 'x'.repeat(1100) } }, code: 'VARIABLES_TOO_LARGE', status: 413, lean: 'own' },
-  { name: 'a syntax error', params: { query: '{ cities { ' }, code: 'GRAPHQL_PARSE_FAILED', status: 400, lean: 'own' },
-  { name: 'an unknown field', params: { query: '{ nope }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'own' },
+  { name: 'no API key', key: null, params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, ws: { close: 4403 }, headers: ['www-authenticate'] },
+  { name: 'a wrong API key', key: 'not-a-key-of-this-gateway', params: { query: CITIES }, code: 'UNAUTHENTICATED', status: 401, ws: { close: 4403 }, headers: ['www-authenticate'] },
+  { name: 'over the rate limit', env: 'rate', spend: { http: 2, ws: 2 }, params: { query: CITIES }, code: 'RATE_LIMITED', status: 429, headers: ['retry-after'] },
+  { name: 'a query over MAX_QUERY_BYTES', params: { query: `${'#'.repeat(1100)}\n${CITIES}` }, code: 'QUERY_TOO_LARGE', status: 413 },
+  { name: 'variables over MAX_VARIABLES_BYTES', params: { query: CITIES, variables: { junk: 'x'.repeat(1100) } }, code: 'VARIABLES_TOO_LARGE', status: 413 },
+  { name: 'a syntax error', params: { query: '{ cities { ' }, code: 'GRAPHQL_PARSE_FAILED', status: 400 },
+  { name: 'an unknown field', params: { query: '{ nope }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400 },
   {
-    name: 'a mutation', params: { query: 'mutation { __typename }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400, lean: 'own',
+    name: 'a mutation', params: { query: 'mutation { __typename }' }, code: 'GRAPHQL_VALIDATION_FAILED', status: 400,
     get: { status: 405, code: 'BAD_REQUEST', why: 'GraphQL over HTTP refuses any mutation sent as a GET with 405, before validation' },
   },
-  { name: 'too deep', params: { query: deep }, code: 'DEPTH_LIMIT_EXCEEDED', status: 400, lean: 'own' },
-  { name: 'too many aliases', params: { query: aliases }, code: 'ALIAS_LIMIT_EXCEEDED', status: 400, lean: 'own' },
-  { name: 'too costly', env: 'cost', params: { query: '{ cities(pageSize: 1) { total page } }' }, code: 'COST_LIMIT_EXCEEDED', status: 400, lean: 'own' },
-  { name: 'introspection, disabled', params: { query: '{ __schema { types { name } } }' }, code: 'INTROSPECTION_DISABLED', status: 400, lean: 'own' },
-  { name: 'a bad argument', params: { query: '{ cities(page: 0) { total } }' }, code: 'BAD_USER_INPUT', status: 200, lean: 'own' },
-  { name: 'over the item limit', params: { query: '{ searchProducts(first: 100) { availability(first: 1000) { stock } } }' }, code: 'ITEM_LIMIT_EXCEEDED', status: 200, lean: 'own' },
-  { name: 'over the upstream budget', env: 'budget', params: { query: '{ sites(pageSize: 100) { items { code points { cargoLanes { stock product { productName } } } } } }' }, code: 'UPSTREAM_BUDGET_EXCEEDED', status: 200, lean: 'own' },
+  { name: 'too deep', params: { query: deep }, code: 'DEPTH_LIMIT_EXCEEDED', status: 400 },
+  { name: 'too many aliases', params: { query: aliases }, code: 'ALIAS_LIMIT_EXCEEDED', status: 400 },
+  { name: 'too costly', env: 'cost', params: { query: '{ cities(pageSize: 1) { total page } }' }, code: 'COST_LIMIT_EXCEEDED', status: 400 },
+  { name: 'introspection, disabled', params: { query: '{ __schema { types { name } } }' }, code: 'INTROSPECTION_DISABLED', status: 400 },
+  { name: 'a bad argument', params: { query: '{ cities(page: 0) { total } }' }, code: 'BAD_USER_INPUT', status: 200 },
+  { name: 'over the item limit', params: { query: '{ searchProducts(first: 100) { availability(first: 1000) { stock } } }' }, code: 'ITEM_LIMIT_EXCEEDED', status: 200 },
+  { name: 'over the upstream budget', env: 'budget', params: { query: '{ sites(pageSize: 100) { items { code points { cargoLanes { stock product { productName } } } } } }' }, code: 'UPSTREAM_BUDGET_EXCEEDED', status: 200 },
   ...([
     ['a document in allow-list mode', { query: CITIES }, 'PERSISTED_QUERY_ONLY', 400],
     ['a hash not in the list', { query: '', extensions: hashOf(CITIES) }, 'PERSISTED_QUERY_NOT_IN_LIST', 404],
@@ -122,11 +113,10 @@ export const ROWS: Row[] = [
     ['a listed hash without version 1', { query: '', extensions: { persistedQuery: { sha256Hash: sha256Hex(LISTED) } } }, 'PERSISTED_QUERY_ID_REQUIRED', 400],
     ['a document over MAX_QUERY_BYTES in allow-list mode', { query: `${'#'.repeat(1100)}\n${CITIES}` }, 'QUERY_TOO_LARGE', 413],
   ] as const).map(([name, params, code, status]): Row => ({
-    name, env: 'list', params, code, status, lean: 'own',
+    name, env: 'list', params, code, status,
   })),
   {
     name: 'a GET without a CSRF header', params: { query: CITIES }, http: { method: 'GET' }, code: 'CSRF_HEADER_REQUIRED', status: 403,
-    lean: 'own',
     ws: { na: 'a WebSocket has no simple request, and no client is known by a cookie (doors/ws/websocket.ts)' },
     get: { na: 'the row is itself a GET, without the header; the GET door sends one' },
   },

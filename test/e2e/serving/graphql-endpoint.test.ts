@@ -1,6 +1,6 @@
 /**
  * What reaches GraphQL: one path (pages/pages.ts refuses every other) and a body the gateway reads
- * (use-readable-body.ts); anything else gets a coded refusal and costs no upstream call.
+ * (doors/graphql/read.ts); anything else gets a coded refusal and costs no upstream call.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGateway, type Harness } from '../../helpers/gateway.js';

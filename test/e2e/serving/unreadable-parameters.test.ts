@@ -44,17 +44,15 @@ describe('unreadable GraphQL parameters', () => {
     expect(errorLines(h)).toEqual([]);
   });
 
-  for (const leanPath of [true, false]) {
-    it(`answers a POST of broken JSON with 400 BAD_REQUEST without quoting the parser (${leanPath ? 'lean path' : 'yoga'})`, async () => {
-      h = await startGateway({ leanPath });
-      for (const accept of ACCEPTS) {
-        const response = await fetch(`${h.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: '{"query":"secret-ish' });
-        expect([accept, response.status]).toEqual([accept, 400]);
-        const text = await response.text();
-        expect(JSON.parse(text)).toEqual({ errors: [{ message: 'POST body sent invalid JSON.', extensions: { code: 'BAD_REQUEST' } }] });
-        expect(text).not.toContain('secret-ish');
-      }
-      expect(errorLines(h)).toEqual([]);
-    });
-  }
+  it(`answers a POST of broken JSON with 400 BAD_REQUEST without quoting the parser`, async () => {
+    h = await startGateway();
+    for (const accept of ACCEPTS) {
+      const response = await fetch(`${h.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: '{"query":"secret-ish' });
+      expect([accept, response.status]).toEqual([accept, 400]);
+      const text = await response.text();
+      expect(JSON.parse(text)).toEqual({ errors: [{ message: 'POST body sent invalid JSON.', extensions: { code: 'BAD_REQUEST' } }] });
+      expect(text).not.toContain('secret-ish');
+    }
+    expect(errorLines(h)).toEqual([]);
+  });
 });

@@ -72,7 +72,7 @@ describe('documents whose answers are never stored', () => {
 const CITIES = 'query Cities($size: Int!) { cities(pageSize: $size) { items { code } } }';
 const OPEN = 'query Open($c: String!, $open: Boolean!) { site(code: $c) { code isOpen @include(if: $open) } }';
 
-describe.each([true, false])('one document asked by many clients (lean path %s)', (leanPath) => {
+describe('one document asked by many clients', () => {
   let h: Harness;
   afterEach(() => h.close());
 
@@ -87,7 +87,7 @@ describe.each([true, false])('one document asked by many clients (lean path %s)'
   }
 
   it.each(['GET', 'POST'] as const)('is still answered from the cache, with its ETag, after STREAK requests with a bad variable (%s)', async (method) => {
-    h = await startGateway({ leanPath });
+    h = await startGateway();
     expect(await ask(method, CITIES, { size: 2 })).toMatchObject({ status: 200, cache: 'miss', codes: [] });
     const stored = await ask(method, CITIES, { size: 2 });
     expect(stored).toMatchObject({ status: 200, cache: 'hit', codes: [] });
@@ -101,7 +101,7 @@ describe.each([true, false])('one document asked by many clients (lean path %s)'
   });
 
   it.each(['GET', 'POST'] as const)('is keyed again for good when the re-probe after STREAK unstorable answers hits (%s)', async (method) => {
-    h = await startGateway({ leanPath });
+    h = await startGateway();
     const code = h.mock.catalog.sites[0]!.code;
     expect((await ask(method, OPEN, { c: code, open: false })).cache).toBe('miss');
     expect((await ask(method, OPEN, { c: code, open: false })).cache).toBe('hit');

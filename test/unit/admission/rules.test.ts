@@ -83,7 +83,7 @@ describe('the admission rules', () => {
     const { rate } = createAdmission({ apiKeys: [], rateLimitPerMinute: 1, csrfPrevention: false, maxQueryBytes: 1024, maxVariablesBytes: 1024 }, { clock: clockReading(() => now) });
     const first = req('10.0.0.1');
     const request = { client: undefined, verdict: undefined };
-    // Before its body, on the lean path, in yoga's plugin: one token, however many steps ask.
+    // Before its body, on the GraphQL road, for a batch: one token, however many steps ask.
     for (let step = 0; step < 3; step += 1) expect(rate.arrive(request, first)).toEqual({ allowed: true });
     const next = req('10.0.0.1'); // the same client's next request: the bucket is empty
     const nextRequest = { client: undefined, verdict: undefined };

@@ -1,23 +1,24 @@
 /**
- * A request's document on the lean path: parsed and validated by yoga's enveloped steps (their
+ * A request's document on the GraphQL road: parsed and validated by yoga's enveloped steps (their
  * caches and every parse and validation hook), or the errors yoga answers for it. A document once
  * valid is known by its object (yoga's parser cache keeps one per query text): the same text
  * validates the same way again, so a repeat skips the enveloped steps.
  */
 import type { DocumentNode, ExecutionArgs, GraphQLError, GraphQLSchema } from 'graphql';
 import type { YogaServerInstance } from 'graphql-yoga';
+import { coded } from '../../base/graph-errors.js';
 import { maskError } from '../../graph/mask-error.js';
-import type { LeanParams } from './request.js';
+import type { GraphQLParams } from './read.js';
 import type { Initial } from './respond.js';
 
 export interface Documents {
   /** The document of `params`, or the errors yoga answers for it. */
-  documentFor(params: LeanParams, initial: Initial): DocumentNode | GraphQLError[];
+  documentFor(params: GraphQLParams, initial: Initial): DocumentNode | GraphQLError[];
   /** The schema yoga validated against (known once a document was valid). */
   schema(): GraphQLSchema;
 }
 
-/** What the lean path calls of yoga's enveloped steps for one request. */
+/** What the GraphQL road calls of yoga's enveloped steps for one request. */
 export interface Enveloped {
   schema: GraphQLSchema;
   parse(query: string): DocumentNode;
@@ -46,6 +47,11 @@ export function createDocuments(yoga: Pick<YogaServerInstance<object, object>, '
     },
     schema: () => schema!,
   };
+}
+
+/** The error of a document without the one operation to run: several unnamed, or none of the name asked for. */
+export function unresolved(): GraphQLError {
+  return coded('OPERATION_RESOLUTION_FAILURE');
 }
 
 // Private: the document, or the error its parse threw (a syntax error, a refusal while parsing: the token limit), masked as yoga masks it.

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createWriteBatch } from '../../../../src/doors/lean/writes.js';
+import { createWriteBatch } from '../../../../src/doors/graphql/writes.js';
 
 describe('the write batch', () => {
   it('writes a turn’s answers after the turn, together and in order, and a later turn’s in a flush of their own', async () => {

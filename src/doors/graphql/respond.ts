@@ -1,5 +1,5 @@
 /**
- * The lean path's answers: a stored answer, or the query's result written by yoga's own result
+ * The GraphQL road's answers: a stored answer, or the query's result written by yoga's own result
  * processor, stored when the response cache asked, in the client's coding, with its request id,
  * `no-store` and the CORS headers; then its log line and metrics.
  */
@@ -24,17 +24,15 @@ import { refusalBody } from '../../admission/refusal-writer.js';
 import type { CachingHeaders } from '../../encoding/http-caching.js';
 import { etagMatches } from '../../response-cache/etag.js';
 import { describeAnswer, withSpan } from '../../observability/request-span.js';
-import { encodingFor, type LeanRequest } from './request.js';
+import { encodingFor, type HookRequest } from './request.js';
 import type { GatewayContext } from '../../graph/context.js';
 
-export interface LeanAnswers {
+export interface Answers {
   answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void;
   /** A refusal before the request's parameters are read (its API key, its rate limit, its method, its body), as yoga answers it there. */
   refuse(record: GatewayRequest, res: ServerResponse, refused: Refusal): void;
-  /** A result made without executing (a refusal once its parameters are read, a document that does not parse or validate), or a batch's results. */
-  answerResult(record: GatewayRequest, res: ServerResponse, result: ExecutionResult | ExecutionResult[], mediaType: string): void;
-  /** A result, in parts or whole, encoded as `Accept` asks (an encoder it accepts is known to exist). */
-  answerAs(record: GatewayRequest, res: ServerResponse, result: Parts, accept: string, subscription: boolean): void;
+  /** A result (or a batch's results), in parts or whole, encoded as `Accept` asks (an encoder it accepts is known to exist). */
+  answerAs(record: GatewayRequest, res: ServerResponse, result: Parts | ExecutionResult[], accept: string, subscription: boolean): void;
   /** Makes the query's context from `initial` (yoga's initial context, with its request object) and runs it: its result, errors masked. */
   resultOf(args: ExecutionArgs, initial: Initial): Promise<ExecutionResult>;
   /** Answers with the query's result (resultOf's). */
@@ -42,12 +40,12 @@ export interface LeanAnswers {
 }
 
 /** yoga's initial context of one operation, with its request object. */
-export type Initial = { request: LeanRequest; gatewayRequest: GatewayRequest; [name: string]: unknown };
+export type Initial = { request: HookRequest; gatewayRequest: GatewayRequest; [name: string]: unknown };
 
 /** The media type of a refusal written before the parameters are read, as the Fetch API's JSON response gives it. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export interface LeanAnswerOptions {
+export interface AnswerOptions {
   end: EndRequest;
   compression: Compression;
   cors: Cors;
@@ -57,10 +55,10 @@ export interface LeanAnswerOptions {
   /** yoga's Fetch API, which answers in parts are made with. */
   fetchAPI: FetchAPI;
   /** yoga's context factory. */
-  context: (initial: { request: LeanRequest; gatewayRequest: GatewayRequest }) => GatewayContext;
+  context: (initial: { request: HookRequest; gatewayRequest: GatewayRequest }) => GatewayContext;
 }
 
-export function createLeanAnswers({ end, compression, cors, caching, run, context, fetchAPI }: LeanAnswerOptions): LeanAnswers {
+export function createAnswers({ end, compression, cors, caching, run, context, fetchAPI }: AnswerOptions): Answers {
   const write = createWriteBatch();
 
   return {
@@ -76,22 +74,27 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
       record.errorCodes.add(refused.code);
       send(res, record, refused.status, Buffer.from(refusalBody(refused)), { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...refused.headers });
     },
-    answerResult(record, res, result, mediaType) {
-      record.graphql = true;
-      respond(record, res, result, mediaType);
-    },
     resultOf,
     answerAs(record, res, result, accept, subscription) {
       record.graphql = true;
       // Served stored by the response cache's execution hook: its bytes, not the empty result.
       if (record.served !== undefined) return sendStored(res, record, record.served);
       const encoding = encodingFor(accept, isAsyncIterable(result), subscription)!;
-      if (encoding.encoder === 'regular') return respond(record, res, result as ExecutionResult, encoding.mediaType);
-      if (!isAsyncIterable(result)) {
+      if (encoding.encoder === 'regular') return respond(record, res, result as ExecutionResult | ExecutionResult[], encoding.mediaType);
+      if (Array.isArray(result)) result.forEach((one) => record.note(one));
+      else if (!isAsyncIterable(result)) {
         record.result = result;
         record.note(result);
       }
-      sendParts(record, res, partsResponse(result, fetchAPI, encoding.encoder));
+      const response = partsResponse(result as Parts, fetchAPI, encoding.encoder);
+      // One part the response cache asked for: read whole and offered with its bytes, as an answer in JSON is.
+      if (record.toStore === undefined || isAsyncIterable(result) || Array.isArray(result)) return sendParts(record, res, response);
+      void response.arrayBuffer().then((body) => {
+        const headers = headersOf(response);
+        delete headers['transfer-encoding'];
+        delete headers.connection;
+        sendMade(record, res, result, response.status, Buffer.from(body), headers);
+      });
     },
     async answer(args, initial, res, mediaType) {
       respond(initial.gatewayRequest, res, await resultOf(args, initial), mediaType);
@@ -112,16 +115,18 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
   function respond(record: GatewayRequest, res: ServerResponse, result: ExecutionResult | ExecutionResult[], mediaType: string): void {
     for (const one of Array.isArray(result) ? result : [result]) record.note(one);
     const whole = wholeAnswer(result, mediaType);
-    const bytes = Buffer.from(whole.body);
-    const headers = lowerCased(whole.headers);
+    sendMade(record, res, result, whole.status, Buffer.from(whole.body), lowerCased(whole.headers));
+  }
+
+  // Private: an answer made whole, offered to the response cache when it asked (only when whole: a failed answer teaches its document nothing).
+  function sendMade(record: GatewayRequest, res: ServerResponse, result: ExecutionResult | ExecutionResult[], status: number, bytes: Buffer, headers: Record<string, string>): void {
     const store = record.toStore;
     if (store !== undefined) {
       headers['x-cache'] = 'miss';
-      // Offered only when whole, as on yoga's path: a failed answer teaches its document nothing.
-      const etag = !Array.isArray(result) && worthOffering(record, whole.status, result) ? store(whole.status, bytes, headers['content-type'] ?? mediaType) : undefined;
+      const etag = !Array.isArray(result) && worthOffering(record, status, result) ? store(status, bytes, headers['content-type']!) : undefined;
       if (etag !== undefined) headers.etag = etag;
     }
-    send(res, record, whole.status, bytes, headers, storedAnswerOf(record));
+    send(res, record, status, bytes, headers, storedAnswerOf(record));
   }
 
   function sendStored(res: ServerResponse, record: GatewayRequest, hit: StoredResponse): void {
@@ -132,15 +137,13 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
   function sendParts(record: GatewayRequest, res: ServerResponse, response: Response): void {
     const req = res.req;
     const { status } = response;
-    const headers: Record<string, string> = {};
-    // Lower case: @whatwg-node's Headers keeps the case a processor wrote.
-    response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+    const headers = headersOf(response);
     withCaching(record, req, status, headers);
     withIdAndCors(record, req, headers);
     const store = record.toStore;
     if (store !== undefined) {
       headers['x-cache'] = 'miss';
-      // Never its bytes: a single answer in parts that could be kept is yoga's (in-parts.ts).
+      // Never its bytes: an answer in many parts is not kept.
       offeredUnread(record, status, store);
     }
     describeAnswer(record, status);
@@ -160,7 +163,7 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
     withCaching(record, req, status, headers);
     const sent = compression.answer(req.headers['accept-encoding'], headers['content-type'], plain, stored);
     Object.assign(headers, codingHeaders(sent, headers.vary));
-    // A GET of a stored answer the client holds: 304, as the response cache answers on yoga's path.
+    // A GET of a stored answer the client holds: 304.
     const notModified = req.method === 'GET' && record.served !== undefined && etagMatches(req.headers['if-none-match'] ?? null, headers.etag!);
     const body = notModified ? undefined : sent.body;
     if (body !== undefined) headers['content-length'] = String(body.byteLength);
@@ -177,7 +180,7 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
 
   // Private: the caching rule's headers (encoding/http-caching.ts), first: coding and CORS extend its `Vary`.
   function withCaching(record: GatewayRequest, req: IncomingMessage, status: number, headers: Record<string, string>): void {
-    Object.assign(headers, caching(record, { method: req.method ?? 'POST', status, contentType: headers['content-type'], ambiguous: false, vary: headers.vary }));
+    Object.assign(headers, caching(record, { method: req.method ?? 'POST', status, contentType: headers['content-type'], ambiguous: record.uncacheable, vary: headers.vary }));
   }
 
   // Private: last, the request id and the CORS headers (`Origin` added to the `Vary` so far).
@@ -185,6 +188,13 @@ export function createLeanAnswers({ end, compression, cors, caching, run, contex
     headers[REQUEST_ID_HEADER] = record.id;
     if (cors.on) Object.assign(headers, cors.headersFor(nodeHeaders(req), { vary: headers.vary ?? null, cacheControl: headers['cache-control']! }));
   }
+}
+
+// Private: a Fetch response's headers, in lower case: @whatwg-node's Headers keeps the case a processor wrote.
+function headersOf(response: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+  return headers;
 }
 
 // Private: header names as Node writes them, so that a name set twice is set once.

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createTurnQueue } from '../../../../src/doors/lean/turns.js';
+import { createTurnQueue } from '../../../../src/doors/graphql/turns.js';
 
 describe('the turn queue', () => {
   it('starts its jobs in the order they came, one per turn of the event loop', async () => {
