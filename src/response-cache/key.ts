@@ -10,8 +10,7 @@ import { isRunning, runningOperation } from '../graph/running-operation.js';
 const GRAPHQL_PARAMETERS = ['query', 'variables', 'operationName', 'extensions'];
 
 /** Whether a query string gives a GraphQL parameter twice: two readers could take different ones. */
-export function repeatsParameter(search: string): boolean {
-  const params = new URLSearchParams(search);
+export function repeatsParameter(params: URLSearchParams): boolean {
   return GRAPHQL_PARAMETERS.some((name) => params.getAll(name).length > 1);
 }
 

@@ -30,7 +30,8 @@ export function createParamsReader({ admission, apq, allowList, names }: ParamsR
     if (limited !== undefined) return limited;
     if (allowList) {
       const listed = admission.persisted(params);
-      return listed === undefined || isRefusal(listed) ? (listed ?? checkedParams(params, names)) : checkedParams({ ...params, query: listed.query }, names);
+      if (listed === undefined) return checkedParams(params, names);
+      return isRefusal(listed) ? listed : checkedParams({ ...params, query: listed.query }, names);
     }
     // Automatic persisted queries: a hash alone, or with its query (registered once valid); an extension yoga ignores is ignored.
     const hash = persistedQueryHash(extensions);

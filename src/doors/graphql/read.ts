@@ -51,8 +51,8 @@ export function jsonBody(body: Buffer): SentParams | Array<SentParams | GraphQLE
 }
 
 /** A query string's or a form's parameters: the first value of each of `names` (empty is none), `variables` and `extensions` JSON. */
-export function searchParams(search: string, names: ParamNames): SentParams | GraphQLError {
-  const read = new URLSearchParams(search);
+export function searchParams(search: string | URLSearchParams, names: ParamNames): SentParams | GraphQLError {
+  const read = typeof search === 'string' ? new URLSearchParams(search) : search;
   const params: SentParams = {};
   for (const name of names) {
     const value = read.get(name);

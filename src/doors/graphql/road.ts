@@ -134,10 +134,11 @@ export function createGraphQLRoad(options: GraphQLRoadOptions): GraphQLRoad {
     if (kind === undefined) return refuse(record, res, req.method === 'POST' ? UNREADABLE_BODY : OTHER_METHOD);
     if (!answerable) return refuse(record, res, notAcceptable(req, false, graphiql));
     const search = get ? searchOf(req.url!) : '';
-    if (get && repeatsParameter(search)) record.uncacheable = true;
+    const query = get ? new URLSearchParams(search) : undefined;
+    if (query !== undefined && repeatsParameter(query)) record.uncacheable = true;
     const ids = get && allowList ? urlIds(`?${search}`) : undefined;
     if (isRefusal(ids)) return refuseParams(record, res, ids, accept);
-    const sent = kind === 'get' ? searchParams(search, names) : kind === 'json' ? undefined : bodyParams(kind, body!, names);
+    const sent = kind === 'get' ? searchParams(query!, names) : kind === 'json' ? undefined : bodyParams(kind, body!, names);
     if (sent instanceof Error) return answerErrors(record, res, [sent], accept);
     const params = sent === undefined ? undefined : readParams(sent, record);
     if (isRefusal(params)) return refuseParams(record, res, params, accept);
