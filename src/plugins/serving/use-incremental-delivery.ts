@@ -12,6 +12,7 @@ import { coded } from '../../base/graph-errors.js';
 import { maskError } from '../../graph/mask-error.js';
 import { asksForParts as documentAsksForParts, runningAsksForParts } from '../../graph/incremental-document.js';
 import type { RequestScope } from '../../request/scope.js';
+import { encodingFor } from '../../doors/graphql/request.js';
 
 export const NOT_ACCEPTABLE = 'NOT_ACCEPTABLE' satisfies ErrorCode;
 
@@ -34,7 +35,7 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
       // Most documents never ask for parts (known once per document): no Accept read, no hook.
       if (!documentAsksForParts(args.document)) return undefined;
       const { request, scope } = args.contextValue;
-      const refused = request !== undefined && !acceptsIncremental(request.headers.get('accept')) && runningAsksForParts(args);
+      const refused = request !== undefined && encodingFor(request.headers.get('accept') ?? undefined, true, false) === undefined && runningAsksForParts(args);
       if (!refused) {
         return {
           onExecuteDone: () => ({
@@ -54,21 +55,6 @@ export function useIncrementalDelivery(): Plugin<{ scope?: RequestScope; request
       return undefined;
     },
   };
-}
-
-/** Whether an `Accept` header admits an answer in parts, read as yoga's result processors read it. */
-export function acceptsIncremental(accept: string | null): boolean {
-  for (const entry of (accept ?? '*/*').replace(/\s/g, '').toLowerCase().split(',')) {
-    const [mediaType = '', ...params] = entry.split(';');
-    const charset = params.find((param) => param.startsWith('charset='));
-    if (charset !== undefined && charset !== 'charset=utf-8') continue;
-    const [type, subtype] = mediaType.split('/');
-    for (const wanted of INCREMENTAL_MEDIA_TYPES) {
-      const [wantedType, wantedSubtype] = wanted.split('/');
-      if ((type === '*' || type === wantedType) && (subtype === '*' || subtype === wantedSubtype)) return true;
-    }
-  }
-  return false;
 }
 
 /** A part with the errors of its `incremental` entries masked (the same part when it has none). */

@@ -77,6 +77,7 @@ describe('one road for every GraphQL request', () => {
       ['a subscription to a client of multipart only', jsonPost({ query: 'subscription { siteStock(code: "S000001") { code } }' }, { accept: 'multipart/mixed' }), 406, ['NOT_ACCEPTABLE']],
       ['a query to a client of multipart only', jsonPost(CITIES, { accept: 'multipart/mixed' }), 200, [], 'multipart/mixed; boundary="-"'],
       ['a query to a client of events only', jsonPost(CITIES, { accept: 'text/event-stream' }), 200, [], 'text/event-stream'],
+      ['@defer to a client with an empty Accept (any type)', jsonPost({ query: deferred }, { accept: '' }), 200, [], 'multipart/mixed; boundary="-"'],
       ['@defer(if: false) to a client of multipart only', jsonPost({ query: deferred.replace('@defer', '@defer(if: false)') }, { accept: 'multipart/mixed' }), 200, [], 'multipart/mixed; boundary="-"'],
       ['a batch over BATCHING_LIMIT', jsonPost([CITIES, CITIES, CITIES, CITIES]), 413, ['BAD_REQUEST']],
       ['an empty batch', jsonPost([]), 200, []],
