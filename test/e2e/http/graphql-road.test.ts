@@ -96,6 +96,18 @@ describe('one road for every GraphQL request', () => {
     expect(reads()).toBe(0);
   });
 
+  it('refuses an Accept nothing meets before anything runs: no upstream call', async () => {
+    const query = { query: `{ product(goodsCode: "${h.mock.catalog.products.at(-1)!.goodsCode}") { productName } }` };
+    const before = h.mock.calls();
+    const refused = await exchange(h, jsonPost(query, { accept: 'application/xml' }));
+    expect([refused.status, codesOf(refused), refused.headers.accept, h.mock.calls()]).toEqual([
+      406, ['NOT_ACCEPTABLE'], 'text/event-stream, multipart/mixed, application/graphql-response+json, application/json', before,
+    ]);
+    // The same query asked as JSON does reach the upstream: the count watches the right thing.
+    expect((await exchange(h, jsonPost(query))).status).toBe(200);
+    expect(h.mock.calls()).toBeGreaterThan(before);
+  });
+
   it('stores a single answer in parts whole, and answers the next one from the store; never a GET it could read two ways', async () => {
     const parts = jsonPost({ query: '{ cities(pageSize: 2) { total } }' }, { accept: 'multipart/mixed' });
     const [made, stored] = [await exchange(h, parts), await exchange(h, parts)];
