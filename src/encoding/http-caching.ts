@@ -26,14 +26,12 @@ export interface Answered {
   method: string;
   status: number;
   contentType: string | null | undefined;
-  /** Whether the request's parameters are ambiguous or of a kind never cached (response-cache/key.ts). */
-  ambiguous: boolean;
   /** The answer's `Vary` so far. */
   vary: string | null | undefined;
 }
 
 /** The headers to set (replacing any of the same name) on `answered`, the answer to `request`. */
-export type CachingHeaders = (request: GatewayRequest | undefined, answered: Answered) => Readonly<Record<string, string>>;
+export type CachingHeaders = (request: GatewayRequest, answered: Answered) => Readonly<Record<string, string>>;
 
 /** Media types of a whole (not incremental) JSON answer. */
 const PLAIN_JSON = new Set(['application/json', 'application/graphql-response+json']);
@@ -49,9 +47,9 @@ export function createHttpCaching({ clock, apiKeys }: HttpCachingOptions): Cachi
   return (request, answered) => {
     const type = mediaType(answered.contentType);
     const parts = IN_PARTS.has(type);
-    const freshness = request && freshnessOf(request, answered, type);
+    const freshness = freshnessOf(request, answered, type);
     if (freshness === undefined) return parts ? PARTS_NO_STORE : NO_STORE;
-    const headers: Record<string, string> = { ...tagHeaders(request!.served?.tags ?? request!.tags()) };
+    const headers: Record<string, string> = { ...tagHeaders(request.served?.tags ?? request.tags()) };
     headers['cache-control'] = `${scope}, max-age=${freshness.maxAgeS}`;
     if (freshness.ageS !== undefined) headers.age = String(freshness.ageS);
     headers.vary = varyWith(answered.vary ?? null, vary);
@@ -60,7 +58,8 @@ export function createHttpCaching({ clock, apiKeys }: HttpCachingOptions): Cachi
 
   // Private: whole seconds of freshness left (and the age, when stored), or undefined for no-store.
   function freshnessOf(request: GatewayRequest, answered: Answered, type: string): { maxAgeS: number; ageS?: number } | undefined {
-    if (answered.method !== 'GET' || answered.ambiguous) return undefined;
+    // A request two readers could read otherwise (response-cache/key.ts) is never cached, here as in the response cache.
+    if (answered.method !== 'GET' || request.uncacheable) return undefined;
     const whole = answered.status === 200 ? PLAIN_JSON.has(type) : answered.status === 304;
     if (!whole || !request.whole(request.result)) return undefined;
     const now = clock.monotonic();

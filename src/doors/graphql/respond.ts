@@ -29,7 +29,7 @@ import type { GatewayContext } from '../../graph/context.js';
 
 export interface Answers {
   answerStored(record: GatewayRequest, client: string | undefined, operation: string, res: ServerResponse, hit: StoredResponse): void;
-  /** A refusal before the request's parameters are read (its API key, its rate limit, its method, its body), as yoga answers it there. */
+  /** A refusal before the request's parameters are read (its API key, its rate limit, its method, its body, its `Accept`), in the refusal writer's JSON. */
   refuse(record: GatewayRequest, res: ServerResponse, refused: Refusal): void;
   /** A result (or a batch's results), in parts or whole, encoded as `Accept` asks (an encoder it accepts is known to exist). */
   answerAs(record: GatewayRequest, res: ServerResponse, result: Parts | ExecutionResult[], accept: string, subscription: boolean): void;
@@ -72,7 +72,7 @@ export function createAnswers({ end, compression, cors, caching, run, context, f
     refuse(record, res, refused) {
       record.graphql = true;
       record.errorCodes.add(refused.code);
-      send(res, record, refused.status, Buffer.from(refusalBody(refused)), { 'content-type': JSON_TYPE, 'cache-control': 'no-store', ...refused.headers });
+      send(res, record, refused.status, Buffer.from(refusalBody(refused)), { 'content-type': JSON_TYPE, ...refused.headers });
     },
     resultOf,
     answerAs(record, res, result, accept, subscription) {
@@ -180,7 +180,7 @@ export function createAnswers({ end, compression, cors, caching, run, context, f
 
   // Private: the caching rule's headers (encoding/http-caching.ts), first: coding and CORS extend its `Vary`.
   function withCaching(record: GatewayRequest, req: IncomingMessage, status: number, headers: Record<string, string>): void {
-    Object.assign(headers, caching(record, { method: req.method ?? 'POST', status, contentType: headers['content-type'], ambiguous: record.uncacheable, vary: headers.vary }));
+    Object.assign(headers, caching(record, { method: req.method ?? 'POST', status, contentType: headers['content-type'], vary: headers.vary }));
   }
 
   // Private: last, the request id and the CORS headers (`Origin` added to the `Vary` so far).

@@ -108,6 +108,21 @@ describe('one road for every GraphQL request', () => {
     expect(h.mock.calls()).toBeGreaterThan(before);
   });
 
+  it('never looks up nor stores a GraphQL string, an application/graphql+json body or a batch; the same query as JSON is', async () => {
+    const query = { query: '{ cities(pageSize: 4) { total } }' };
+    const kinds: Array<[string, RawRequest]> = [
+      ['a GraphQL string', jsonPost(query.query, { 'content-type': 'application/graphql' })],
+      ['application/graphql+json', jsonPost(query, { 'content-type': 'application/graphql+json' })],
+      ['a batch', jsonPost([query])],
+    ];
+    for (const [name, request] of kinds) {
+      const answers = [await exchange(h, request), await exchange(h, request)];
+      expect([name, ...answers.map((answer) => [answer.status, answer.headers['x-cache']])]).toEqual([name, [200, undefined], [200, undefined]]);
+    }
+    const json = [await exchange(h, jsonPost(query)), await exchange(h, jsonPost(query))];
+    expect(json.map((answer) => answer.headers['x-cache'])).toEqual(['miss', 'hit']);
+  });
+
   it('stores a single answer in parts whole, and answers the next one from the store; never a GET it could read two ways', async () => {
     const parts = jsonPost({ query: '{ cities(pageSize: 2) { total } }' }, { accept: 'multipart/mixed' });
     const [made, stored] = [await exchange(h, parts), await exchange(h, parts)];
